@@ -1,0 +1,185 @@
+// The compiled engine of usmarray: USM allocations and their pool, ordering of
+// work by events, the run-time kernel compiler front end, and the launch
+// helper every operation goes through. Python decides dtypes, shapes and
+// placement; this layer validates, picks the fast path and submits.
+#pragma once
+
+#include <sycl/sycl.hpp>
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sycl/geometry.hpp"
+
+namespace usm {
+namespace nb = nanobind;
+
+// ---------------------------------------------------------------- dtypes
+// Type codes shared with usmarray/_dtypes.py (the order is the contract).
+enum TypeCode : int {
+  TC_BOOL = 0, TC_I1, TC_U1, TC_I2, TC_U2, TC_I4, TC_U4, TC_I8, TC_U8,
+  TC_F2, TC_F4, TC_F8, TC_C8, TC_C16, TC_COUNT
+};
+extern const int kItemSize[TC_COUNT];
+extern const char *const kTypeName[TC_COUNT];
+// Name of the type that moves items of `itemsize` bytes unchanged.
+const char *move_type_name(int itemsize);
+
+enum UsmKind : int { KIND_UNKNOWN = 0, KIND_DEVICE = 1, KIND_SHARED = 2, KIND_HOST = 3 };
+
+constexpr int kMaxDims = 64;
+
+// ---------------------------------------------------------------- events
+// Ordering state of one allocation: the last submitted command that touched
+// it. Every later command touching it depends on that event unless both run
+// on the same in-order queue.
+struct LastUse {
+  std::optional<sycl::event> event;
+  std::optional<sycl::queue> queue;
+  bool in_order = false;
+  bool pending() const;
+};
+
+// ---------------------------------------------------------------- memory
+struct Allocation {
+  void *ptr = nullptr;
+  size_t nbytes = 0;      // bytes addressable from ptr
+  size_t capacity = 0;    // pool block size; 0 for memory owned by someone else
+  int kind = KIND_UNKNOWN;
+  sycl::context ctx;
+  sycl::device dev;
+  nb::object owner;       // foreign owner kept alive while we use its memory
+  LastUse last;
+
+  Allocation(void *p, size_t n, size_t cap, int k, const sycl::context &c,
+             const sycl::device &d)
+      : ptr(p), nbytes(n), capacity(cap), kind(k), ctx(c), dev(d) {}
+  ~Allocation();
+  Allocation(const Allocation &) = delete;
+  Allocation &operator=(const Allocation &) = delete;
+
+  void wait();  // host wait for the last use (releases the GIL)
+};
+
+// Allocate `nbytes` of USM of `kind` for the queue's device and context,
+// reusing a pooled block when one of the right size class is free.
+Allocation *allocate(sycl::queue &q, size_t nbytes, int kind);
+// Wrap memory owned by `owner` (a dpctl.memory object, a DLPack capsule
+// holder, any SUAI exporter); `owner` is released only after the last
+// command using the memory completed.
+Allocation *wrap_foreign(void *ptr, size_t nbytes, int kind, const sycl::context &ctx,
+                         const sycl::device &dev, nb::object owner);
+
+struct PoolStats {
+  size_t cached_bytes, cached_blocks, in_use_bytes, in_use_blocks, deferred, limit;
+};
+PoolStats pool_stats();
+void pool_set_limit(size_t limit);
+void pool_free_cached();   // frees every cached block (waiting for pending work)
+void collect_deferred();   // releases what completed commands no longer need
+void engine_shutdown();    // at interpreter exit: wait for everything, free all
+bool engine_is_shut_down();
+
+// ---------------------------------------------------------------- arrays
+// The fields of a usm_ndarray that operations need, read from its slots.
+struct ArrayRef {
+  Allocation *alloc;
+  int64_t off;  // elements from alloc->ptr to element zero
+  int nd;
+  int tc;
+  int64_t itemsize;
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxDims];
+  char *data() const { return static_cast<char *>(alloc->ptr) + off * itemsize; }
+  int64_t size() const;
+  bool is_c_contiguous() const;
+  // byte range [lo, hi) touched by the view, relative to alloc->ptr
+  void extent(int64_t &lo, int64_t &hi) const;
+};
+void read_array(nb::handle arr, ArrayRef &out);
+sycl::queue &queue_from_ref(std::uintptr_t qref);
+
+// ---------------------------------------------------------------- iteration
+// Shape and strides of NA operands after removing size-1 dimensions,
+// reversing dimensions all operands walk backwards, ordering dimensions by
+// the primary operand's strides and merging dimensions that are contiguous
+// in every operand. `offset` receives the element offset each operand's
+// pointer must move by (from reversed dimensions).
+struct Iteration {
+  int na = 0;
+  int nd = 0;         // 0 for a single element; -1 when the iteration is empty
+  int64_t shape[kMaxDims];
+  int64_t strides[4][kMaxDims];
+  int64_t offset[4] = {0, 0, 0, 0};
+  bool contiguous() const;  // one dimension, unit stride everywhere
+  int64_t size() const;
+};
+// keep_last: number of trailing dimensions that must stay as they are
+// (kernels that need the row/column index of a matrix).
+void collapse(int nd, const int64_t *shape, int na, const int64_t *const *strides,
+              int primary, Iteration &it, int keep_last = 0);
+
+// ---------------------------------------------------------------- kernels
+struct KernelCache {
+  sycl::context ctx;
+  sycl::device dev;
+  std::unordered_map<std::string, sycl::kernel> kernels;
+  nb::object resolver;  // callable(name): compiles/loads the bundle holding `name`
+  size_t wg_size;
+
+  KernelCache(const sycl::context &c, const sycl::device &d, nb::object r);
+  const sycl::kernel &get(const std::string &name);
+};
+
+// ---------------------------------------------------------------- launches
+// The one place commands are submitted: adds the dependencies the touched
+// allocations need and records the new event as their last use.
+template <class CGF>
+sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf);
+
+void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
+                      std::vector<sycl::event> &deps);
+void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl::event &e);
+
+template <class CGF>
+sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {
+  thread_local std::vector<sycl::event> deps;
+  deps.clear();
+  add_dependencies(q, touched.begin(), touched.size(), deps);
+  sycl::event e = q.submit([&](sycl::handler &h) {
+    if (!deps.empty()) h.depends_on(deps);
+    cgf(h);
+  });
+  record_use(q, touched.begin(), touched.size(), e);
+  return e;
+}
+
+// Launch `<base>, ND>` on a collapsed iteration: picks the smallest strided
+// variant that holds it, pads, builds the Geometry and the nd_range; splits
+// iterations with more dimensions than any variant into several launches.
+// `ptrs` are the operands' element-zero pointers (after it.offset applied).
+// `extra` are appended after the Geometry argument.
+template <int NA, class... Extra>
+sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+                           const Iteration &it, char *const (&ptrs)[NA],
+                           const int64_t (&itemsizes)[NA],
+                           std::initializer_list<Allocation *> touched, Extra... extra);
+
+// 1-D launch over n items of a contiguous kernel taking (ptrs..., n, extra...).
+sycl::nd_range<1> linear_range(int64_t n, size_t wg);
+
+// Python-visible event handle.
+struct Event {
+  sycl::event ev;
+  void wait();
+  bool complete() const;
+};
+
+} // namespace usm
+
+#include "launch_impl.hpp"

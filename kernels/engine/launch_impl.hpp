@@ -1,0 +1,96 @@
+// Template part of the launch helper (included by engine.hpp).
+#pragma once
+
+#include <utility>
+
+namespace usm {
+
+inline size_t pow2_at_least(int64_t n) {
+  size_t p = 1;
+  while (static_cast<int64_t>(p) < n) p <<= 1;
+  return p;
+}
+inline size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+template <int ND, int NA, class... Extra, size_t... I>
+void set_strided_args(sycl::handler &h, char *const *ptrs, const Geometry<ND, NA> &g,
+                      std::index_sequence<I...>, Extra... extra) {
+  h.set_args(ptrs[I]..., g, extra...);
+}
+
+// Dimensions [first, it.nd) of `it` on the ND variant.
+template <int ND, int NA, class... Extra>
+sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
+                      char *const *ptrs, std::initializer_list<Allocation *> touched,
+                      size_t wgmax, Extra... extra) {
+  Geometry<ND, NA> g;
+  const int n = it.nd - first;
+  const int pad = ND - n;
+  for (int d = 0; d < pad; ++d) {
+    g.shape[d] = 1;
+    for (int a = 0; a < NA; ++a) g.strides[a][d] = 0;
+  }
+  for (int d = 0; d < n; ++d) {
+    g.shape[pad + d] = it.shape[first + d];
+    for (int a = 0; a < NA; ++a) g.strides[a][pad + d] = it.strides[a][first + d];
+  }
+  const int64_t last = g.shape[ND - 1];
+  const size_t L = std::min(wgmax, pow2_at_least(last));
+  const size_t glast = round_up(static_cast<size_t>(last), L);
+  return submit(q, touched, [&](sycl::handler &h) {
+    set_strided_args<ND, NA>(h, ptrs, g, std::make_index_sequence<NA>{}, extra...);
+    if constexpr (ND == 1) {
+      h.parallel_for(sycl::nd_range<1>{{glast}, {L}}, k);
+    } else if constexpr (ND == 2) {
+      h.parallel_for(sycl::nd_range<2>{{static_cast<size_t>(g.shape[0]), glast}, {1, L}}, k);
+    } else {
+      size_t outer = 1;
+      for (int d = 0; d < ND - 2; ++d) outer *= static_cast<size_t>(g.shape[d]);
+      h.parallel_for(
+          sycl::nd_range<3>{{outer, static_cast<size_t>(g.shape[ND - 2]), glast}, {1, 1, L}}, k);
+    }
+  });
+}
+
+template <int NA, class... Extra>
+sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+                           const Iteration &it, char *const (&ptrs)[NA],
+                           const int64_t (&itemsizes)[NA],
+                           std::initializer_list<Allocation *> touched, Extra... extra) {
+  const int nd = it.nd;
+  if (nd <= kMaxKernelDims) {
+    int variant = kMaxKernelDims;
+    for (int v : kStridedVariants)
+      if (v >= nd) { variant = v; break; }
+    const sycl::kernel &k = kc.get(base + ", " + std::to_string(variant) + ">");
+    switch (variant) {
+    case 1: return launch_nd<1, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
+    case 2: return launch_nd<2, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
+    case 3: return launch_nd<3, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
+    case 4: return launch_nd<4, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
+    default: return launch_nd<8, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
+    }
+  }
+  // More dimensions than any variant: one launch per index of the outer
+  // dimensions. Collapsed dimensions all have extent >= 2, so each launch
+  // covers at least 2^8 items and there are at most size/256 launches.
+  const sycl::kernel &k = kc.get(base + ", " + std::to_string(kMaxKernelDims) + ">");
+  const int outer = nd - kMaxKernelDims;
+  int64_t idx[kMaxDims] = {0};
+  sycl::event e;
+  for (;;) {
+    char *p[NA];
+    for (int a = 0; a < NA; ++a) {
+      int64_t off = 0;
+      for (int d = 0; d < outer; ++d) off += idx[d] * it.strides[a][d];
+      p[a] = ptrs[a] + off * itemsizes[a];
+    }
+    e = launch_nd<kMaxKernelDims, NA>(q, k, it, outer, p, touched, kc.wg_size, extra...);
+    int d = outer - 1;
+    while (d >= 0 && ++idx[d] == it.shape[d]) idx[d--] = 0;
+    if (d < 0) break;
+  }
+  return e;
+}
+
+} // namespace usm

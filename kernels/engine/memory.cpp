@@ -1,0 +1,282 @@
+// USM allocations, the memory pool, and ordering state.
+//
+// Memory is never returned to SYCL while a command may still use it. A pooled
+// block keeps the last event that touched it; whoever reuses the block
+// inherits that event, so its first command waits for the previous user's
+// last one (or runs after it on the same in-order queue). Blocks leaving the
+// pool, and foreign owners, go through a deferred list until their event
+// completes. No host_task ever frees memory.
+#include "engine.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+
+namespace usm {
+
+const int kItemSize[TC_COUNT] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 8, 16};
+const char *const kTypeName[TC_COUNT] = {"b1", "i1", "u1", "i2", "u2", "i4", "u4",
+                                         "i8", "u8", "f2", "f4", "f8", "c8", "c16"};
+
+const char *move_type_name(int itemsize) {
+  switch (itemsize) {
+  case 1: return "u1";
+  case 2: return "u2";
+  case 4: return "u4";
+  case 8: return "u8";
+  case 16: return "x16";
+  }
+  throw std::invalid_argument("no move type for item size " + std::to_string(itemsize));
+}
+
+static bool event_complete(const sycl::event &e) {
+  return e.get_info<sycl::info::event::command_execution_status>() ==
+         sycl::info::event_command_status::complete;
+}
+
+bool LastUse::pending() const { return event && !event_complete(*event); }
+
+// ------------------------------------------------------------- ordering
+void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
+                      std::vector<sycl::event> &deps) {
+  const bool in_order = q.is_in_order();
+  for (size_t i = 0; i < n; ++i) {
+    Allocation *a = touched[i];
+    if (!a || !a->last.event) continue;
+    // Same in-order queue: the queue itself orders the commands.
+    if (in_order && a->last.in_order && *a->last.queue == q) continue;
+    bool dup = false;
+    for (auto &d : deps) dup = dup || d == *a->last.event;
+    if (!dup) deps.push_back(*a->last.event);
+  }
+}
+
+void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl::event &e) {
+  const bool in_order = q.is_in_order();
+  for (size_t i = 0; i < n; ++i) {
+    Allocation *a = touched[i];
+    if (!a) continue;
+    a->last.event = e;
+    if (!a->last.queue || !(*a->last.queue == q)) a->last.queue = q;
+    a->last.in_order = in_order;
+  }
+}
+
+void Event::wait() {
+  nb::gil_scoped_release rel;
+  ev.wait_and_throw();
+}
+bool Event::complete() const { return event_complete(ev); }
+
+// ------------------------------------------------------------- pool
+namespace {
+
+constexpr size_t kAlign = 128;
+
+struct PoolKey {
+  sycl::context ctx;
+  sycl::device dev;
+  int kind;
+  bool operator==(const PoolKey &o) const {
+    return kind == o.kind && ctx == o.ctx && dev == o.dev;
+  }
+};
+struct PoolKeyHash {
+  size_t operator()(const PoolKey &k) const {
+    return std::hash<sycl::context>()(k.ctx) * 31 + std::hash<sycl::device>()(k.dev) * 7 +
+           static_cast<size_t>(k.kind);
+  }
+};
+
+struct Block {
+  void *ptr;
+  size_t cap;
+  LastUse last;
+};
+
+struct Deferred {
+  sycl::event ev;
+  void *ptr;  // freed with sycl::free once ev completed, if not null
+  std::optional<sycl::context> ctx;
+  nb::object owner;  // released once ev completed
+};
+
+struct Pool {
+  std::unordered_map<PoolKey, std::unordered_map<size_t, std::vector<Block>>, PoolKeyHash> free;
+  std::deque<Deferred> deferred;
+  size_t cached_bytes = 0, cached_blocks = 0, in_use_bytes = 0, in_use_blocks = 0;
+  size_t limit = size_t(1) << 30;
+  bool shut_down = false;
+};
+
+// Never destroyed: SYCL objects must not be torn down by static destructors
+// that may run after the SYCL runtime's own.
+Pool &P() {
+  static Pool *p = new Pool;
+  return *p;
+}
+
+size_t size_class(size_t n) {
+  if (n <= 512) return 512;
+  if (n <= (size_t(1) << 20)) return round_up(n, 512);
+  size_t p = size_t(1) << (63 - __builtin_clzll(n));
+  return round_up(n, p / 8);
+}
+
+void *raw_alloc(size_t n, int kind, const sycl::context &ctx, const sycl::device &dev) {
+  switch (kind) {
+  case KIND_DEVICE: return sycl::aligned_alloc_device(kAlign, n, dev, ctx);
+  case KIND_SHARED: return sycl::aligned_alloc_shared(kAlign, n, dev, ctx);
+  case KIND_HOST: return sycl::aligned_alloc_host(kAlign, n, ctx);
+  }
+  throw nb::value_error("unknown USM kind");
+}
+
+// Return a block to SYCL once nothing uses it any more.
+void release_to_system(void *ptr, const sycl::context &ctx, const LastUse &last) {
+  if (last.pending()) {
+    P().deferred.push_back(Deferred{*last.event, ptr, ctx, nb::object()});
+  } else {
+    sycl::free(ptr, ctx);
+  }
+}
+
+void evict_until(size_t target) {
+  Pool &p = P();
+  for (auto &kv : p.free) {
+    for (auto &cls : kv.second) {
+      auto &v = cls.second;
+      while (!v.empty() && p.cached_bytes > target) {
+        Block b = std::move(v.back());
+        v.pop_back();
+        p.cached_bytes -= b.cap;
+        p.cached_blocks -= 1;
+        release_to_system(b.ptr, kv.first.ctx, b.last);
+      }
+    }
+  }
+}
+
+} // namespace
+
+void collect_deferred() {
+  Pool &p = P();
+  // Commands complete roughly in submission order: stop at the first one
+  // still running rather than polling every entry on each allocation.
+  while (!p.deferred.empty() && event_complete(p.deferred.front().ev)) {
+    Deferred d = std::move(p.deferred.front());
+    p.deferred.pop_front();
+    if (d.ptr) sycl::free(d.ptr, *d.ctx);
+  }
+}
+
+Allocation *allocate(sycl::queue &q, size_t nbytes, int kind) {
+  Pool &p = P();
+  if (p.shut_down) throw std::runtime_error("usmarray: the engine has shut down");
+  if (!p.deferred.empty()) collect_deferred();
+  const size_t cap = size_class(nbytes);
+  PoolKey key{q.get_context(), q.get_device(), kind};
+  if (p.limit > 0) {
+    auto it = p.free.find(key);
+    if (it != p.free.end()) {
+      auto cls = it->second.find(cap);
+      if (cls != it->second.end() && !cls->second.empty()) {
+        Block b = std::move(cls->second.back());
+        cls->second.pop_back();
+        p.cached_bytes -= cap;
+        p.cached_blocks -= 1;
+        p.in_use_bytes += cap;
+        p.in_use_blocks += 1;
+        auto *a = new Allocation(b.ptr, nbytes, cap, kind, key.ctx, key.dev);
+        a->last = std::move(b.last);
+        return a;
+      }
+    }
+  }
+  void *ptr = raw_alloc(cap, kind, key.ctx, key.dev);
+  if (!ptr) {
+    // Out of memory: give back everything cached (waiting for its users) and retry.
+    pool_free_cached();
+    ptr = raw_alloc(cap, kind, key.ctx, key.dev);
+    if (!ptr) throw std::bad_alloc();
+  }
+  p.in_use_bytes += cap;
+  p.in_use_blocks += 1;
+  return new Allocation(ptr, nbytes, cap, kind, key.ctx, key.dev);
+}
+
+Allocation *wrap_foreign(void *ptr, size_t nbytes, int kind, const sycl::context &ctx,
+                         const sycl::device &dev, nb::object owner) {
+  auto *a = new Allocation(ptr, nbytes, 0, kind, ctx, dev);
+  a->owner = std::move(owner);
+  return a;
+}
+
+Allocation::~Allocation() {
+  Pool &p = P();
+  if (p.shut_down) {
+    // The interpreter is finalising after engine_shutdown() waited for all
+    // work; the process is about to release everything anyway.
+    if (owner) owner.release();  // the owner may already be finalised
+    return;
+  }
+  if (capacity == 0) {
+    if (owner && last.pending())
+      p.deferred.push_back(Deferred{*last.event, nullptr, std::nullopt, std::move(owner)});
+    return;
+  }
+  p.in_use_bytes -= capacity;
+  p.in_use_blocks -= 1;
+  if (p.limit == 0 || capacity > p.limit) {
+    release_to_system(ptr, ctx, last);
+    return;
+  }
+  if (p.cached_bytes + capacity > p.limit) evict_until(p.limit - capacity);
+  p.free[PoolKey{ctx, dev, kind}][capacity].push_back(Block{ptr, capacity, std::move(last)});
+  p.cached_bytes += capacity;
+  p.cached_blocks += 1;
+}
+
+void Allocation::wait() {
+  if (!last.event) return;
+  sycl::event e = *last.event;
+  nb::gil_scoped_release rel;
+  e.wait_and_throw();
+}
+
+PoolStats pool_stats() {
+  Pool &p = P();
+  return PoolStats{p.cached_bytes, p.cached_blocks, p.in_use_bytes, p.in_use_blocks,
+                   p.deferred.size(), p.limit};
+}
+
+void pool_set_limit(size_t limit) {
+  Pool &p = P();
+  p.limit = limit;
+  evict_until(limit);
+}
+
+void pool_free_cached() {
+  Pool &p = P();
+  evict_until(0);
+  // Waiting here is what the caller asked for: memory back to the system.
+  std::vector<sycl::event> evs;
+  for (auto &d : p.deferred) evs.push_back(d.ev);
+  {
+    nb::gil_scoped_release rel;
+    for (auto &e : evs) e.wait();
+  }
+  collect_deferred();
+}
+
+void engine_shutdown() {
+  Pool &p = P();
+  if (p.shut_down) return;
+  pool_free_cached();
+  p.free.clear();
+  p.shut_down = true;
+}
+
+bool engine_is_shut_down() { return P().shut_down; }
+
+} // namespace usm

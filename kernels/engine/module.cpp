@@ -1,0 +1,168 @@
+// Python bindings of the engine (usmarray._engine).
+#include "engine.hpp"
+
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace usm {
+// defined in ops.cpp / jit.cpp
+Event copy_array(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst);
+Event fill_array(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::bytes value);
+Event sequence(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::handle start,
+               nb::handle step, int ctc);
+Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst, int64_t k,
+               bool upper);
+void to_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n);
+void from_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n);
+nb::tuple build_source(KernelCache &kc, const std::string &source,
+                       const std::vector<std::pair<std::string, std::string>> &includes,
+                       const std::vector<std::string> &names,
+                       const std::vector<std::string> &options);
+bool load_binary(KernelCache &kc, const std::vector<nb::bytes> &binaries,
+                 const std::vector<std::string> &names, const std::vector<std::string> &raw_names);
+bool can_cache_binaries(KernelCache &kc);
+} // namespace usm
+
+using namespace usm;
+
+namespace {
+
+const char *kind_name(int k) {
+  switch (k) {
+  case KIND_DEVICE: return "device";
+  case KIND_SHARED: return "shared";
+  case KIND_HOST: return "host";
+  }
+  return "unknown";
+}
+
+int kind_of(sycl::usm::alloc a) {
+  switch (a) {
+  case sycl::usm::alloc::device: return KIND_DEVICE;
+  case sycl::usm::alloc::shared: return KIND_SHARED;
+  case sycl::usm::alloc::host: return KIND_HOST;
+  default: return KIND_UNKNOWN;
+  }
+}
+
+sycl::context &context_from_ref(std::uintptr_t r) {
+  if (!r) throw nb::value_error("null context reference");
+  return *reinterpret_cast<sycl::context *>(r);
+}
+sycl::device &device_from_ref(std::uintptr_t r) {
+  if (!r) throw nb::value_error("null device reference");
+  return *reinterpret_cast<sycl::device *>(r);
+}
+
+sycl::device root_of(sycl::device d) {
+  for (;;) {
+    try {
+      d = d.get_info<sycl::info::device::parent_device>();
+    } catch (const sycl::exception &) {
+      return d;
+    }
+  }
+}
+
+// Position of `d`'s root device in sycl::device::get_devices() (the DLPack
+// kDLOneAPI device_id), or -1.
+int root_device_index(const sycl::device &d) {
+  sycl::device root = root_of(d);
+  auto all = sycl::device::get_devices();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i] == root) return static_cast<int>(i);
+  return -1;
+}
+
+} // namespace
+
+NB_MODULE(_engine, m) {
+  m.doc() = "usmarray compiled engine: USM memory, ordering, kernel compilation and launches";
+  nb::set_leak_warnings(false);
+
+  nb::register_exception_translator([](const std::exception_ptr &p, void *) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const sycl::exception &e) {
+      PyErr_SetString(PyExc_RuntimeError, (std::string("SYCL error: ") + e.what()).c_str());
+    }
+  });
+
+  nb::class_<Event>(m, "Event", "A SYCL event of a submitted command.")
+      .def(nb::init<>())
+      .def("wait", &Event::wait, "Block until the command completed.")
+      .def_prop_ro("complete", &Event::complete);
+
+  nb::class_<Allocation>(m, "Allocation", "A USM allocation (pooled or owned by another object).")
+      .def_prop_ro("ptr", [](const Allocation &a) { return reinterpret_cast<std::uintptr_t>(a.ptr); })
+      .def_prop_ro("nbytes", [](const Allocation &a) { return a.nbytes; })
+      .def_prop_ro("capacity", [](const Allocation &a) { return a.capacity; })
+      .def_prop_ro("kind", [](const Allocation &a) { return kind_name(a.kind); })
+      .def_prop_ro("owner", [](const Allocation &a) { return a.owner; })
+      .def_prop_ro("pending", [](const Allocation &a) { return a.last.pending(); })
+      .def("wait", &Allocation::wait, "Block until the last command using this memory completed.")
+      .def("same_context", [](const Allocation &a, std::uintptr_t ctxref) {
+        return a.ctx == context_from_ref(ctxref);
+      });
+
+  nb::class_<KernelCache>(m, "KernelCache", "Kernels compiled for one (context, device).")
+      .def("__init__",
+           [](KernelCache *self, std::uintptr_t qref, nb::object resolver) {
+             sycl::queue &q = queue_from_ref(qref);
+             new (self) KernelCache(q.get_context(), q.get_device(), std::move(resolver));
+           })
+      .def("build_source", &build_source, nb::arg("source"), nb::arg("includes"),
+           nb::arg("names"), nb::arg("options"))
+      .def("load_binary", &load_binary, nb::arg("binaries"), nb::arg("names"), nb::arg("raw_names"))
+      .def_prop_ro("can_cache_binaries", &can_cache_binaries)
+      .def("has", [](const KernelCache &kc, const std::string &n) { return kc.kernels.count(n) > 0; })
+      .def("__len__", [](const KernelCache &kc) { return kc.kernels.size(); })
+      .def_prop_ro("work_group_size", [](const KernelCache &kc) { return kc.wg_size; });
+
+  m.def("allocate", [](std::uintptr_t qref, size_t nbytes, int kind) {
+    return allocate(queue_from_ref(qref), nbytes, kind);
+  }, nb::rv_policy::take_ownership);
+  m.def("wrap", [](std::uintptr_t ptr, size_t nbytes, int kind, std::uintptr_t ctxref,
+                   std::uintptr_t devref, nb::object owner) {
+    return wrap_foreign(reinterpret_cast<void *>(ptr), nbytes, kind, context_from_ref(ctxref),
+                        device_from_ref(devref), std::move(owner));
+  }, nb::rv_policy::take_ownership);
+
+  m.def("copy", &copy_array, "Copy (and cast) src into dst, same shape, any strides.");
+  m.def("fill", &fill_array);
+  m.def("sequence", &sequence);
+  m.def("triangle", &triangle);
+  m.def("to_host", &to_host);
+  m.def("from_host", &from_host);
+
+  m.def("pointer_kind", [](std::uintptr_t ptr, std::uintptr_t ctxref) {
+    return kind_name(kind_of(sycl::get_pointer_type(reinterpret_cast<void *>(ptr),
+                                                    context_from_ref(ctxref))));
+  }, "USM kind of a pointer in a context: device, shared, host or unknown.");
+  m.def("pointer_device_index", [](std::uintptr_t ptr, std::uintptr_t ctxref) {
+    try {
+      sycl::device d = sycl::get_pointer_device(reinterpret_cast<void *>(ptr), context_from_ref(ctxref));
+      return root_device_index(d);
+    } catch (const sycl::exception &) {
+      return -1;
+    }
+  }, "Index in sycl::device::get_devices() of the root device a USM pointer was allocated on.");
+  m.def("device_index", [](std::uintptr_t devref) { return root_device_index(device_from_ref(devref)); });
+  m.def("pool_stats", [] {
+    PoolStats s = pool_stats();
+    nb::dict d;
+    d["cached_bytes"] = s.cached_bytes;
+    d["cached_blocks"] = s.cached_blocks;
+    d["in_use_bytes"] = s.in_use_bytes;
+    d["in_use_blocks"] = s.in_use_blocks;
+    d["deferred"] = s.deferred;
+    d["limit"] = s.limit;
+    return d;
+  });
+  m.def("pool_set_limit", &pool_set_limit);
+  m.def("pool_free_cached", &pool_free_cached);
+  m.def("collect", &collect_deferred);
+  m.def("shutdown", &engine_shutdown);
+  m.def("is_shut_down", &engine_is_shut_down);
+}

@@ -1,0 +1,248 @@
+// Operations of the foundation: copy-and-cast between arrays, fills,
+// sequences, triangular masks, host transfers. Each validates its operands,
+// collapses the iteration and picks memcpy/fill, a contiguous kernel or a
+// strided kernel.
+#include "engine.hpp"
+
+#include <nanobind/stl/complex.h>
+
+#include <complex>
+
+namespace usm {
+
+namespace {
+
+struct alignas(16) X16 {
+  uint64_t lo, hi;
+};
+
+void check_context(sycl::queue &q, const ArrayRef &a, const char *what) {
+  if (!(a.alloc->ctx == q.get_context()))
+    throw nb::value_error((std::string(what) +
+                           " is bound to another SYCL context than the queue; copy it "
+                           "through the host (usmarray handles this in to_device/asarray)")
+                              .c_str());
+}
+
+void check_same_shape(const ArrayRef &a, const ArrayRef &b) {
+  bool same = a.nd == b.nd;
+  for (int i = 0; same && i < a.nd; ++i) same = a.shape[i] == b.shape[i];
+  if (!same) throw nb::value_error("source and destination shapes differ");
+}
+
+// Do the memory ranges touched by two views overlap?
+bool overlap(const ArrayRef &a, const ArrayRef &b) {
+  int64_t alo, ahi, blo, bhi;
+  a.extent(alo, ahi);
+  b.extent(blo, bhi);
+  auto pa = reinterpret_cast<intptr_t>(a.alloc->ptr), pb = reinterpret_cast<intptr_t>(b.alloc->ptr);
+  return pa + alo < pb + bhi && pb + blo < pa + ahi;
+}
+
+bool same_view(const ArrayRef &a, const ArrayRef &b) {
+  if (a.data() != b.data() || a.tc != b.tc || a.nd != b.nd) return false;
+  for (int i = 0; i < a.nd; ++i)
+    if (a.shape[i] > 1 && a.strides[i] != b.strides[i]) return false;
+  return true;
+}
+
+std::string tname(int tc) { return kTypeName[tc]; }
+
+sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d);
+
+// Copies `s` into fresh contiguous device memory first: used when source
+// and destination overlap in a way a single pass would corrupt.
+sycl::event copy_through_temporary(sycl::queue &q, KernelCache &kc, const ArrayRef &s,
+                                   const ArrayRef &d) {
+  std::unique_ptr<Allocation> tmp(allocate(q, static_cast<size_t>(s.size() * s.itemsize),
+                                           KIND_DEVICE));
+  ArrayRef t = s;
+  t.alloc = tmp.get();
+  t.off = 0;
+  int64_t st = 1;
+  for (int i = s.nd - 1; i >= 0; --i) {
+    t.strides[i] = st;
+    st *= s.shape[i];
+  }
+  copy_impl(q, kc, s, t);
+  return copy_impl(q, kc, t, d);  // tmp returns to the pool carrying this event
+}
+
+sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d) {
+  if (overlap(s, d)) {
+    if (same_view(s, d)) return sycl::event();
+    return copy_through_temporary(q, kc, s, d);
+  }
+  const int64_t *strides[2] = {s.strides, d.strides};
+  Iteration it;
+  collapse(d.nd, d.shape, 2, strides, /*primary=*/1, it);
+  if (it.nd < 0) return sycl::event();
+  char *const ptrs[2] = {s.data() + it.offset[0] * s.itemsize, d.data() + it.offset[1] * d.itemsize};
+  const int64_t isz[2] = {s.itemsize, d.itemsize};
+  const int64_t n = it.size();
+  const bool same_type = s.tc == d.tc;
+  if (same_type && it.contiguous()) {
+    return submit(q, {s.alloc, d.alloc},
+                  [&](sycl::handler &h) { h.memcpy(ptrs[1], ptrs[0], n * s.itemsize); });
+  }
+  if (same_type)
+    return launch_strided<2>(q, kc, std::string("move_strided<") + move_type_name(s.itemsize), it,
+                             ptrs, isz, {s.alloc, d.alloc});
+  const std::string types = tname(s.tc) + ", " + tname(d.tc);
+  if (it.contiguous()) {
+    sycl::kernel k = kc.get("cast_contig<" + types + ">");
+    return submit(q, {s.alloc, d.alloc}, [&](sycl::handler &h) {
+      h.set_args(ptrs[0], ptrs[1], n);
+      h.parallel_for(linear_range(n, kc.wg_size), k);
+    });
+  }
+  return launch_strided<2>(q, kc, "cast_strided<" + types, it, ptrs, isz, {s.alloc, d.alloc});
+}
+
+template <typename T>
+sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const Iteration &it,
+                       char *ptr, T value) {
+  const int64_t n = it.size();
+  if (it.contiguous()) {
+    bool zero = true;
+    const unsigned char *b = reinterpret_cast<const unsigned char *>(&value);
+    for (size_t i = 0; i < sizeof(T); ++i) zero &= b[i] == 0;
+    return submit(q, {d.alloc}, [&](sycl::handler &h) {
+      if (zero) h.memset(ptr, 0, n * sizeof(T));
+      else h.fill(reinterpret_cast<T *>(ptr), value, static_cast<size_t>(n));
+    });
+  }
+  char *const ptrs[1] = {ptr};
+  const int64_t isz[1] = {d.itemsize};
+  return launch_strided<1>(q, kc, std::string("fill_strided<") + move_type_name(d.itemsize), it,
+                           ptrs, isz, {d.alloc}, value);
+}
+
+} // namespace
+
+sycl::nd_range<1> linear_range(int64_t n, size_t wg) {
+  size_t L = std::min(wg, pow2_at_least(std::max<int64_t>(n, 1)));
+  return sycl::nd_range<1>{{round_up(static_cast<size_t>(std::max<int64_t>(n, 1)), L)}, {L}};
+}
+
+Event copy_array(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst) {
+  ArrayRef s, d;
+  read_array(src, s);
+  read_array(dst, d);
+  check_same_shape(s, d);
+  sycl::queue &q = queue_from_ref(qref);
+  check_context(q, s, "the source");
+  check_context(q, d, "the destination");
+  return Event{copy_impl(q, kc, s, d)};
+}
+
+Event fill_array(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::bytes value) {
+  ArrayRef d;
+  read_array(dst, d);
+  if (static_cast<int64_t>(value.size()) != d.itemsize)
+    throw nb::value_error("fill value size does not match the item size");
+  sycl::queue &q = queue_from_ref(qref);
+  check_context(q, d, "the destination");
+  const int64_t *strides[1] = {d.strides};
+  Iteration it;
+  collapse(d.nd, d.shape, 1, strides, 0, it);
+  if (it.nd < 0) return Event{};
+  char *ptr = d.data() + it.offset[0] * d.itemsize;
+  const char *v = value.c_str();
+  auto as = [&](auto t) {
+    std::memcpy(&t, v, sizeof(t));
+    return fill_typed(q, kc, d, it, ptr, t);
+  };
+  switch (d.itemsize) {
+  case 1: return Event{as(uint8_t{})};
+  case 2: return Event{as(uint16_t{})};
+  case 4: return Event{as(uint32_t{})};
+  case 8: return Event{as(uint64_t{})};
+  default: return Event{as(X16{})};
+  }
+}
+
+// dst[i] = start + i * step, computed in the type `ctc`, for a contiguous dst.
+Event sequence(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::handle start,
+               nb::handle step, int ctc) {
+  ArrayRef d;
+  read_array(dst, d);
+  if (!d.is_c_contiguous()) throw nb::value_error("sequence needs a contiguous destination");
+  sycl::queue &q = queue_from_ref(qref);
+  check_context(q, d, "the destination");
+  const int64_t n = d.size();
+  if (n == 0) return Event{};
+  sycl::kernel k = kc.get("sequence<" + tname(d.tc) + ", " + tname(ctc) + ">");
+  char *ptr = d.data();
+  auto go = [&](auto a, auto b) {
+    return Event{submit(q, {d.alloc}, [&](sycl::handler &h) {
+      h.set_args(ptr, a, b, n);
+      h.parallel_for(linear_range(n, kc.wg_size), k);
+    })};
+  };
+  switch (ctc) {
+  case TC_I8: return go(nb::cast<int64_t>(start), nb::cast<int64_t>(step));
+  case TC_U8: return go(nb::cast<uint64_t>(start), nb::cast<uint64_t>(step));
+  case TC_F4: return go(nb::cast<float>(start), nb::cast<float>(step));
+  case TC_F8: return go(nb::cast<double>(start), nb::cast<double>(step));
+  case TC_C8: return go(nb::cast<std::complex<float>>(start), nb::cast<std::complex<float>>(step));
+  case TC_C16:
+    return go(nb::cast<std::complex<double>>(start), nb::cast<std::complex<double>>(step));
+  }
+  throw nb::value_error("unsupported sequence compute type");
+}
+
+// dst = tril(src, k) (upper=false) or triu(src, k) over the last two axes.
+Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst, int64_t k,
+               bool upper) {
+  ArrayRef s, d;
+  read_array(src, s);
+  read_array(dst, d);
+  check_same_shape(s, d);
+  if (s.tc != d.tc) throw nb::value_error("triangle needs equal dtypes");
+  if (d.nd < 2) throw nb::value_error("triangle needs at least two dimensions");
+  sycl::queue &q = queue_from_ref(qref);
+  check_context(q, s, "the source");
+  check_context(q, d, "the destination");
+  if (overlap(s, d) && !same_view(s, d))
+    throw nb::value_error("triangle source and destination overlap");
+  const int64_t *strides[2] = {s.strides, d.strides};
+  Iteration it;
+  collapse(d.nd, d.shape, 2, strides, 1, it, /*keep_last=*/2);
+  if (it.nd < 0) return Event{};
+  char *const ptrs[2] = {s.data() + it.offset[0] * s.itemsize, d.data() + it.offset[1] * d.itemsize};
+  const int64_t isz[2] = {s.itemsize, d.itemsize};
+  return Event{launch_strided<2>(q, kc, std::string("tri<") + move_type_name(d.itemsize), it, ptrs,
+                                 isz, {s.alloc, d.alloc}, k, static_cast<int32_t>(upper))};
+}
+
+// Host transfers of a byte range [lo, lo + n) of an allocation. They wait:
+// the host buffer belongs to the caller (often a NumPy array) and must not
+// be read or changed after we return while a copy is still under way.
+void to_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
+  if (lo < 0 || n < 0 || static_cast<size_t>(lo + n) > a.nbytes)
+    throw nb::value_error("host transfer outside the allocation");
+  if (n == 0) return;
+  sycl::queue &q = queue_from_ref(qref);
+  char *src = static_cast<char *>(a.ptr) + lo;
+  sycl::event e = submit(q, {&a}, [&](sycl::handler &h) {
+    h.memcpy(reinterpret_cast<void *>(host), src, static_cast<size_t>(n));
+  });
+  nb::gil_scoped_release rel;
+  e.wait_and_throw();
+}
+
+void from_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
+  if (lo < 0 || n < 0 || static_cast<size_t>(lo + n) > a.nbytes)
+    throw nb::value_error("host transfer outside the allocation");
+  if (n == 0) return;
+  sycl::queue &q = queue_from_ref(qref);
+  char *dst = static_cast<char *>(a.ptr) + lo;
+  sycl::event e = submit(q, {&a}, [&](sycl::handler &h) {
+    h.memcpy(dst, reinterpret_cast<const void *>(host), static_cast<size_t>(n));
+  });
+  nb::gil_scoped_release rel;
+  e.wait_and_throw();
+}
+
+} // namespace usm

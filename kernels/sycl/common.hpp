@@ -1,0 +1,139 @@
+// Common definitions for run-time compiled kernels: only the headers kernels
+// need (the full <sycl/sycl.hpp> doubles the compile time), short type names
+// used in kernel names, conversions with NumPy semantics, and strided
+// indexing helpers.
+#pragma once
+#include <sycl/ext/oneapi/free_function_queries.hpp>
+#include <sycl/ext/oneapi/experimental/free_function_traits.hpp>
+#include <sycl/ext/oneapi/properties/properties.hpp>
+#include <sycl/ext/oneapi/kernel_properties/properties.hpp>
+#include <sycl/half_type.hpp>
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+#include "geometry.hpp"
+
+namespace syclext = sycl::ext::oneapi;
+namespace syclexp = sycl::ext::oneapi::experimental;
+
+using b1 = bool;
+using i1 = std::int8_t;
+using u1 = std::uint8_t;
+using i2 = std::int16_t;
+using u2 = std::uint16_t;
+using i4 = std::int32_t;
+using u4 = std::uint32_t;
+using i8 = std::int64_t;
+using u8 = std::uint64_t;
+using f2 = sycl::half;
+using f4 = float;
+using f8 = double;
+using c8 = std::complex<float>;
+using c16 = std::complex<double>;
+// 16 raw bytes: the carrier for moving complex128 (and any 16-byte item).
+struct alignas(16) x16 { std::uint64_t lo, hi; };
+
+using usm::Geometry;
+// Kernels with a Geometry<ND, NA> parameter are instantiated through
+// registered_names; the kernel compiler needs the aggregate instantiated
+// up front or it crashes, hence these explicit instantiations.
+#define USM_GEOMETRY_FOR(NA)                                                   \
+  template struct usm::Geometry<1, NA>;                                        \
+  template struct usm::Geometry<2, NA>;                                        \
+  template struct usm::Geometry<3, NA>;                                        \
+  template struct usm::Geometry<4, NA>;                                        \
+  template struct usm::Geometry<8, NA>;
+USM_GEOMETRY_FOR(1)
+USM_GEOMETRY_FOR(2)
+USM_GEOMETRY_FOR(3)
+USM_GEOMETRY_FOR(4)
+
+#define USM_KERNEL(R) SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<R>))
+
+namespace usmk {
+
+template <typename T> struct is_complex : std::false_type {};
+template <typename T> struct is_complex<std::complex<T>> : std::true_type {};
+template <typename T> constexpr bool is_complex_v = is_complex<T>::value;
+
+template <typename T> struct real_of { using type = T; };
+template <typename T> struct real_of<std::complex<T>> { using type = T; };
+
+template <typename T>
+constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, sycl::half>;
+
+// Float to integer the way NumPy does it on x86: through int64, so that
+// negative values wrap into unsigned types and narrow types take the low bits.
+template <typename D, typename S> inline D float_to_int(S v) {
+  if constexpr (std::is_same_v<D, std::uint64_t>) {
+    double d = static_cast<double>(v);
+    return d < 0 ? static_cast<D>(static_cast<std::int64_t>(d)) : static_cast<D>(d);
+  } else if constexpr (std::is_same_v<D, std::int64_t>) {
+    return static_cast<D>(v);
+  } else {
+    return static_cast<D>(static_cast<std::int64_t>(v));
+  }
+}
+
+// Conversion between any two array API types with NumPy's astype semantics
+// (complex -> real drops the imaginary part, anything -> bool is "!= 0").
+template <typename D, typename S> inline D convert(const S &v) {
+  if constexpr (std::is_same_v<D, S>) {
+    return v;
+  } else if constexpr (std::is_same_v<D, bool>) {
+    if constexpr (is_complex_v<S>) return v.real() != 0 || v.imag() != 0;
+    else return v != S(0);
+  } else if constexpr (is_complex_v<D>) {
+    using R = typename D::value_type;
+    if constexpr (is_complex_v<S>) return D(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+    else if constexpr (std::is_same_v<S, sycl::half>) return D(static_cast<R>(static_cast<float>(v)), R(0));
+    else return D(static_cast<R>(v), R(0));
+  } else if constexpr (is_complex_v<S>) {
+    return convert<D>(v.real());
+  } else if constexpr (std::is_same_v<D, sycl::half>) {
+    return sycl::half(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<S, sycl::half>) {
+    return convert<D>(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<S>) {
+    return float_to_int<D>(v);
+  } else {
+    return static_cast<D>(v);
+  }
+}
+
+// Strided kernels run on an nd_range of rank R = min(ND, 3): the last
+// collapsed dimension is the fastest-varying range dimension (so the CPU
+// runtime vectorises along it), the one before it the next, and all outer
+// dimensions are folded into range dimension 0. Returns false for padding
+// work-items past the end of the last dimension.
+template <int ND, int NA>
+inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[NA]) {
+  constexpr int R = ND < 3 ? ND : 3;
+  auto it = syclext::this_work_item::get_nd_item<R>();
+  const std::int64_t j = it.get_global_id(R - 1);
+  if (j >= g.shape[ND - 1]) return false;
+#pragma unroll
+  for (int a = 0; a < NA; ++a) off[a] = j * g.strides[a][ND - 1];
+  if constexpr (ND >= 2) {
+    const std::int64_t i = it.get_global_id(R - 2);
+#pragma unroll
+    for (int a = 0; a < NA; ++a) off[a] += i * g.strides[a][ND - 2];
+  }
+  if constexpr (ND >= 3) {
+    std::int64_t o = it.get_global_id(0);
+#pragma unroll
+    for (int d = ND - 3; d >= 0; --d) {
+      const std::int64_t k = o % g.shape[d];
+      o /= g.shape[d];
+#pragma unroll
+      for (int a = 0; a < NA; ++a) off[a] += k * g.strides[a][d];
+    }
+  }
+  return true;
+}
+
+inline std::int64_t linear_id() {
+  return static_cast<std::int64_t>(syclext::this_work_item::get_nd_item<1>().get_global_id(0));
+}
+
+} // namespace usmk

@@ -1,0 +1,26 @@
+// Copy kernels: moving items of one type between strided layouts, and
+// converting between types (contiguous and strided).
+#include "common.hpp"
+
+// Same-type copy, by item size (T is u1, u2, u4, u8 or x16): the bytes move
+// unchanged, so one instantiation serves every dtype of that size.
+template <typename T, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void move_strided(const T *x, T *y, Geometry<ND, 2> g) {
+  std::int64_t off[2];
+  if (usmk::strided_offsets(g, off)) y[off[1]] = x[off[0]];
+}
+
+template <typename S, typename D>
+USM_KERNEL(1)
+void cast_contig(const S *x, D *y, std::int64_t n) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n) y[i] = usmk::convert<D>(x[i]);
+}
+
+template <typename S, typename D, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void cast_strided(const S *x, D *y, Geometry<ND, 2> g) {
+  std::int64_t off[2];
+  if (usmk::strided_offsets(g, off)) y[off[1]] = usmk::convert<D>(x[off[0]]);
+}

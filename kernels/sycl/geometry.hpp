@@ -1,0 +1,21 @@
+// Shared by the host engine (g++) and the run-time compiled kernels: the
+// layout of the iteration description passed by value to strided kernels.
+// Keep it a plain aggregate of fixed-size integer arrays so both compilers
+// agree on its layout.
+#pragma once
+#include <cstdint>
+
+namespace usm {
+
+// ND dimensions (after collapsing), NA operands. strides are in elements.
+template <int ND, int NA> struct Geometry {
+  std::int64_t shape[ND];
+  std::int64_t strides[NA][ND];
+};
+
+// The strided kernel variants that exist. A collapsed iteration with nd
+// dimensions runs on the smallest variant >= nd (padding with size-1 dims).
+constexpr int kStridedVariants[] = {1, 2, 3, 4, 8};
+constexpr int kMaxKernelDims = 8;
+
+} // namespace usm

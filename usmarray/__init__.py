@@ -1,0 +1,40 @@
+"""usmarray: N-dimensional arrays in SYCL Unified Shared Memory.
+
+Implements the Python array API standard on SYCL devices (Intel GPUs, and the
+CPU through the OpenCL CPU runtime that pip installs). Arrays are
+``usm_ndarray`` objects bound to a ``dpctl.SyclQueue``; kernels are SYCL C++
+compiled at run time and cached on disk.
+"""
+
+from . import _env  # noqa: F401  (must run before the SYCL runtime initialises)
+
+import atexit as _atexit
+
+from . import _engine
+from ._array import usm_ndarray, Flags
+from ._copy import asnumpy, to_numpy, astype, copy
+from ._device import Device, ExecutionPlacementError, NoDeviceError
+from ._dtypes import (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
+                      float16, float32, float64, complex64, complex128,
+                      isdtype, result_type, can_cast, finfo, iinfo)
+from ._info import __array_namespace_info__
+from ._kernels import KernelCompileError
+from ._print import set_print_options, get_print_options, print_options
+from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye, empty_like,
+                       zeros_like, ones_like, full_like, tril, triu, meshgrid)
+from .manipulation import (reshape, broadcast_to, broadcast_arrays, permute_dims, expand_dims,
+                           squeeze)
+from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
+
+__version__ = "0.1.0"
+__array_api_version__ = "2025.12"
+
+e = 2.718281828459045
+pi = 3.141592653589793
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+
+_atexit.register(_engine.shutdown)
+
+del _atexit

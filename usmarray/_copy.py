@@ -1,0 +1,269 @@
+"""Copies: between arrays on any queues, contexts and devices; to and from
+host memory; ``copy``, ``astype`` and ``to_device``.
+
+Within one SYCL context the destination's queue runs the copy kernel; the
+engine makes it wait for the source's pending commands. Between contexts
+the data is staged through host memory, moving only the bytes the view
+spans (or gathering a sparse view on its device first).
+"""
+
+import math
+
+import numpy as np
+
+from . import _dtypes, _engine
+from ._array import (RO_LOCK, WRITABLE, contig_flags, displacement_bounds, empty_array, make,
+                     usm_ndarray)
+from ._device import resolve_queue
+
+__all__ = ["asnumpy", "to_numpy", "copy", "astype", "copy_into", "assign", "broadcast_shapes",
+           "broadcast_view", "host_view", "from_host", "to_queue", "layout_like"]
+
+
+def broadcast_shapes(*shapes):
+    """Broadcast shape of `shapes` (array API rules), or ValueError."""
+    nd = max((len(s) for s in shapes), default=0)
+    out = [1] * nd
+    for s in shapes:
+        for i, d in enumerate(s, nd - len(s)):
+            o = out[i]
+            if d == o or d == 1:
+                continue
+            if o == 1:
+                out[i] = d
+            else:
+                raise ValueError(f"shapes {', '.join(str(tuple(x)) for x in shapes)} cannot be broadcast together")
+    return tuple(out)
+
+
+def broadcast_view(x, shape):
+    """A read-only view of `x` broadcast to `shape` (zero strides), or ValueError."""
+    shape = tuple(shape)
+    if x._shape == shape:
+        return x
+    nd, xnd = len(shape), len(x._shape)
+    if xnd > nd:
+        raise ValueError(f"cannot broadcast an array of shape {x._shape} to {shape}")
+    strides = [0] * (nd - xnd)
+    for d, st, target in zip(x._shape, x._strides, shape[nd - xnd:]):
+        if d == target:
+            strides.append(st if d != 1 else 0)
+        elif d == 1:
+            strides.append(0)
+        else:
+            raise ValueError(f"cannot broadcast an array of shape {x._shape} to {shape}")
+    strides = tuple(strides)
+    flags = contig_flags(shape, strides) | (x._flags & RO_LOCK)
+    return make(x._alloc, x._off, shape, strides, x._dtype, x._q, flags, x._ns)
+
+
+# ----------------------------------------------------------------- host
+def asnumpy(x):
+    """Copy of `x` in a NumPy array (waits for pending work on `x`).
+
+    Only the bytes the view spans move; a sparse view (e.g. ``x[::1000]``)
+    is first gathered into contiguous device memory.
+    """
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+    shape, dt = x._shape, x._dtype
+    n = math.prod(shape)
+    if n == 0:
+        return np.empty(shape, dtype=dt)
+    isz = dt.itemsize
+    lo, hi = displacement_bounds(shape, x._strides)
+    span = (hi - lo + 1) * isz
+    if span > 2 * n * isz + 65536:
+        tmp = empty_array(shape, dt, x._q)
+        _engine.copy(x._q.ref, x._q.kc, x, tmp)
+        x, lo, span = tmp, 0, n * isz
+    buf = np.empty(span, dtype=np.uint8)
+    _engine.to_host(x._q.ref, x._alloc, (x._off + lo) * isz, buf.ctypes.data, span)
+    return np.ndarray(shape, dtype=dt, buffer=buf, offset=-lo * isz,
+                      strides=tuple(s * isz for s in x._strides))
+
+
+to_numpy = asnumpy
+
+
+class _HostInterface:
+    """__array_interface__ of host-accessible USM; keeps the array alive."""
+
+    __slots__ = ("_x", "__array_interface__")
+
+    def __init__(self, x):
+        self._x = x
+        isz = x._dtype.itemsize
+        self.__array_interface__ = {
+            "data": (x._pointer, not (x._flags & WRITABLE)),
+            "shape": x._shape,
+            "strides": tuple(s * isz for s in x._strides),
+            "typestr": x._dtype.str,
+            "version": 3,
+        }
+
+
+def host_accessible(x):
+    kind = x._alloc.kind
+    return kind in ("host", "shared") or (kind == "device" and x._q.device.is_cpu)
+
+
+def host_view(x):
+    """Zero-copy NumPy view of host-accessible memory (after pending work), else None."""
+    if not host_accessible(x):
+        return None
+    x._alloc.wait()
+    return np.asarray(_HostInterface(x))
+
+
+def from_host(h, qi, usm_type="device", order="C"):
+    """A new array on `qi` holding the NumPy array `h` (dtype supported by the device)."""
+    dt = _dtypes.to_dtype(h.dtype)
+    if h.dtype != dt:   # byte order or alias
+        h = h.astype(dt)
+    if order == "F" and h.ndim > 1:
+        h = np.asfortranarray(h)
+    else:
+        order = "C"
+        h = np.ascontiguousarray(h)
+    out = empty_array(h.shape, dt, qi, usm_type, order)
+    if h.size:
+        _engine.from_host(qi.ref, out._alloc, 0, h.ctypes.data, h.nbytes)
+    return out
+
+
+def _from_host_into(dst, h):
+    """dst[...] = h for a NumPy array `h` of dst's shape."""
+    if dst._flags & 1 and h.dtype == dst._dtype and h.flags.c_contiguous:
+        if h.size:
+            isz = dst._dtype.itemsize
+            _engine.from_host(dst._q.ref, dst._alloc, dst._off * isz, h.ctypes.data, h.nbytes)
+        return
+    dt = _dtypes.to_dtype(h.dtype)
+    if dt not in (dst._dtype,) and not _device_supports(dt, dst._q):
+        h = h.astype(dst._dtype)
+    tmp = from_host(h, dst._q)
+    _engine.copy(dst._q.ref, dst._q.kc, tmp, dst)
+
+
+def _device_supports(dt, qi):
+    try:
+        _dtypes.check_device_support(dt, qi)
+        return True
+    except ValueError:
+        return False
+
+
+# ----------------------------------------------------------------- device
+def copy_into(dst, src):
+    """dst[...] = src for usm_ndarrays on any queues (src broadcast to dst)."""
+    if src._shape != dst._shape:
+        src = broadcast_view(src, dst._shape)
+    qi = dst._q
+    sq = src._q
+    if sq is qi or sq.context == qi.context:
+        _engine.copy(qi.ref, qi.kc, src, dst)
+        return
+    # Another context (or another platform): through the host.
+    h = asnumpy(src)
+    _from_host_into(dst, h)
+
+
+def assign(dst, value):
+    """dst[...] = value for an array-like `value` (usm_ndarray, SUAI object, NumPy array, sequence)."""
+    if not isinstance(value, usm_ndarray):
+        if hasattr(value, "__sycl_usm_array_interface__"):
+            from ._suai import import_suai
+
+            value = import_suai(value)
+        else:
+            h = np.asarray(value)
+            if h.dtype == object or h.dtype.kind not in "biufc":
+                raise TypeError(f"cannot assign a value of type {type(value).__name__}")
+            h = np.broadcast_to(h, broadcast_shapes(h.shape, dst._shape))
+            if h.shape != dst._shape:
+                raise ValueError(f"cannot broadcast a value of shape {h.shape} to {dst._shape}")
+            if not _device_supports(_dtypes.to_dtype(h.dtype), dst._q):
+                h = h.astype(dst._dtype)
+            _from_host_into(dst, np.ascontiguousarray(h))
+            return
+    copy_into(dst, broadcast_view(value, dst._shape))
+
+
+def layout_like(x, order):
+    """(order, strides or None) for a new array shaped like `x` in `order`
+    ('C', 'F', 'A', 'K'); strides only for 'K' on non-contiguous `x`."""
+    if order == "C":
+        return "C", None
+    if order == "F":
+        return "F", None
+    if order == "A":
+        return ("F" if x._flags & 2 and not x._flags & 1 else "C"), None
+    if order != "K":
+        raise ValueError(f"order must be 'C', 'F', 'A' or 'K', got {order!r}")
+    if x._flags & 1:
+        return "C", None
+    if x._flags & 2:
+        return "F", None
+    # keep the order of x's strides (largest first), like NumPy's 'K'
+    nd = len(x._shape)
+    perm = sorted(range(nd), key=lambda i: -abs(x._strides[i]))
+    st = [0] * nd
+    acc = 1
+    for i in reversed(perm):
+        st[i] = acc
+        acc *= max(x._shape[i], 1)
+    return "K", tuple(st)
+
+
+def new_like(x, dt, qi, usm_type, order="K"):
+    order, strides = layout_like(x, order)
+    if strides is None:
+        return empty_array(x._shape, dt, qi, usm_type, order)
+    out = empty_array(x._shape, dt, qi, usm_type, "C")
+    out._strides = strides
+    out._flags = contig_flags(x._shape, strides) | WRITABLE
+    return out
+
+
+def to_queue(x, qi):
+    """`x` bound to queue `qi`: a view when the memory is usable there, else a copy."""
+    if qi is x._q:
+        return x
+    if qi.context == x._q.context and qi.device == x._q.device:
+        return make(x._alloc, x._off, x._shape, x._strides, x._dtype, qi, x._flags, x._ns)
+    _dtypes.check_device_support(x._dtype, qi)
+    out = new_like(x, x._dtype, qi, x._alloc.kind)
+    copy_into(out, x)
+    return out
+
+
+def copy(x, /, *, order="K"):
+    """A copy of `x` on its queue, with the same USM type (order 'C', 'F', 'A' or 'K')."""
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+    out = new_like(x, x._dtype, x._q, x._alloc.kind, order)
+    copy_into(out, x)
+    return out
+
+
+def astype(x, dtype, /, *, copy=True, device=None, order="K", casting="unsafe"):
+    """`x` converted to `dtype` (array API ``astype``; ``order`` and ``casting`` as dpctl.tensor)."""
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+    dt = _dtypes.to_dtype(dtype)
+    qi = x._q if device is None else resolve_queue(device)
+    _dtypes.check_device_support(dt, qi)
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
+    if not np.can_cast(x._dtype, dt, casting=casting):
+        raise TypeError(f"cannot cast from {x._dtype.name} to {dt.name} with casting={casting!r}")
+    if not copy and dt is x._dtype:
+        if qi is x._q:
+            return x
+        if qi.context == x._q.context and qi.device == x._q.device:
+            return to_queue(x, qi)
+    out = new_like(x, dt, qi, x._alloc.kind, order)
+    copy_into(out, x)
+    return out
+

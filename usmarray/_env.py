@@ -1,0 +1,69 @@
+"""Process set-up that must happen before the SYCL runtime initialises.
+
+The OpenCL ICD file that ``intel-opencl-rt`` installs points at a placeholder
+path, so on a fresh ``pip install`` the OpenCL ICD loader finds no platform
+and no CPU device is visible. Pointing ``OCL_ICD_FILENAMES`` at the CPU
+runtime's ``libintelocl.so`` before the first device query fixes that. Any
+value the user set is kept.
+
+The SYCL runtime's own persistent kernel cache is switched on (unless the
+user configured it) and placed under usmarray's cache directory: usmarray
+keeps its own cache of device binaries where the backend allows reloading
+them (OpenCL), and SYCL's cache shortens compilation on the others.
+"""
+
+import os
+import sys
+
+__all__ = ["cache_dir", "icd_library"]
+
+
+def _candidate_prefixes():
+    yield sys.prefix
+    if sys.base_prefix != sys.prefix:
+        yield sys.base_prefix
+    try:
+        import site
+
+        yield site.getuserbase()
+    except Exception:  # pragma: no cover - site may be disabled
+        pass
+
+
+def _find_intelocl():
+    for prefix in _candidate_prefixes():
+        path = os.path.join(prefix, "lib", "libintelocl.so")
+        if os.path.exists(path):
+            return path
+    # Unusual layouts (e.g. --target installs): ask the wheel's metadata.
+    try:
+        from importlib import metadata
+
+        dist = metadata.distribution("intel-opencl-rt")
+        for f in dist.files or ():
+            if str(f).endswith("libintelocl.so"):
+                return str(dist.locate_file(f))
+    except Exception:
+        pass
+    return None
+
+
+def cache_dir():
+    """Directory of usmarray's kernel cache (``USMARRAY_CACHE_DIR`` overrides)."""
+    d = os.environ.get("USMARRAY_CACHE_DIR")
+    if d:
+        return os.path.abspath(os.path.expanduser(d))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "usmarray")
+
+
+icd_library = None
+if "OCL_ICD_FILENAMES" not in os.environ:
+    icd_library = _find_intelocl()
+    if icd_library:
+        os.environ["OCL_ICD_FILENAMES"] = icd_library
+
+if os.environ.get("USMARRAY_SYCL_PERSISTENT_CACHE", "1") != "0":
+    if "SYCL_CACHE_PERSISTENT" not in os.environ:
+        os.environ["SYCL_CACHE_PERSISTENT"] = "1"
+        os.environ.setdefault("SYCL_CACHE_DIR", os.path.join(cache_dir(), "sycl"))

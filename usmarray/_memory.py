@@ -1,0 +1,64 @@
+"""Memory pool control and synchronisation helpers."""
+
+from . import _engine
+from ._device import default_queue, resolve_queue
+
+__all__ = ["memory_pool_stats", "set_memory_pool_limit", "free_cached_memory",
+           "get_default_queue", "synchronize"]
+
+
+def memory_pool_stats():
+    """Bytes and blocks cached by the pool and in use by arrays.
+
+    Freed arrays return their USM block to a pool (one per context, device
+    and USM kind) for reuse by later allocations of the same size class; the
+    pool caches up to ``limit`` bytes (``USMARRAY_POOL_LIMIT`` or
+    :func:`set_memory_pool_limit`).
+    """
+    return _engine.pool_stats()
+
+
+def set_memory_pool_limit(nbytes):
+    """Cache at most `nbytes` of freed USM for reuse (0 disables the pool)."""
+    if nbytes < 0:
+        raise ValueError("the pool limit must be non-negative")
+    _engine.pool_set_limit(int(nbytes))
+
+
+def free_cached_memory():
+    """Return every cached block to the SYCL runtime (waits for pending work on them)."""
+    _engine.pool_free_cached()
+
+
+def get_default_queue(device=None):
+    """The dpctl.SyclQueue usmarray uses for `device` (default: the default device)."""
+    return (default_queue() if device is None else resolve_queue(device)).queue
+
+
+def synchronize(device=None):
+    """Wait for all work submitted to a device's usmarray queue."""
+    get_default_queue(device).wait()
+
+
+def _parse_size(text):
+    text = text.strip().lower()
+    mult = 1
+    for suffix, m in (("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30)):
+        if text.endswith(suffix):
+            text, mult = text[:-1], m
+            break
+    return int(float(text) * mult)
+
+
+def _init_from_env():
+    import os
+
+    v = os.environ.get("USMARRAY_POOL_LIMIT")
+    if v:
+        try:
+            set_memory_pool_limit(_parse_size(v))
+        except ValueError:
+            raise ValueError(f"USMARRAY_POOL_LIMIT={v!r} is not a size (e.g. 0, 512M, 2G)") from None
+
+
+_init_from_env()

@@ -1,0 +1,439 @@
+"""Array creation functions of the array API (with dpctl.tensor's
+``usm_type=`` and ``sycl_queue=`` keywords). Contents are produced on the
+device: fills, sequence kernels, triangular masks; only ``asarray`` of host
+data copies from the host."""
+
+import math
+import operator
+
+import numpy as np
+
+from . import _dtypes, _engine
+from ._array import (KIND_CODE, WRITABLE, contig_flags, empty_array, make, normalize_shape,
+                     usm_ndarray, view)
+from ._copy import (assign, broadcast_view, copy_into, from_host, layout_like, new_like,
+                    to_queue)
+from ._device import coerce_usm_type, common_queue, resolve_queue
+from ._indexing import fill, scalar_bytes
+from ._kernels import sequence_compute_type
+
+__all__ = ["asarray", "empty", "zeros", "ones", "full", "arange", "linspace", "eye",
+           "empty_like", "zeros_like", "ones_like", "full_like", "tril", "triu", "meshgrid"]
+
+
+def _usm_type(usm_type):
+    if usm_type not in KIND_CODE:
+        raise ValueError(f"usm_type must be 'device', 'shared' or 'host', got {usm_type!r}")
+    return usm_type
+
+
+def _dtype(dtype, qi, default):
+    dt = default if dtype is None else _dtypes.to_dtype(dtype)
+    _dtypes.check_device_support(dt, qi)
+    return dt
+
+
+def _order(order):
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+    return order
+
+
+def empty(shape, *, dtype=None, order="C", device=None, usm_type="device", sycl_queue=None):
+    """New array with uninitialised contents."""
+    qi = resolve_queue(device, sycl_queue)
+    return empty_array(normalize_shape(shape), _dtype(dtype, qi, qi.float), qi,
+                       _usm_type(usm_type), _order(order))
+
+
+def _fill_value_dtype(value, qi):
+    if isinstance(value, (bool, np.bool_)):
+        return _dtypes.bool
+    if isinstance(value, (int, np.integer)):
+        return _dtypes.int64
+    if isinstance(value, (float, np.floating)):
+        return qi.float
+    if isinstance(value, (complex, np.complexfloating)):
+        return qi.complex
+    raise TypeError(f"fill_value must be a Python scalar, got {type(value).__name__}")
+
+
+def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="device",
+         sycl_queue=None):
+    """New array filled with `fill_value` (a scalar, or a 0-d usm_ndarray)."""
+    if isinstance(fill_value, usm_ndarray):
+        # dpctl.tensor accepts arrays: broadcast-copy on the device
+        qi = resolve_queue(device, sycl_queue) if (device is not None or sycl_queue is not None) \
+            else fill_value._q
+        dt = _dtype(dtype, qi, fill_value.dtype)
+        out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
+        copy_into(out, broadcast_view(to_queue(fill_value, qi), out.shape))
+        return out
+    qi = resolve_queue(device, sycl_queue)
+    dt = _dtype(dtype, qi, _fill_value_dtype(fill_value, qi) if dtype is None else None)
+    out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
+    value = scalar_bytes(fill_value, dt, strict=False)
+    if out.size:
+        fill(out, value)
+    return out
+
+
+def zeros(shape, *, dtype=None, order="C", device=None, usm_type="device", sycl_queue=None):
+    """New array of zeros."""
+    qi = resolve_queue(device, sycl_queue)
+    dt = _dtype(dtype, qi, qi.float)
+    out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
+    if out.size:
+        fill(out, bytes(dt.itemsize))
+    return out
+
+
+def ones(shape, *, dtype=None, order="C", device=None, usm_type="device", sycl_queue=None):
+    """New array of ones."""
+    qi = resolve_queue(device, sycl_queue)
+    dt = _dtype(dtype, qi, qi.float)
+    out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
+    if out.size:
+        fill(out, scalar_bytes(1, dt, strict=False))
+    return out
+
+
+def _like(x, dtype, device, usm_type, sycl_queue, order):
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+    if device is None and sycl_queue is None:
+        qi = x._q
+    else:
+        qi = resolve_queue(device, sycl_queue)
+    dt = _dtype(dtype, qi, x._dtype if dtype is None else None)
+    ut = x._alloc.kind if usm_type is None else _usm_type(usm_type)
+    return new_like(x, dt, qi, ut, order)
+
+
+def empty_like(x, /, *, dtype=None, order="K", device=None, usm_type=None, sycl_queue=None):
+    """New uninitialised array with the shape (and by default dtype, device, USM type) of `x`."""
+    return _like(x, dtype, device, usm_type, sycl_queue, order)
+
+
+def zeros_like(x, /, *, dtype=None, order="K", device=None, usm_type=None, sycl_queue=None):
+    out = _like(x, dtype, device, usm_type, sycl_queue, order)
+    if out.size:
+        fill(out, bytes(out.dtype.itemsize))
+    return out
+
+
+def ones_like(x, /, *, dtype=None, order="K", device=None, usm_type=None, sycl_queue=None):
+    out = _like(x, dtype, device, usm_type, sycl_queue, order)
+    if out.size:
+        fill(out, scalar_bytes(1, out.dtype, strict=False))
+    return out
+
+
+def full_like(x, /, fill_value, *, dtype=None, order="K", device=None, usm_type=None,
+              sycl_queue=None):
+    if dtype is None and not isinstance(fill_value, usm_ndarray):
+        _fill_value_dtype(fill_value, x._q)  # type check
+    out = _like(x, dtype, device, usm_type, sycl_queue, order)
+    if isinstance(fill_value, usm_ndarray):
+        copy_into(out, broadcast_view(to_queue(fill_value, out._q), out.shape))
+    elif out.size:
+        fill(out, scalar_bytes(fill_value, out.dtype, strict=False))
+    else:
+        scalar_bytes(fill_value, out.dtype, strict=False)
+    return out
+
+
+# ----------------------------------------------------------------- sequences
+def _is_int(v):
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _check_real(name, v):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(v).__name__}")
+
+
+def _sequence(out, start, step):
+    qi = out._q
+    ctc = sequence_compute_type(_dtypes.TYPE_NAMES[out._tc], qi)
+    _engine.sequence(qi.ref, qi.kc, out, start, step, _dtypes.TYPE_NAMES.index(ctc))
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="device",
+           sycl_queue=None):
+    """Evenly spaced values in [start, stop) with spacing `step`."""
+    if stop is None:
+        start, stop = 0, start
+    for name, v in (("start", start), ("stop", stop), ("step", step)):
+        _check_real(name, v)
+    if step == 0:
+        raise ValueError("arange: step must not be zero")
+    qi = resolve_queue(device, sycl_queue)
+    all_int = _is_int(start) and _is_int(stop) and _is_int(step)
+    dt = _dtype(dtype, qi, _dtypes.int64 if all_int and dtype is None else
+                (qi.float if dtype is None else None))
+    if all_int:
+        n = max(0, -((int(start) - int(stop)) // int(step)))
+    else:
+        n = max(0, math.ceil((float(stop) - float(start)) / float(step)))
+    out = empty_array((n,), dt, qi, _usm_type(usm_type))
+    if n == 0:
+        return out
+    if dt.kind in "iu" and not all_int:
+        # integer result of non-integer bounds: NumPy's definition, computed on the host
+        h = np.arange(start, stop, step, dtype=dt)[:n]
+        assign(out, h)
+        return out
+    if dt.kind in "iu":
+        last = int(start) + (n - 1) * int(step)
+        info = np.iinfo(dt)
+        if not (info.min <= int(start) <= info.max and info.min <= last <= info.max):
+            raise OverflowError(f"arange values do not fit in {dt.name}")
+    if dt.kind == "b":
+        if n > 2 or not all_int:
+            raise TypeError("arange of bool dtype is only defined for at most two values")
+    _sequence(out, start if dt.kind not in "c" else complex(start),
+              step if dt.kind not in "c" else complex(step))
+    return out
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, usm_type="device",
+             sycl_queue=None):
+    """`num` evenly spaced values from `start` to `stop` (inclusive if `endpoint`)."""
+    for name, v in (("start", start), ("stop", stop)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(
+                v, (int, float, complex, np.integer, np.floating, np.complexfloating)):
+            raise TypeError(f"{name} must be a number, got {type(v).__name__}")
+    try:
+        num = operator.index(num)
+    except TypeError:
+        raise TypeError(f"num must be an integer, got {type(num).__name__}") from None
+    if num < 0:
+        raise ValueError(f"num must be non-negative, got {num}")
+    qi = resolve_queue(device, sycl_queue)
+    is_complex = isinstance(start, (complex, np.complexfloating)) or isinstance(
+        stop, (complex, np.complexfloating))
+    dt = _dtype(dtype, qi, (qi.complex if is_complex else qi.float) if dtype is None else None)
+    if is_complex and dt.kind != "c":
+        raise TypeError(f"complex start/stop need a complex dtype, got {dt.name}")
+    out = empty_array((num,), dt, qi, _usm_type(usm_type))
+    if num == 0:
+        return out
+    if dt.kind not in "fc":
+        # integer/bool results: compute in floating point, then convert like NumPy
+        tmp = linspace(start, stop, num, dtype=qi.float, device=qi.queue, endpoint=endpoint)
+        copy_into(out, tmp)
+        return out
+    div = (num - 1) if endpoint else num
+    conv = complex if dt.kind == "c" else float
+    start_c, stop_c = conv(start), conv(stop)
+    step = (stop_c - start_c) / div if div > 0 else conv(0)
+    _sequence(out, start_c, step)
+    if endpoint and num > 1:
+        fill(view(out, num - 1, (), ()), scalar_bytes(stop_c, dt, strict=False))
+    return out
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, order="C", device=None, usm_type="device",
+        sycl_queue=None):
+    """2-D array with ones on the k-th diagonal and zeros elsewhere."""
+    n_rows = operator.index(n_rows)
+    n_cols = n_rows if n_cols is None else operator.index(n_cols)
+    k = operator.index(k)
+    if n_rows < 0 or n_cols < 0:
+        raise ValueError("eye: negative dimensions are not allowed")
+    out = zeros((n_rows, n_cols), dtype=dtype, order=order, device=device, usm_type=usm_type,
+                sycl_queue=sycl_queue)
+    length = max(0, min(n_rows - max(0, -k), n_cols - max(0, k)))
+    if length:
+        s0, s1 = out._strides
+        diag = view(out, max(0, -k) * s0 + max(0, k) * s1, (length,), (s0 + s1,))
+        fill(diag, scalar_bytes(1, out.dtype, strict=False))
+    return out
+
+
+def _triangle(x, k, upper):
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+    if x.ndim < 2:
+        raise ValueError("tril/triu need an array with at least 2 dimensions")
+    k = operator.index(k)
+    out = new_like(x, x._dtype, x._q, x._alloc.kind, "K")
+    if out.size:
+        qi = x._q
+        _engine.triangle(qi.ref, qi.kc, x, out, k, upper)
+    return out
+
+
+def tril(x, /, *, k=0):
+    """Lower triangle of (a stack of) matrices: elements above the k-th diagonal zeroed."""
+    return _triangle(x, k, False)
+
+
+def triu(x, /, *, k=0):
+    """Upper triangle of (a stack of) matrices: elements below the k-th diagonal zeroed."""
+    return _triangle(x, k, True)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate matrices from 1-D coordinate vectors (copies, as NumPy's default)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
+    if not arrays:
+        return []
+    for a in arrays:
+        if not isinstance(a, usm_ndarray):
+            raise TypeError(f"meshgrid expects usm_ndarrays, got {type(a).__name__}")
+        if a.ndim != 1:
+            raise ValueError("meshgrid expects 1-D arrays")
+    dt = arrays[0].dtype
+    if any(a.dtype != dt for a in arrays):
+        raise TypeError("meshgrid expects arrays of one data type")
+    qi = common_queue(*arrays)
+    ut = coerce_usm_type(a.usm_type for a in arrays)
+    n = len(arrays)
+    shape = [a.shape[0] for a in arrays]
+    if indexing == "xy" and n > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    shape = tuple(shape)
+    out = []
+    for i, a in enumerate(arrays):
+        axis = i
+        if indexing == "xy" and n > 1 and i < 2:
+            axis = 1 - i
+        strides = [0] * n
+        strides[axis] = a._strides[0]
+        src = make(a._alloc, a._off, shape, tuple(strides), a._dtype, a._q,
+                   contig_flags(shape, tuple(strides)))
+        res = empty_array(shape, dt, qi, ut)
+        copy_into(res, src)
+        out.append(res)
+    return out
+
+
+# ----------------------------------------------------------------- asarray
+def _contains_usm(seq):
+    for v in seq:
+        if isinstance(v, usm_ndarray):
+            return True
+        if isinstance(v, (list, tuple)) and _contains_usm(v):
+            return True
+    return False
+
+
+def _to_host_nested(seq):
+    from ._copy import asnumpy
+
+    return [_to_host_nested(v) if isinstance(v, (list, tuple)) else
+            (asnumpy(v) if isinstance(v, usm_ndarray) else v) for v in seq]
+
+
+def _python_scalar_default(obj, qi):
+    """dtype of a Python scalar or nested sequence of them per the array API
+    (bool, int64, default float, default complex), or None."""
+    kinds = set()
+
+    def walk(v, depth=0):
+        if isinstance(v, (list, tuple)):
+            for e in v:
+                walk(e, depth + 1)
+        elif isinstance(v, bool):
+            kinds.add("b")
+        elif isinstance(v, int):
+            if not -(2 ** 63) <= v < 2 ** 63:
+                raise OverflowError(f"Python int {v} does not fit in the default integer "
+                                    "dtype int64")
+            kinds.add("i")
+        elif isinstance(v, float):
+            kinds.add("f")
+        elif isinstance(v, complex):
+            kinds.add("c")
+        else:
+            kinds.add("?")
+
+    walk(obj)
+    if "?" in kinds or not kinds:
+        return None
+    if "c" in kinds:
+        return qi.complex
+    if "f" in kinds:
+        return qi.float
+    if "i" in kinds:
+        return _dtypes.int64
+    return _dtypes.bool
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_queue=None,
+            order="K"):
+    """Convert `obj` to a usm_ndarray.
+
+    `obj` may be a usm_ndarray, any object with ``__sycl_usm_array_interface__``
+    (zero-copy), a NumPy array or object with ``__array__``, a buffer-protocol
+    object, a Python scalar or a nested sequence. ``copy=False`` raises
+    ValueError when a copy cannot be avoided (host data always needs one).
+    """
+    if copy not in (None, True, False):
+        raise ValueError(f"copy must be None, True or False, got {copy!r}")
+    if order not in ("K", "A", "C", "F"):
+        raise ValueError(f"order must be 'K', 'A', 'C' or 'F', got {order!r}")
+    if usm_type is not None:
+        _usm_type(usm_type)
+    if not isinstance(obj, usm_ndarray) and hasattr(obj, "__sycl_usm_array_interface__"):
+        from ._suai import import_suai
+
+        obj = import_suai(obj)
+    if isinstance(obj, usm_ndarray):
+        return _asarray_usm(obj, dtype, device, copy, usm_type, sycl_queue, order)
+    if copy is False:
+        raise ValueError("host data must be copied to the device, but copy=False was given")
+    qi = resolve_queue(device, sycl_queue)
+    ut = usm_type or "device"
+    if isinstance(obj, (list, tuple)) and _contains_usm(obj):
+        obj = _to_host_nested(obj)
+    explicit = None if dtype is None else _dtype(dtype, qi, None)
+    if isinstance(obj, (bool, int, float, complex, list, tuple)) and not isinstance(obj, np.generic):
+        dt = explicit or _python_scalar_default(obj, qi)
+        if dt is None:
+            raise TypeError(f"cannot convert {type(obj).__name__} with non-numeric items to an array")
+        try:
+            h = np.asarray(obj, dtype=dt)
+        except OverflowError:
+            raise
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"cannot convert the input to an array: {e}") from None
+        return from_host(h, qi, ut, "F" if order == "F" else "C")
+    if isinstance(obj, np.ndarray) or hasattr(obj, "__array__") or isinstance(obj, np.generic):
+        h = np.asarray(obj)
+    else:
+        try:
+            h = np.asarray(memoryview(obj))
+        except TypeError:
+            raise TypeError(f"cannot convert an object of type {type(obj).__name__} to an array") from None
+    if h.dtype.kind not in "biufc":
+        raise TypeError(f"cannot convert an array of dtype {h.dtype} to a usm_ndarray")
+    if explicit is not None:
+        dt = explicit
+    else:
+        dt = _dtypes.device_dtype(_dtypes.to_dtype(h.dtype), qi)
+    if h.dtype != dt:
+        h = h.astype(dt)
+    out_order = "F" if (order == "F" or (order in "KA" and h.flags.f_contiguous
+                                         and not h.flags.c_contiguous)) else "C"
+    return from_host(h, qi, ut, out_order)
+
+
+def _asarray_usm(x, dtype, device, copy, usm_type, sycl_queue, order):
+    qi = x._q if (device is None and sycl_queue is None) else resolve_queue(device, sycl_queue)
+    dt = x._dtype if dtype is None else _dtype(dtype, qi, None)
+    ut = x._alloc.kind if usm_type is None else usm_type
+    layout_ok = (order in "KA" or (order == "C" and x._flags & 1) or (order == "F" and x._flags & 2))
+    reachable = qi is x._q or (qi.context == x._q.context and qi.device == x._q.device)
+    if copy is not True and dt is x._dtype and ut == x._alloc.kind and layout_ok and reachable:
+        return to_queue(x, qi)
+    if copy is False:
+        raise ValueError("asarray: a copy is needed (other dtype, USM type, layout or device) "
+                         "but copy=False was given")
+    _dtypes.check_device_support(dt, qi)
+    out = new_like(x, dt, qi, ut, order)
+    copy_into(out, x)
+    return out
