@@ -10,7 +10,17 @@ from . import _env  # noqa: F401  (must run before the SYCL runtime initialises)
 
 import atexit as _atexit
 
-from . import _engine
+try:
+    from . import _engine
+except ImportError as _e:  # pragma: no cover - depends on how usmarray is run
+    import os as _os
+
+    if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "..", "kernels", "engine")):
+        raise ImportError(
+            "usmarray is being imported from its source tree, which has no compiled engine: "
+            "install it (pip install .) and run from another directory, or use the "
+            "`usmarray` command") from _e
+    raise
 from ._array import usm_ndarray, Flags
 from ._copy import asnumpy, to_numpy, astype, copy
 from ._device import Device, ExecutionPlacementError, NoDeviceError

@@ -502,10 +502,10 @@ class usm_ndarray:
     def __iter__(self):
         if not self._shape:
             raise TypeError("iteration over a 0-d array")
-        st, isz = self._strides[0], 1
+        st = self._strides[0]
         shape, strides = self._shape[1:], self._strides[1:]
         for i in range(self._shape[0]):
-            yield view(self, self._off + i * st * isz, shape, strides)
+            yield view(self, self._off + i * st, shape, strides)
 
     # ------------------------------------------------------------ scalars
     def _scalar(self, what):

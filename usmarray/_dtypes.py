@@ -136,9 +136,7 @@ def _scalar_dtype(x, other):
     if isinstance(x, builtins.bool):
         return other if other is not None else bool
     if isinstance(x, int):
-        if other is None or other is bool:
-            return int64 if other is None else int64
-        return other
+        return int64 if other is None or other is bool else other
     if isinstance(x, float):
         if other is not None and other.kind in "fc":
             return other

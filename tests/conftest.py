@@ -1,0 +1,44 @@
+"""Shared fixtures: the default queue's device capabilities and dtype lists."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+
+ALL_DTYPES = [ua.bool, ua.int8, ua.uint8, ua.int16, ua.uint16, ua.int32, ua.uint32, ua.int64,
+              ua.uint64, ua.float16, ua.float32, ua.float64, ua.complex64, ua.complex128]
+
+
+def device_dtypes(device=None):
+    """The dtypes the (default) device supports."""
+    return list(ua.__array_namespace_info__().dtypes(device=device).values())
+
+
+SUPPORTED_DTYPES = device_dtypes()
+
+
+@pytest.fixture(params=SUPPORTED_DTYPES, ids=lambda d: d.name)
+def dtype(request):
+    return request.param
+
+
+@pytest.fixture
+def queue():
+    return ua.get_default_queue()
+
+
+def sample(shape, dtype, seed=0):
+    """Deterministic NumPy data of `dtype` with varied values (incl. negatives)."""
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        v = rng.integers(0, 2, n).astype(bool)
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        v = rng.integers(max(info.min, -100), min(info.max, 100), n, endpoint=True).astype(dt)
+    elif dt.kind == "f":
+        v = (rng.standard_normal(n) * 10).astype(dt)
+    else:
+        v = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dt)
+    return v.reshape(shape)
