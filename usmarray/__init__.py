@@ -32,6 +32,8 @@ from ._kernels import KernelCompileError
 from ._print import set_print_options, get_print_options, print_options
 from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye, empty_like,
                        zeros_like, ones_like, full_like, tril, triu, meshgrid)
+from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
+from .elementwise import clip
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, permute_dims, expand_dims,
                            squeeze)
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize

@@ -114,16 +114,42 @@ def make(alloc, off, shape, strides, dt, qi, flags, ns=None):
     return a
 
 
+_C_LAYOUTS = {}   # shape -> (size, C strides, flags): new arrays skip recomputing them
+
+
+def _c_layout(shape):
+    lay = _C_LAYOUTS.get(shape)
+    if lay is None:
+        if len(_C_LAYOUTS) > 4096:
+            _C_LAYOUTS.clear()
+        st = c_strides(shape)
+        lay = _C_LAYOUTS[shape] = (math.prod(shape), st, contig_flags(shape, st) | WRITABLE)
+    return lay
+
+
 def empty_array(shape, dt, qi, usm_type="device", order="C"):
     """A new array with uninitialised contents (shape already normalised)."""
-    n = math.prod(shape)
     try:
         kind = KIND_CODE[usm_type]
     except (KeyError, TypeError):
         raise ValueError(f"usm_type must be 'device', 'shared' or 'host', got {usm_type!r}") from None
-    alloc = _engine.allocate(qi.ref, n * dt.itemsize, kind)
-    strides = c_strides(shape) if order == "C" else f_strides(shape)
-    return make(alloc, 0, shape, strides, dt, qi, contig_flags(shape, strides) | WRITABLE)
+    if order == "C":
+        n, strides, flags = _c_layout(shape)
+    else:
+        n = math.prod(shape)
+        strides = f_strides(shape)
+        flags = contig_flags(shape, strides) | WRITABLE
+    a = _new(usm_ndarray)
+    a._alloc = _engine.allocate(qi.ref, n * dt.itemsize, kind)
+    a._off = 0
+    a._shape = shape
+    a._strides = strides
+    a._dtype = dt
+    a._tc = _dtypes.TC[dt]
+    a._q = qi
+    a._flags = flags
+    a._ns = None
+    return a
 
 
 def view(x, off, shape, strides, dt=None):

@@ -242,8 +242,12 @@ def copy(x, /, *, order="K"):
     """A copy of `x` on its queue, with the same USM type (order 'C', 'F', 'A' or 'K')."""
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
-    out = new_like(x, x._dtype, x._q, x._alloc.kind, order)
-    copy_into(out, x)
+    if x._flags & 1 and order in ("K", "C", "A"):
+        out = empty_array(x._shape, x._dtype, x._q, x._alloc.kind)
+    else:
+        out = new_like(x, x._dtype, x._q, x._alloc.kind, order)
+    qi = x._q
+    _engine.copy(qi.ref, qi.kc, x, out)
     return out
 
 

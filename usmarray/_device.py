@@ -36,7 +36,7 @@ _NO_DEVICE_HELP = (
 
 
 class _QueueInfo:
-    __slots__ = ("queue", "ref", "device", "context", "kc", "fp64", "fp16", "float",
+    __slots__ = ("queue", "ref", "device", "context", "kc", "fp64", "fp16", "caps", "float",
                  "complex", "in_order", "_device_obj", "filter_string", "__weakref__")
 
     def __init__(self, q):
@@ -47,6 +47,7 @@ class _QueueInfo:
         self.context = q.sycl_context
         self.fp64 = dev.has_aspect_fp64
         self.fp16 = dev.has_aspect_fp16
+        self.caps = (self.fp64, self.fp16)   # what type resolution depends on
         self.float = _dtypes.float64 if self.fp64 else _dtypes.float32
         self.complex = _dtypes.complex128 if self.fp64 else _dtypes.complex64
         self.in_order = q.is_in_order

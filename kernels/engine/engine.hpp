@@ -141,22 +141,34 @@ struct KernelCache {
 // allocations need and records the new event as their last use.
 template <class CGF>
 sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf);
+template <class F>
+sycl::event enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue);
 
 void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
                       std::vector<sycl::event> &deps);
 void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl::event &e);
 
-template <class CGF>
-sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {
+// `enqueue(deps)` submits one command depending on `deps` and returns its
+// event: queue shortcuts (q.memcpy(dst, src, n, deps)) are cheaper than a
+// command group for copies and fills.
+template <class F>
+sycl::event enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue) {
   thread_local std::vector<sycl::event> deps;
   deps.clear();
   add_dependencies(q, touched.begin(), touched.size(), deps);
-  sycl::event e = q.submit([&](sycl::handler &h) {
-    if (!deps.empty()) h.depends_on(deps);
-    cgf(h);
-  });
+  sycl::event e = enqueue(static_cast<const std::vector<sycl::event> &>(deps));
   record_use(q, touched.begin(), touched.size(), e);
   return e;
+}
+
+template <class CGF>
+sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {
+  return enqueue(q, touched, [&](const std::vector<sycl::event> &deps) {
+    return q.submit([&](sycl::handler &h) {
+      if (!deps.empty()) h.depends_on(deps);
+      cgf(h);
+    });
+  });
 }
 
 // Launch `<base>, ND>` on a collapsed iteration: picks the smallest strided

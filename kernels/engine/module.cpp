@@ -22,6 +22,12 @@ nb::tuple build_source(KernelCache &kc, const std::string &source,
 bool load_binary(KernelCache &kc, const std::vector<nb::bytes> &binaries,
                  const std::vector<std::string> &names, const std::vector<std::string> &raw_names);
 bool can_cache_binaries(KernelCache &kc);
+Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x,
+            nb::handle out);
+Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle a,
+             nb::handle b, nb::handle out);
+Event binary_scalar(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x,
+                    nb::bytes value, bool left, nb::handle out);
 } // namespace usm
 
 using namespace usm;
@@ -133,6 +139,9 @@ NB_MODULE(_engine, m) {
   m.def("fill", &fill_array);
   m.def("sequence", &sequence);
   m.def("triangle", &triangle);
+  m.def("unary", &unary, "out = op(x) for a loop signature 'op_name, T_in, T_out'.");
+  m.def("binary", &binary, "out = op(a, b) for a loop signature 'op_name, A, B, R'.");
+  m.def("binary_scalar", &binary_scalar, "out = op(x, value) or op(value, x), contiguous x/out.");
   m.def("to_host", &to_host);
   m.def("from_host", &from_host);
 

@@ -82,8 +82,9 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
   const int64_t n = it.size();
   const bool same_type = s.tc == d.tc;
   if (same_type && it.contiguous()) {
-    return submit(q, {s.alloc, d.alloc},
-                  [&](sycl::handler &h) { h.memcpy(ptrs[1], ptrs[0], n * s.itemsize); });
+    return enqueue(q, {s.alloc, d.alloc}, [&](const std::vector<sycl::event> &deps) {
+      return q.memcpy(ptrs[1], ptrs[0], n * s.itemsize, deps);
+    });
   }
   if (same_type)
     return launch_strided<2>(q, kc, std::string("move_strided<") + move_type_name(s.itemsize), it,
@@ -107,9 +108,9 @@ sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const
     bool zero = true;
     const unsigned char *b = reinterpret_cast<const unsigned char *>(&value);
     for (size_t i = 0; i < sizeof(T); ++i) zero &= b[i] == 0;
-    return submit(q, {d.alloc}, [&](sycl::handler &h) {
-      if (zero) h.memset(ptr, 0, n * sizeof(T));
-      else h.fill(reinterpret_cast<T *>(ptr), value, static_cast<size_t>(n));
+    return enqueue(q, {d.alloc}, [&](const std::vector<sycl::event> &deps) {
+      if (zero) return q.memset(ptr, 0, n * sizeof(T), deps);
+      return q.fill(reinterpret_cast<T *>(ptr), value, static_cast<size_t>(n), deps);
     });
   }
   char *const ptrs[1] = {ptr};
@@ -225,8 +226,8 @@ void to_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host
   if (n == 0) return;
   sycl::queue &q = queue_from_ref(qref);
   char *src = static_cast<char *>(a.ptr) + lo;
-  sycl::event e = submit(q, {&a}, [&](sycl::handler &h) {
-    h.memcpy(reinterpret_cast<void *>(host), src, static_cast<size_t>(n));
+  sycl::event e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(reinterpret_cast<void *>(host), src, static_cast<size_t>(n), deps);
   });
   nb::gil_scoped_release rel;
   e.wait_and_throw();
@@ -238,8 +239,8 @@ void from_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t ho
   if (n == 0) return;
   sycl::queue &q = queue_from_ref(qref);
   char *dst = static_cast<char *>(a.ptr) + lo;
-  sycl::event e = submit(q, {&a}, [&](sycl::handler &h) {
-    h.memcpy(dst, reinterpret_cast<const void *>(host), static_cast<size_t>(n));
+  sycl::event e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(dst, reinterpret_cast<const void *>(host), static_cast<size_t>(n), deps);
   });
   nb::gil_scoped_release rel;
   e.wait_and_throw();

@@ -1,0 +1,185 @@
+// Elementwise operations: one entry point per arity. Python resolves the
+// loop (the kernel signature "op_add, f4, f4, f4"), broadcasts and allocates
+// the output; here the operands are validated, the iteration collapsed and
+// one of the variants launched: contiguous, scalar operand, strided.
+#include "engine.hpp"
+
+namespace usm {
+
+namespace {
+
+void check_operand(sycl::queue &q, const ArrayRef &x, const ArrayRef &out, const char *what) {
+  if (x.nd != out.nd) throw nb::value_error("operand and output dimensions differ");
+  for (int i = 0; i < x.nd; ++i)
+    if (x.shape[i] != out.shape[i])
+      throw nb::value_error((std::string(what) + " shape differs from the output's").c_str());
+  if (!(x.alloc->ctx == q.get_context()))
+    throw nb::value_error((std::string(what) + " is bound to another SYCL context").c_str());
+}
+
+bool overlaps(const ArrayRef &a, const ArrayRef &b) {
+  int64_t alo, ahi, blo, bhi;
+  a.extent(alo, ahi);
+  b.extent(blo, bhi);
+  auto pa = reinterpret_cast<intptr_t>(a.alloc->ptr), pb = reinterpret_cast<intptr_t>(b.alloc->ptr);
+  return pa + alo < pb + bhi && pb + blo < pa + ahi;
+}
+
+bool identical(const ArrayRef &a, const ArrayRef &b) {
+  if (a.data() != b.data() || a.itemsize != b.itemsize) return false;
+  for (int i = 0; i < a.nd; ++i)
+    if (a.shape[i] > 1 && a.strides[i] != b.strides[i]) return false;
+  return true;
+}
+
+// An input sharing memory with the output other than element for element
+// (x[1:] += x[:-1]) would read values the kernel already overwrote: such
+// inputs are read from a contiguous copy.
+struct Staged {
+  std::unique_ptr<Allocation> tmp;
+};
+
+void stage_if_overlapping(sycl::queue &q, KernelCache &kc, ArrayRef &x, const ArrayRef &out,
+                          Staged &st) {
+  if (!overlaps(x, out) || identical(x, out)) return;
+  const int64_t n = x.size();
+  st.tmp.reset(allocate(q, static_cast<size_t>(n * x.itemsize), KIND_DEVICE));
+  ArrayRef t = x;
+  t.alloc = st.tmp.get();
+  t.off = 0;
+  int64_t s = 1;
+  for (int i = x.nd - 1; i >= 0; --i) {
+    t.strides[i] = s;
+    s *= x.shape[i];
+  }
+  // same-type copy into the temporary (memcpy or a move kernel)
+  const int64_t *strides[2] = {x.strides, t.strides};
+  Iteration it;
+  collapse(x.nd, x.shape, 2, strides, 1, it);
+  char *const ptrs[2] = {x.data() + it.offset[0] * x.itemsize, t.data() + it.offset[1] * t.itemsize};
+  const int64_t isz[2] = {x.itemsize, t.itemsize};
+  if (it.contiguous()) {
+    enqueue(q, {x.alloc, t.alloc}, [&](const std::vector<sycl::event> &deps) {
+      return q.memcpy(ptrs[1], ptrs[0], it.size() * x.itemsize, deps);
+    });
+  } else {
+    launch_strided<2>(q, kc, std::string("move_strided<") + move_type_name(x.itemsize), it, ptrs,
+                      isz, {x.alloc, t.alloc});
+  }
+  x = t;
+}
+
+} // namespace
+
+Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x_h,
+            nb::handle out_h) {
+  ArrayRef x, r;
+  read_array(x_h, x);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  check_operand(q, x, r, "the input");
+  check_operand(q, r, r, "the output");
+  Staged st;
+  stage_if_overlapping(q, kc, x, r, st);
+  const int64_t *strides[2] = {x.strides, r.strides};
+  Iteration it;
+  collapse(r.nd, r.shape, 2, strides, 1, it);
+  if (it.nd < 0) return Event{};
+  char *const ptrs[2] = {x.data() + it.offset[0] * x.itemsize, r.data() + it.offset[1] * r.itemsize};
+  const int64_t isz[2] = {x.itemsize, r.itemsize};
+  if (it.contiguous()) {
+    const int64_t n = it.size();
+    sycl::kernel k = kc.get("unary_contig<" + sig + ">");
+    return Event{submit(q, {x.alloc, r.alloc}, [&](sycl::handler &h) {
+      h.set_args(ptrs[0], ptrs[1], n);
+      h.parallel_for(linear_range(n, kc.wg_size), k);
+    })};
+  }
+  return Event{launch_strided<2>(q, kc, "unary_strided<" + sig, it, ptrs, isz, {x.alloc, r.alloc})};
+}
+
+Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle a_h,
+             nb::handle b_h, nb::handle out_h) {
+  ArrayRef a, b, r;
+  read_array(a_h, a);
+  read_array(b_h, b);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  check_operand(q, a, r, "the first operand");
+  check_operand(q, b, r, "the second operand");
+  check_operand(q, r, r, "the output");
+  Staged sa, sb;
+  stage_if_overlapping(q, kc, a, r, sa);
+  stage_if_overlapping(q, kc, b, r, sb);
+  const int64_t *strides[3] = {a.strides, b.strides, r.strides};
+  Iteration it;
+  collapse(r.nd, r.shape, 3, strides, 2, it);
+  if (it.nd < 0) return Event{};
+  char *const ptrs[3] = {a.data() + it.offset[0] * a.itemsize, b.data() + it.offset[1] * b.itemsize,
+                         r.data() + it.offset[2] * r.itemsize};
+  const int64_t isz[3] = {a.itemsize, b.itemsize, r.itemsize};
+  if (it.contiguous()) {
+    const int64_t n = it.size();
+    sycl::kernel k = kc.get("binary_contig<" + sig + ">");
+    return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+      h.set_args(ptrs[0], ptrs[1], ptrs[2], n);
+      h.parallel_for(linear_range(n, kc.wg_size), k);
+    })};
+  }
+  return Event{launch_strided<3>(q, kc, "binary_strided<" + sig, it, ptrs, isz,
+                                 {a.alloc, b.alloc, r.alloc})};
+}
+
+namespace {
+// The bytes of a scalar kernel argument of the operand's type.
+template <size_t N> struct Raw {
+  alignas(N >= 8 ? 8 : N) unsigned char b[N];
+};
+
+template <size_t N>
+sycl::event scalar_launch(sycl::queue &q, const sycl::kernel &k, const char *value, char *arr,
+                          char *out, bool left, int64_t n, Allocation *aa, Allocation *ra,
+                          size_t wg) {
+  Raw<N> v;
+  std::memcpy(v.b, value, N);
+  return submit(q, {aa, ra}, [&](sycl::handler &h) {
+    if (left) h.set_args(v, arr, out, n);
+    else h.set_args(arr, v, out, n);
+    h.parallel_for(linear_range(n, wg), k);
+  });
+}
+} // namespace
+
+// out = op(x, value) (left=false) or op(value, x) (left=true) for contiguous
+// x and out; value holds one item of the loop's scalar operand type.
+Event binary_scalar(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x_h,
+                    nb::bytes value, bool left, nb::handle out_h) {
+  ArrayRef x, r;
+  read_array(x_h, x);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  check_operand(q, x, r, "the array operand");
+  check_operand(q, r, r, "the output");
+  if (overlaps(x, r) && !identical(x, r))
+    throw nb::value_error("binary_scalar: the output overlaps the input");
+  const int64_t *strides[2] = {x.strides, r.strides};
+  Iteration it;
+  collapse(r.nd, r.shape, 2, strides, 1, it);
+  if (it.nd < 0) return Event{};
+  if (!it.contiguous())
+    throw nb::value_error("binary_scalar needs operands contiguous in the same order");
+  const int64_t n = it.size();
+  char *xp = x.data() + it.offset[0] * x.itemsize, *rp = r.data() + it.offset[1] * r.itemsize;
+  sycl::kernel k = kc.get(std::string(left ? "binary_scalar_l<" : "binary_scalar_r<") + sig + ">");
+  const char *v = value.c_str();
+  switch (value.size()) {
+  case 1: return Event{scalar_launch<1>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
+  case 2: return Event{scalar_launch<2>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
+  case 4: return Event{scalar_launch<4>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
+  case 8: return Event{scalar_launch<8>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
+  case 16: return Event{scalar_launch<16>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
+  }
+  throw nb::value_error("scalar operand must have 1, 2, 4, 8 or 16 bytes");
+}
+
+} // namespace usm

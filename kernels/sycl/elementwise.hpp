@@ -1,0 +1,50 @@
+// Kernel templates of elementwise operations. Each operation is a struct
+// with a static `apply<R>(a[, b])` generated from the table in
+// usmarray/_elementwise_ops.py; the variants below iterate over operands.
+#pragma once
+#include "common.hpp"
+#include "math.hpp"
+
+// r[i] = op(a[i]) over contiguous operands.
+template <class Op, typename A, typename R>
+USM_KERNEL(1)
+void unary_contig(const A *a, R *r, std::int64_t n) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n) r[i] = Op::template apply<R>(a[i]);
+}
+
+template <class Op, typename A, typename R, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void unary_strided(const A *a, R *r, Geometry<ND, 2> g) {
+  std::int64_t off[2];
+  if (usmk::strided_offsets(g, off)) r[off[1]] = Op::template apply<R>(a[off[0]]);
+}
+
+template <class Op, typename A, typename B, typename R>
+USM_KERNEL(1)
+void binary_contig(const A *a, const B *b, R *r, std::int64_t n) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n) r[i] = Op::template apply<R>(a[i], b[i]);
+}
+
+// One operand is a scalar passed by value (Python scalars: no device buffer).
+template <class Op, typename A, typename B, typename R>
+USM_KERNEL(1)
+void binary_scalar_r(const A *a, B s, R *r, std::int64_t n) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n) r[i] = Op::template apply<R>(a[i], s);
+}
+
+template <class Op, typename A, typename B, typename R>
+USM_KERNEL(1)
+void binary_scalar_l(A s, const B *b, R *r, std::int64_t n) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n) r[i] = Op::template apply<R>(s, b[i]);
+}
+
+template <class Op, typename A, typename B, typename R, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void binary_strided(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
+  std::int64_t off[3];
+  if (usmk::strided_offsets(g, off)) r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
+}

@@ -1,0 +1,578 @@
+"""Basic indexing (__getitem__) and assignment (__setitem__) against NumPy."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import SUPPORTED_DTYPES, sample
+
+S = slice
+
+
+def _host(x):
+    return ua.asnumpy(x)
+
+
+def _zero_d(value, dtype=None):
+    """A 0-d usm_ndarray built without asarray's scalar path."""
+    return ua.full((), value, dtype=dtype)
+
+
+def _pair(shape, dtype="i4"):
+    h = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    return ua.asarray(h), h
+
+
+def _check_view(v, hv):
+    """v (usm_ndarray) equals hv (NumPy) in shape, dtype, values, and in strides on
+    every axis longer than one."""
+    assert isinstance(v, ua.usm_ndarray)
+    assert v.shape == hv.shape
+    assert v.dtype == hv.dtype
+    np.testing.assert_array_equal(_host(v), hv)
+    isz = hv.itemsize
+    for n, st, hst in zip(hv.shape, v.strides, hv.strides):
+        if n > 1:
+            assert st * isz == hst
+
+
+KEYS_1D = [
+    0, 1, 9, -1, -10, np.int64(3), np.int32(-2), np.uint8(4),
+    S(None), S(2, 7), S(None, None, 2), S(1, None, 3), S(None, None, -1), S(8, 2, -2),
+    S(-3, None), S(None, -3), S(-100, 100), S(100, 200), S(5, 5), S(7, 3), S(None, None, 20),
+    S(None, None, -20), S(3, -100, -1), S(-1, -11, -1), S(0, 10, 11),
+    Ellipsis, (Ellipsis,), (), None, (None,), (None, S(1, 4)), (S(1, 4), None),
+    (Ellipsis, None), (None, Ellipsis), (None, None, 3), (Ellipsis, 3), (3, Ellipsis),
+    (None, Ellipsis, None), (S(None, None, -3), None, Ellipsis),
+]
+
+KEYS_3D = [
+    0, -1, 2, (1, 2), (1, 2, 3), (-2, -3, -4), (0, S(None), 1), (S(None), S(None), -1),
+    S(None, None, -1), (S(None, None, -1), S(None, None, 2), S(1, None, 3)),
+    (Ellipsis, 0), (Ellipsis, S(None, None, -2)), (0, Ellipsis), (1, Ellipsis, 2),
+    (S(1, 2), Ellipsis, S(None, None, 3)), (Ellipsis, None), (None, Ellipsis),
+    (None, 1, None, S(None, None, -1), None), (S(None), None, S(1, 3), None, 4),
+    (Ellipsis, None, 2, None), (1, None, Ellipsis, None, S(2, 3)),
+    (S(5, 1), S(None), S(None)), (S(None), S(3, 3)), (S(None), S(None), S(4, 0, -1)),
+    (S(None), S(None, None, 100), S(None, None, -100)),
+    (S(-1, -4, -1), S(-1, None, -3), S(None, None, 5)), (), Ellipsis,
+    (np.int64(1), S(None), np.int16(-1)),
+]
+
+
+@pytest.mark.parametrize("key", KEYS_1D, ids=repr)
+def test_getitem_1d(key):
+    x, h = _pair((10,))
+    _check_view(x[key], h[key])
+
+
+@pytest.mark.parametrize("key", KEYS_3D, ids=repr)
+def test_getitem_3d(key):
+    x, h = _pair((3, 4, 6))
+    _check_view(x[key], h[key])
+
+
+@pytest.mark.parametrize("key", [(S(None, None, 2), 1), (S(None, None, -1), S(1, None)),
+                                 (1, S(None, None, -2)), (Ellipsis, None, S(2, None, 3))],
+                         ids=repr)
+def test_getitem_of_views(key):
+    x, h = _pair((6, 7, 5))
+    base_key = (S(1, None, 2), S(None, None, -1), S(None, 4))
+    xv, hv = x[base_key][1:], h[base_key][1:]
+    _check_view(xv[key], hv[key])
+    # and of a transposed view
+    _check_view(ua.permute_dims(x, (2, 0, 1))[key], np.transpose(h, (2, 0, 1))[key])
+
+
+def test_getitem_each_dtype(dtype):
+    h = sample((4, 5), dtype)
+    x = ua.asarray(h)
+    for key in [(1, 2), (S(None, None, -1), S(1, None, 2)), (Ellipsis, -1), (None, 3)]:
+        _check_view(x[key], h[key])
+    item = x[2, 3]
+    assert item.shape == ()
+    assert _host(item) == h[2, 3]
+
+
+def test_getitem_0d():
+    x = _zero_d(7, dtype="i2")
+    h = np.array(7, dtype="i2")
+    for key in [(), Ellipsis, None, (None, None), (Ellipsis, None), (None, Ellipsis, None)]:
+        _check_view(x[key], h[key])
+    with pytest.raises(IndexError):
+        x[0]
+    with pytest.raises(IndexError):
+        x[S(None)]
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4, 2)])
+def test_getitem_zero_size(shape):
+    x, h = _pair(shape)
+    keys = [Ellipsis, S(None), S(None, None, -1), None, (Ellipsis, None)]
+    if len(shape) > 1:
+        keys += [(S(None), S(None, None, 2)), (Ellipsis, S(1, 3))]
+        if shape[0] > 0:
+            keys += [1, -1]
+    for key in keys:
+        v, hv = x[key], h[key]
+        assert v.shape == hv.shape
+        np.testing.assert_array_equal(_host(v), hv)
+    with pytest.raises(IndexError):
+        x[shape[0]]
+
+
+@pytest.mark.parametrize("key", [
+    lambda: _zero_d(2), lambda: _zero_d(-1), lambda: (_zero_d(1, "u1"), S(None, None, -1)),
+    lambda: (Ellipsis, _zero_d(-2, "i2")), lambda: (_zero_d(0, "i8"), None, _zero_d(3, "u8")),
+], ids=["2", "-1", "u1,slice", "ellipsis,i2", "i8,None,u8"])
+def test_getitem_0d_usm_integer_index(key):
+    x, h = _pair((3, 5))
+    k = key()
+    hk = tuple(int(_host(e)) if isinstance(e, ua.usm_ndarray) else e for e in
+               (k if isinstance(k, tuple) else (k,)))
+    _check_view(x[k], h[hk])
+
+
+@pytest.mark.parametrize("key", [True, False, (True,), (False,), (Ellipsis, True),
+                                 (True, Ellipsis), (S(1, None), True), (None, False),
+                                 (S(None, None, -1), True, S(None, 2)), np.True_, np.False_],
+                         ids=repr)
+def test_getitem_boolean_scalar(key):
+    x, h = _pair((3, 4))
+    v, hv = x[key], h[key]
+    assert v.shape == hv.shape
+    np.testing.assert_array_equal(_host(v), hv)
+
+
+def test_getitem_boolean_scalar_shapes():
+    x = ua.empty((2, 3))
+    assert x[True].shape == (1, 2, 3)
+    assert x[False].shape == (0, 2, 3)
+    assert _zero_d(4.0)[True].shape == (1,)
+    assert _zero_d(4.0)[False].shape == (0,)
+    assert float(_zero_d(4.0)[True][0]) == 4.0
+    assert x[_zero_d(True)].shape == (1, 2, 3)
+    assert x[_zero_d(False)].shape == (0, 2, 3)
+
+
+def test_views_share_memory():
+    x, h = _pair((4, 6))
+    v = x[1:, ::-2]
+    v[...] = -1
+    h[1:, ::-2] = -1
+    np.testing.assert_array_equal(_host(x), h)
+    w = x[None, 2, Ellipsis][0, 1::3]
+    w[...] = 100
+    h[2, 1::3] = 100
+    np.testing.assert_array_equal(_host(x), h)
+    e = x[1, 1]
+    e[...] = 55
+    h[1, 1] = 55
+    np.testing.assert_array_equal(_host(x), h)
+    b = x[True]
+    b[0, 0, 0] = 77
+    h[0, 0] = 77
+    np.testing.assert_array_equal(_host(x), h)
+    # nested views keep the queue and usm type
+    assert v.sycl_queue == x.sycl_queue
+    assert v.usm_type == x.usm_type
+
+
+@pytest.mark.parametrize("key", [10, -11, (0, 6), (S(None), -7), (4, 0), 100, -(2 ** 40)],
+                         ids=repr)
+def test_index_out_of_bounds(key):
+    x = ua.empty((4, 6)) if isinstance(key, tuple) else ua.empty(10)
+    with pytest.raises(IndexError):
+        x[key]
+
+
+def test_usm_index_out_of_bounds():
+    x = ua.empty(5)
+    with pytest.raises(IndexError):
+        x[_zero_d(5)]
+    with pytest.raises(IndexError):
+        x[_zero_d(-6)]
+
+
+@pytest.mark.parametrize("key", [(0, 0, 0), (0, Ellipsis, 0, 0), (S(None),) * 3,
+                                 (None, 0, None, 0, 0)], ids=repr)
+def test_too_many_indices(key):
+    with pytest.raises(IndexError):
+        ua.empty((2, 3))[key]
+
+
+def test_two_ellipses():
+    x = ua.empty((2, 3))
+    with pytest.raises(IndexError):
+        x[..., ...]
+    with pytest.raises(IndexError):
+        x[..., 0, ...]
+
+
+@pytest.mark.parametrize("key", [1.0, (0, 1.5), np.float64(1.0), "a", 1j, object(),
+                                 (S(None), 2.0)], ids=repr)
+def test_invalid_index_types(key):
+    with pytest.raises(IndexError):
+        ua.empty((3, 3))[key]
+
+
+def test_float_0d_array_index():
+    with pytest.raises(IndexError):
+        ua.empty(3)[_zero_d(1.0)]
+
+
+def test_slice_step_zero():
+    x = ua.empty((3, 3))
+    with pytest.raises(ValueError):
+        x[::0]
+    with pytest.raises(ValueError):
+        x[:, 1:2:0]
+    with pytest.raises(ValueError):
+        x[::0] = 1.0
+
+
+# ------------------------------------------------------------------ setitem
+SET_KEYS = [Ellipsis, (), 1, -1, (1, 2), S(None, None, 2), (S(None), S(None, None, -1)),
+            (S(None, None, -2), S(1, None, 3), 2), (Ellipsis, 1), (None, 0), (S(1, 3), None),
+            (2, S(None), S(None, None, -1)), True]
+
+
+def _py_scalar_for(dt):
+    k = np.dtype(dt).kind
+    return {"b": True, "i": -5, "u": 7, "f": 2.5, "c": 1.5 - 2j}[k]
+
+
+@pytest.mark.parametrize("key", SET_KEYS, ids=repr)
+def test_setitem_scalar(key, dtype):
+    h = sample((4, 5, 6), dtype)
+    x = ua.asarray(h)
+    v = _py_scalar_for(dtype)
+    x[key] = v
+    h[key] = v
+    np.testing.assert_array_equal(_host(x), h)
+
+
+@pytest.mark.parametrize("dt", SUPPORTED_DTYPES, ids=str)
+def test_setitem_bool_scalar_into_any_dtype(dt):
+    h = sample((5,), dt)
+    x = ua.asarray(h)
+    x[1:3] = True
+    x[::-4] = False
+    h[1:3] = True
+    h[::-4] = False
+    np.testing.assert_array_equal(_host(x), h)
+
+
+def test_setitem_int_into_float_and_complex():
+    for dt in ["f2", "f4", "f8", "c8", "c16"]:
+        if np.dtype(dt) not in SUPPORTED_DTYPES:
+            continue
+        x = ua.zeros(4, dtype=dt)
+        x[1] = 3
+        x[2:] = -2
+        np.testing.assert_array_equal(_host(x), np.array([0, 3, -2, -2], dtype=dt))
+
+
+def test_setitem_float_into_complex():
+    x = ua.zeros(3, dtype="c8")
+    x[0] = 2.5
+    np.testing.assert_array_equal(_host(x), np.array([2.5, 0, 0], dtype="c8"))
+
+
+def test_setitem_numpy_scalars():
+    x = ua.zeros(4, dtype="f4")
+    x[0] = np.float32(1.5)
+    x[1] = np.float64(2.5)
+    x[2] = np.int16(3)
+    np.testing.assert_array_equal(_host(x), [1.5, 2.5, 3, 0])
+
+
+@pytest.mark.parametrize("dt", ["i1", "i4", "u8", "i8"])
+def test_setitem_float_into_int_raises(dt):
+    x = ua.zeros(3, dtype=dt)
+    with pytest.raises(TypeError):
+        x[0] = 1.5
+    with pytest.raises(TypeError):
+        x[...] = 2.0
+    with pytest.raises(TypeError):
+        x[0] = 1j
+    np.testing.assert_array_equal(_host(x), np.zeros(3))
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8", "i4", "u1"])
+def test_setitem_complex_into_real_raises(dt):
+    x = ua.zeros(3, dtype=dt)
+    with pytest.raises(TypeError):
+        x[1] = 1 + 1j
+    with pytest.raises(TypeError):
+        x[...] = 0j
+
+
+def test_setitem_into_bool():
+    x = ua.zeros(3, dtype="?")
+    x[1] = True
+    x[2] = np.True_
+    np.testing.assert_array_equal(_host(x), [False, True, True])
+    with pytest.raises(TypeError):
+        x[0] = 1j
+
+
+@pytest.mark.parametrize("dt,value", [("i1", 128), ("i1", -129), ("u1", 256), ("u1", -1),
+                                      ("i2", 2 ** 15), ("u2", -1), ("i4", 2 ** 31),
+                                      ("u4", 2 ** 32), ("i8", 2 ** 63), ("u8", 2 ** 64),
+                                      ("u8", -1), ("i8", -(2 ** 63) - 1)])
+def test_setitem_int_out_of_range(dt, value):
+    x = ua.zeros(3, dtype=dt)
+    with pytest.raises(OverflowError):
+        x[0] = value
+    with pytest.raises(OverflowError):
+        x[1:] = value
+    np.testing.assert_array_equal(_host(x), np.zeros(3))
+
+
+@pytest.mark.parametrize("dt,value", [("i1", 127), ("i1", -128), ("u1", 255), ("u8", 2 ** 64 - 1),
+                                      ("i8", -(2 ** 63)), ("i8", 2 ** 63 - 1), ("u4", 2 ** 32 - 1)])
+def test_setitem_int_at_range_limits(dt, value):
+    x = ua.zeros(3, dtype=dt)
+    x[1] = value
+    assert int(x[1]) == value
+    assert int(x[0]) == 0
+
+
+def test_setitem_read_only():
+    x = ua.zeros((3, 3))
+    x.flags.writable = False
+    for key, value in [(0, 1.0), (Ellipsis, ua.ones(3)), ((S(None), 1), np.ones(3)),
+                       (S(0, 0), 1.0), ((1, 1), [2.0])]:
+        with pytest.raises(ValueError):
+            x[key] = value
+    np.testing.assert_array_equal(_host(x), np.zeros((3, 3)))
+
+
+def test_setitem_read_only_broadcast_view():
+    b = ua.broadcast_to(ua.zeros(3), (2, 3))
+    with pytest.raises(ValueError):
+        b[0, 0] = 1.0
+
+
+@pytest.mark.parametrize("key,vshape", [
+    (Ellipsis, (6,)), (Ellipsis, (1, 6)), (Ellipsis, (4, 1)), (Ellipsis, ()), (Ellipsis, (1, 1, 1)),
+    ((S(None), S(None, None, -2)), (3,)), ((S(1, None, 2), S(None)), (2, 6)),
+    ((S(None), None, S(2, 4)), (4, 1, 2)), ((S(None), None, S(2, 4)), (1, 2)),
+    ((2, S(None, None, -1)), (1,)), ((S(None, None, -1), 3), (4,)), (1, (6,)),
+    ((None, S(1, 3), S(None, None, 5)), (2, 1)),
+], ids=repr)
+def test_setitem_broadcast_usm_value(key, vshape):
+    h = np.arange(24, dtype="f8").reshape(4, 6)
+    x = ua.asarray(h)
+    hv = -np.arange(int(np.prod(vshape)), dtype="f8").reshape(vshape) - 1
+    x[key] = ua.asarray(hv) if vshape else _zero_d(float(hv))
+    h[key] = hv
+    np.testing.assert_array_equal(_host(x), h)
+
+
+@pytest.mark.parametrize("value", [
+    np.array([10, 20, 30, 40, 50, 60], dtype="i4"), np.array([[1], [2], [3], [4]], dtype="i8"),
+    np.arange(24, dtype="i2").reshape(4, 6)[:, ::-1], np.asfortranarray(np.ones((4, 6), "i4")),
+    [1, 2, 3, 4, 5, 6], [[7], [8], [9], [10]], [[1, 2, 3, 4, 5, 6]] * 4, (5,), [True] * 6,
+    np.array(3, dtype="i4"), np.arange(6, dtype="i4").reshape(1, 1, 6), [[[1], [2], [3], [4]]],
+], ids=lambda v: f"{type(v).__name__}{np.shape(v)}")
+def test_setitem_broadcast_host_value(value):
+    h = np.zeros((4, 6), dtype="i4")
+    x = ua.asarray(h)
+    x[...] = value
+    h[...] = value
+    np.testing.assert_array_equal(_host(x), h)
+    # into a strided view
+    h2 = np.zeros((8, 12), dtype="i4")
+    x2 = ua.asarray(h2)
+    x2[::2, ::-2] = value
+    h2[::2, ::-2] = value
+    np.testing.assert_array_equal(_host(x2), h2)
+
+
+def test_setitem_nested_list_floats():
+    x = ua.zeros((2, 3))
+    x[...] = [[1.5, 2.5, 3.5], [4.5, 5.5, 6.5]]
+    np.testing.assert_array_equal(_host(x), [[1.5, 2.5, 3.5], [4.5, 5.5, 6.5]])
+    x[1] = [0.25, 0.5, 0.75]
+    np.testing.assert_array_equal(_host(x)[1], [0.25, 0.5, 0.75])
+
+
+@pytest.mark.parametrize("value", [ua.ones(4), np.ones((2, 6)), [1, 2, 3], np.ones((5, 6))],
+                         ids=["usm(4,)", "np(2,6)", "list3", "np(5,6)"])
+def test_setitem_shape_mismatch(value):
+    x = ua.zeros((4, 6))
+    with pytest.raises(ValueError):
+        x[...] = value
+    np.testing.assert_array_equal(_host(x), np.zeros((4, 6)))
+
+
+def test_setitem_bad_value_type():
+    x = ua.zeros(3)
+    with pytest.raises(TypeError):
+        x[...] = "abc"
+    with pytest.raises(TypeError):
+        x[0] = None
+    with pytest.raises(TypeError):
+        x[0] = object()
+
+
+def _cast_source(src_dt):
+    # values representable in every dtype (0..100), with fractions for floating types
+    k = np.dtype(src_dt).kind
+    base = np.array([0, 1, 2, 7, 0, 100, 3, 45, 1, 99, 0, 64], dtype="f8")
+    if k == "b":
+        return (base > 2).astype(src_dt)
+    if k in "iu":
+        return base.astype(src_dt)
+    if k == "f":
+        return (base + 0.75 * (base < 90)).astype(src_dt)
+    return (base + 0.5 + 1j * (base - 3)).astype(src_dt)
+
+
+@pytest.mark.parametrize("src_dt", SUPPORTED_DTYPES, ids=str)
+def test_setitem_casts_array_values(src_dt, dtype):
+    hs = _cast_source(src_dt).reshape(3, 4)
+    xs = ua.asarray(hs)
+    h = np.zeros((3, 4), dtype=dtype)
+    x = ua.asarray(h)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        x[...] = xs
+        h[...] = hs
+        np.testing.assert_array_equal(_host(x), h)
+        # strided/broadcast variant
+        x2 = ua.zeros((3, 8), dtype=dtype)
+        h2 = np.zeros((3, 8), dtype=dtype)
+        x2[:, ::-2] = xs[0]
+        h2[:, ::-2] = hs[0]
+        np.testing.assert_array_equal(_host(x2), h2)
+        # host value of another dtype
+        x3 = ua.zeros((3, 4), dtype=dtype)
+        x3[...] = hs
+        np.testing.assert_array_equal(_host(x3), h)
+
+
+def test_setitem_float_array_into_int_truncates():
+    x = ua.zeros(6, dtype="i4")
+    src = np.array([1.7, -1.7, 2.5, -2.5, 0.2, 99.9])
+    x[...] = ua.asarray(src)
+    np.testing.assert_array_equal(_host(x), src.astype("i4"))
+
+
+@pytest.mark.parametrize("key", [S(2, 2), S(5, 1), (S(None), S(0, 0)), (False,), (Ellipsis, False)],
+                         ids=repr)
+def test_setitem_zero_size_target(key):
+    h = np.arange(12.0).reshape(3, 4)
+    x = ua.asarray(h)
+    tshape = h[key].shape
+    assert x[key].shape == tshape
+    x[key] = 5.0
+    x[key] = ua.ones(tshape)
+    x[key] = ua.ones(1)
+    x[key] = np.ones(tshape)
+    np.testing.assert_array_equal(_host(x), np.arange(12.0).reshape(3, 4))
+    with pytest.raises(TypeError):
+        x[key] = 1j       # Python scalar rules still apply
+
+
+def test_setitem_zero_size_array():
+    x = ua.zeros((0, 3), dtype="i4")
+    x[...] = 7
+    x[...] = ua.ones(3, dtype="i4")
+    assert x.shape == (0, 3)
+    with pytest.raises(TypeError):
+        x[...] = 1.5
+
+
+def test_setitem_0d():
+    x = _zero_d(1.0)
+    x[()] = 4.0
+    assert float(x) == 4.0
+    x[...] = _zero_d(2.0, "f4")
+    assert float(x) == 2.0
+    x[...] = np.array(3.0)
+    assert float(x) == 3.0
+    x[None] = [5.0]
+    assert float(x) == 5.0
+
+
+def test_setitem_0d_usm_index():
+    x, h = _pair((5, 3))
+    x[_zero_d(2)] = -1
+    x[_zero_d(-1), _zero_d(0, "u1")] = -2
+    h[2] = -1
+    h[-1, 0] = -2
+    np.testing.assert_array_equal(_host(x), h)
+
+
+def test_setitem_value_from_another_queue():
+    import dpctl
+
+    q = dpctl.SyclQueue()
+    src = ua.asarray(np.arange(5.0), sycl_queue=q)
+    x = ua.zeros(5)
+    x[...] = src
+    np.testing.assert_array_equal(_host(x), np.arange(5.0))
+
+
+def test_setitem_usm_value_of_other_usm_type():
+    for ut in ["host", "shared"]:
+        src = ua.asarray(np.arange(6).reshape(2, 3), usm_type=ut)
+        x = ua.zeros((2, 3), dtype="i8")
+        x[...] = src
+        np.testing.assert_array_equal(_host(x), np.arange(6).reshape(2, 3))
+
+
+# ------------------------------------------------------------------ overlap
+@pytest.mark.parametrize("n", [10, 1000, 100003])
+@pytest.mark.parametrize("dst,src", [
+    (S(1, None), S(None, -1)), (S(None, -1), S(1, None)), (S(None, None, -1), S(None)),
+    (S(3, None), S(None, -3)), (S(None, -5), S(5, None)), (S(2, None, 2), S(None, -2, 2)),
+    (S(None, None, 2), S(None, None, -2)),
+], ids=repr)
+def test_setitem_overlapping_1d(n, dst, src):
+    h = np.arange(n, dtype="i8")
+    x = ua.asarray(h)
+    x[dst] = x[src]
+    h[dst] = h[src].copy()
+    np.testing.assert_array_equal(_host(x), h)
+
+
+@pytest.mark.parametrize("case", ["shift_rows", "shift_cols", "transpose", "flip", "row_bcast",
+                                  "reverse_cols"])
+def test_setitem_overlapping_2d(case):
+    n = 300
+    h = np.arange(n * n, dtype="f4").reshape(n, n)
+    x = ua.asarray(h)
+    if case == "shift_rows":
+        x[1:] = x[:-1]
+        h[1:] = h[:-1].copy()
+    elif case == "shift_cols":
+        x[:, 2:] = x[:, :-2]
+        h[:, 2:] = h[:, :-2].copy()
+    elif case == "transpose":
+        x[...] = x.T
+        h[...] = h.T.copy()
+    elif case == "flip":
+        x[...] = x[::-1, ::-1]
+        h[...] = h[::-1, ::-1].copy()
+    elif case == "row_bcast":
+        x[...] = x[n // 2]
+        h[...] = h[n // 2].copy()
+    else:
+        x[...] = x[:, ::-1]
+        h[...] = h[:, ::-1].copy()
+    np.testing.assert_array_equal(_host(x), h)
+
+
+def test_setitem_overlapping_other_dtype_view():
+    # the real part of a complex array overwritten by the imaginary part
+    h = (np.arange(1000) + 1j * -np.arange(1000)).astype("c16")
+    x = ua.asarray(h)
+    x.real[1:] = x.imag[:-1]
+    h.real[1:] = h.imag[:-1].copy()
+    np.testing.assert_array_equal(_host(x), h)

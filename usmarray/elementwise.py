@@ -1,0 +1,401 @@
+"""Elementwise functions and the array operators, made from the table in
+``_elementwise_ops.py``.
+
+For each table entry this module builds an ``ElementwiseOp`` (type
+resolution, kernel source, kernel names), the public function and the
+operators that map to it. The kernels of one operation (all its dtype
+loops and iteration variants) form one bundle, compiled on first use.
+"""
+
+import numpy as np
+
+from . import _dtypes, _engine, _kernels
+from ._array import C_CONTIG, F_CONTIG, WRITABLE, empty_array, usm_ndarray
+from ._copy import broadcast_shapes, broadcast_view
+from ._device import ExecutionPlacementError, coerce_usm_type
+from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops
+
+__all__ = [op[0] for op in OPS] + ["clip"]
+
+_DT = dict(zip(_dtypes.TYPE_NAMES, _dtypes.DTYPES))
+_SCALARS = (bool, int, float, complex)
+
+
+class ElementwiseOp:
+    """One operation of the table: loops, resolution, kernel source and names."""
+
+    __slots__ = ("name", "nin", "struct", "expr", "doc", "loops", "cache", "no_bool")
+
+    def __init__(self, name, nin, spec, expr, doc):
+        self.name = name
+        self.nin = nin
+        self.struct = "op_" + name
+        self.expr = expr
+        self.doc = doc
+        self.no_bool = name in NO_BOOL
+        self.loops = []
+        for ins, out in _table_loops(spec, nin):
+            sig = ", ".join((self.struct,) + ins + (out,))
+            self.loops.append((tuple(_DT[t] for t in ins), _DT[out], sig))
+        self.cache = {}
+
+    # ------------------------------------------------------------- types
+    def _device_loops(self, qi):
+        for ins, out, sig in self.loops:
+            if all(_supported(d, qi) for d in ins + (out,)):
+                yield ins, out, sig
+
+    def resolve(self, dts, qi):
+        """(loop input dtypes, output dtype, kernel signature) for input dtypes."""
+        key = (qi.caps,) + tuple(_dtypes.TC[d] for d in dts)
+        r = self.cache.get(key)
+        if r is not None:
+            return r
+        if self.no_bool and any(d is _dtypes.bool for d in dts):
+            raise TypeError(f"{self.name} does not support bool inputs")
+        want = dts
+        if len(dts) == 2:
+            p = _dtypes.promote(dts[0], dts[1])
+            want = (p, p)
+        found = None
+        for casting in ("safe", "same_kind"):
+            for ins, out, sig in self._device_loops(qi):
+                if all(np.can_cast(d, i, casting) for d, i in zip(want, ins)):
+                    found = (ins, out, sig)
+                    break
+            if found:
+                break
+        if found is None:
+            names = ", ".join(d.name for d in dts)
+            raise TypeError(f"{self.name} is not defined for input dtype(s) {names}"
+                            + ("" if all(_supported(d, qi) for d in dts) else
+                               f" on device {qi.device.name}"))
+        self.cache[key] = found
+        return found
+
+    # ------------------------------------------------------------- kernels
+    def source(self):
+        args = "const A &a" if self.nin == 1 else "const A &a, const B &b"
+        targs = "typename R, typename A" + ("" if self.nin == 1 else ", typename B")
+        return (f'#include "elementwise.hpp"\n'
+                f"struct {self.struct} {{\n"
+                f"  template <{targs}> static R apply({args}) {{\n"
+                f"    return usmk::convert<R>({self.expr});\n"
+                f"  }}\n}};\n")
+
+    def kernel_names(self, qi):
+        names = []
+        kinds = ("unary",) if self.nin == 1 else ("binary",)
+        for _, _, sig in self._device_loops(qi):
+            for k in kinds:
+                names.append(f"{k}_contig<{sig}>")
+                names += [f"{k}_strided<{sig}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
+            if self.nin == 2:
+                names += [f"binary_scalar_l<{sig}>", f"binary_scalar_r<{sig}>"]
+        return names
+
+
+def _supported(dt, qi):
+    if dt is _dtypes.float64 or dt is _dtypes.complex128:
+        return qi.fp64
+    if dt is _dtypes.float16:
+        return qi.fp16
+    return True
+
+
+OP = {}
+for _entry in OPS:
+    OP[_entry[0]] = ElementwiseOp(*_entry)
+_BY_STRUCT = {op.struct: op for op in OP.values()}
+
+
+class _ElementwiseFamily(_kernels.Family):
+    """All kernels of one operation form one bundle, with generated source."""
+
+    def __init__(self):
+        super().__init__(("unary_contig", "unary_strided", "binary_contig", "binary_strided",
+                          "binary_scalar_l", "binary_scalar_r"), None,
+                         lambda args: args[0], None, lambda qi: list(_BY_STRUCT))
+
+    def spec(self, key, qi):
+        op = _BY_STRUCT[key]
+        return _kernels.BundleSpec(f"ew-{op.name}", op.source(), op.kernel_names(qi))
+
+
+_kernels.register_family(_ElementwiseFamily())
+
+
+# ----------------------------------------------------------------- dispatch
+def _cast(x, dt):
+    out = empty_array(x._shape, dt, x._q, x._alloc.kind,
+                      "F" if (x._flags & 3) == F_CONTIG else "C")
+    _engine.copy(x._q.ref, x._q.kc, x, out)
+    return out
+
+
+def _order(*arrays):
+    """'F' when every operand is F- and not C-contiguous, else 'C'."""
+    for a in arrays:
+        if (a._flags & 3) != F_CONTIG:
+            return "C"
+    return "F"
+
+
+def _unary(op, x):
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{op.name}: expected a usm_ndarray, got {type(x).__name__}")
+    qi = x._q
+    r = op.cache.get((qi.caps, x._tc))
+    if r is None:
+        r = op.resolve((x._dtype,), qi)
+    ins, out_dt, sig = r
+    if x._dtype is not ins[0]:
+        x = _cast(x, ins[0])
+    out = empty_array(x._shape, out_dt, qi, x._alloc.kind,
+                      "F" if (x._flags & 3) == F_CONTIG else "C")
+    _engine.unary(qi.ref, qi.kc, sig, x, out)
+    return out
+
+
+def _weak_scalar_dtype(s, adt, qi):
+    """dtype a Python scalar takes next to an array of dtype `adt`."""
+    k = adt.kind
+    if isinstance(s, bool):
+        return adt
+    if isinstance(s, int):
+        return adt if k in "iufc" else _dtypes.int64
+    if isinstance(s, float):
+        return adt if k in "fc" else qi.float
+    if k == "c":
+        return adt
+    if adt is _dtypes.float32 or adt is _dtypes.float16:
+        return _dtypes.complex64
+    return qi.complex
+
+
+def _scalar_value(s, dt):
+    """Bytes of scalar `s` as dtype `dt`, OverflowError if an int does not fit."""
+    if dt.kind in "iu" and not isinstance(s, bool):
+        if isinstance(s, int):
+            info = np.iinfo(dt)
+            if s < info.min or s > info.max:
+                raise OverflowError(f"Python int {s} out of bounds for {dt.name}")
+    if dt.kind == "b":
+        return b"\x01" if s else b"\x00"
+    if isinstance(s, complex) and dt.kind != "c":
+        s = s.real
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.array(s, dtype=dt).tobytes()
+
+
+def _as_scalar(s):
+    """A Python scalar for `s`, or None if it is not one."""
+    if isinstance(s, _SCALARS):
+        return s
+    if isinstance(s, np.generic) and s.dtype.kind in "biufc":
+        return s.item()
+    return None
+
+
+def _binary(op, x1, x2):
+    if isinstance(x1, usm_ndarray):
+        if isinstance(x2, usm_ndarray):
+            return _binary_arrays(op, x1, x2)
+        s = _as_scalar(x2)
+        if s is None:
+            raise TypeError(f"{op.name}: unsupported operand type {type(x2).__name__}; "
+                            "use usm_ndarrays or Python scalars (asarray() host data first)")
+        return _binary_scalar(op, x1, s, False)
+    if isinstance(x2, usm_ndarray):
+        s = _as_scalar(x1)
+        if s is None:
+            raise TypeError(f"{op.name}: unsupported operand type {type(x1).__name__}; "
+                            "use usm_ndarrays or Python scalars (asarray() host data first)")
+        return _binary_scalar(op, x2, s, True)
+    raise TypeError(f"{op.name}: at least one argument must be a usm_ndarray")
+
+
+def _placement_error(x1, x2):
+    raise ExecutionPlacementError(
+        "arrays are bound to different SYCL queues "
+        f"({x1._q.filter_string} and {x2._q.filter_string}, or two queues of one device); "
+        "move one of them with x.to_device(y.device) before combining them")
+
+
+def _binary_arrays(op, x1, x2):
+    qi = x1._q
+    if x2._q is not qi:
+        _placement_error(x1, x2)
+    r = op.cache.get((qi.caps, x1._tc, x2._tc))
+    if r is None:
+        r = op.resolve((x1._dtype, x2._dtype), qi)
+    ins, out_dt, sig = r
+    if x1._dtype is not ins[0]:
+        x1 = _cast(x1, ins[0])
+    if x2._dtype is not ins[1]:
+        x2 = _cast(x2, ins[1])
+    shape = x1._shape
+    if x2._shape != shape:
+        shape = broadcast_shapes(shape, x2._shape)
+        x1 = broadcast_view(x1, shape)
+        x2 = broadcast_view(x2, shape)
+        order = "C"
+    else:
+        order = _order(x1, x2)
+    k1, k2 = x1._alloc.kind, x2._alloc.kind
+    out = empty_array(shape, out_dt, qi, k1 if k1 == k2 else coerce_usm_type((k1, k2)), order)
+    _engine.binary(qi.ref, qi.kc, sig, x1, x2, out)
+    return out
+
+
+def _scalar_array(s, dt, qi, kind, shape):
+    """A read-only broadcast view of a 0-d device array holding `s`."""
+    from ._indexing import fill
+
+    a = empty_array((), dt, qi, kind)
+    fill(a, _scalar_value(s, dt))
+    return broadcast_view(a, shape)
+
+
+def _binary_scalar(op, x, s, left):
+    qi = x._q
+    sdt = _weak_scalar_dtype(s, x._dtype, qi)
+    dts = (sdt, x._dtype) if left else (x._dtype, sdt)
+    r = op.cache.get((qi.caps, _dtypes.TC[dts[0]], _dtypes.TC[dts[1]]))
+    if r is None:
+        r = op.resolve(dts, qi)
+    ins, out_dt, sig = r
+    adt, sdt = (ins[1], ins[0]) if left else (ins[0], ins[1])
+    if x._dtype is not adt:
+        x = _cast(x, adt)
+    kind = x._alloc.kind
+    if x._flags & (C_CONTIG | F_CONTIG):
+        value = _scalar_value(s, sdt)
+        out = empty_array(x._shape, out_dt, qi, kind, "C" if x._flags & C_CONTIG else "F")
+        _engine.binary_scalar(qi.ref, qi.kc, sig, x, value, left, out)
+        return out
+    sv = _scalar_array(s, sdt, qi, kind, x._shape)
+    out = empty_array(x._shape, out_dt, qi, kind)
+    _engine.binary(qi.ref, qi.kc, sig, sv if left else x, x if left else sv, out)
+    return out
+
+
+def _inplace(op, x1, x2):
+    """x1 = op(x1, x2) computed into x1's memory; NotImplemented for other operand types."""
+    if isinstance(x2, usm_ndarray):
+        if x2._q is not x1._q:
+            _placement_error(x1, x2)
+        s, dt2 = None, x2._dtype
+    else:
+        s = _as_scalar(x2)
+        if s is None:
+            return NotImplemented
+        dt2 = _weak_scalar_dtype(s, x1._dtype, x1._q)
+    if not x1._flags & WRITABLE:
+        raise ValueError("assignment destination is read-only")
+    qi = x1._q
+    ins, out_dt, sig = op.resolve((x1._dtype, dt2), qi)
+    if not _dtypes.can_cast(out_dt, x1._dtype):
+        raise TypeError(f"in-place {op.name}: the result dtype {out_dt.name} cannot be cast to "
+                        f"the left operand's dtype {x1._dtype.name}")
+    if s is None and x2._shape != x1._shape:
+        if broadcast_shapes(x1._shape, x2._shape) != x1._shape:
+            raise ValueError(f"in-place {op.name}: an operand of shape {x2._shape} cannot be "
+                             f"broadcast to the left operand's shape {x1._shape}")
+    if ins[0] is not x1._dtype or out_dt is not x1._dtype:
+        # computed in another dtype: evaluate, then cast into x1
+        from ._copy import copy_into
+
+        copy_into(x1, _binary(op, x1, x2 if s is None else s))
+        return x1
+    if s is not None:
+        if x1._flags & (C_CONTIG | F_CONTIG):
+            _engine.binary_scalar(qi.ref, qi.kc, sig, x1, _scalar_value(s, ins[1]), False, x1)
+            return x1
+        b = _scalar_array(s, ins[1], qi, x1._alloc.kind, x1._shape)
+    else:
+        b = x2 if x2._dtype is ins[1] else _cast(x2, ins[1])
+        b = broadcast_view(b, x1._shape)
+    _engine.binary(qi.ref, qi.kc, sig, x1, b, x1)
+    return x1
+
+
+# ----------------------------------------------------------------- functions
+def _make_function(op):
+    if op.nin == 1:
+        def f(x, /):
+            return _unary(op, x)
+        params = "x"
+    else:
+        def f(x1, x2, /):
+            return _binary(op, x1, x2)
+        params = "x1, x2"
+    f.__name__ = f.__qualname__ = op.name
+    f.__module__ = "usmarray"
+    types = sorted({ins[0].name for ins, _, _ in op.loops})
+    f.__doc__ = (f"{op.doc[0].upper()}{op.doc[1:]}, elementwise: ``{op.name}({params})``.\n\n"
+                 f"Computes in the dtypes {', '.join(types)}; other inputs are promoted "
+                 "(array API type promotion, then the first of these the inputs cast to "
+                 "safely). Python scalars take the array's dtype where their kind allows.\n")
+    return f
+
+
+for _op in OP.values():
+    globals()[_op.name] = _make_function(_op)
+
+
+def clip(x, /, min=None, max=None):
+    """Clamp each element of `x` to [min, max]; the result has x's dtype and shape.
+
+    `min` and `max` may be None, Python scalars or arrays broadcastable to x.
+    NaN in any argument gives NaN.
+    """
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"clip: expected a usm_ndarray, got {type(x).__name__}")
+    r = x
+    for bound, fn in ((min, OP["maximum"]), (max, OP["minimum"])):
+        if bound is None:
+            continue
+        if isinstance(bound, usm_ndarray) and broadcast_shapes(x._shape, bound._shape) != x._shape:
+            raise ValueError(f"clip: bounds of shape {bound._shape} do not broadcast to {x._shape}")
+        r = _binary(fn, r, bound)
+    if r is x:
+        return _unary(OP["positive"], x)
+    if r._dtype is not x._dtype:
+        r = _cast(r, x._dtype)
+    return r
+
+
+# ----------------------------------------------------------------- operators
+def _install_operators():
+    for dunder, (name, rdunder, idunder) in OPERATORS.items():
+        op = OP[name]
+        if op.nin == 1:
+            def method(self, _op=op):
+                return _unary(_op, self)
+        else:
+            def method(self, other, _op=op):
+                if not isinstance(other, usm_ndarray) and _as_scalar(other) is None:
+                    return NotImplemented
+                return _binary(_op, self, other)
+        method.__name__ = dunder
+        setattr(usm_ndarray, dunder, method)
+        if rdunder:
+            def reflected(self, other, _op=op):
+                if _as_scalar(other) is None and not isinstance(other, usm_ndarray):
+                    return NotImplemented
+                return _binary(_op, other, self)
+            reflected.__name__ = rdunder
+            setattr(usm_ndarray, rdunder, reflected)
+        if idunder:
+            def inplace(self, other, _op=op):
+                return _inplace(_op, self, other)
+            inplace.__name__ = idunder
+            setattr(usm_ndarray, idunder, inplace)
+    usm_ndarray.__hash__ = None
+    # NumPy defers binary operators to usm_ndarray instead of converting it
+    # to a host array: mixing host and device data is an explicit asarray().
+    usm_ndarray.__array_ufunc__ = None
+
+
+_install_operators()
