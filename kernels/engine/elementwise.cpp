@@ -6,6 +6,7 @@
 
 namespace usm {
 
+
 namespace {
 
 void check_operand(sycl::queue &q, const ArrayRef &x, const ArrayRef &out, const char *what) {
@@ -42,30 +43,9 @@ struct Staged {
 void stage_if_overlapping(sycl::queue &q, KernelCache &kc, ArrayRef &x, const ArrayRef &out,
                           Staged &st) {
   if (!overlaps(x, out) || identical(x, out)) return;
-  const int64_t n = x.size();
-  st.tmp.reset(allocate(q, static_cast<size_t>(n * x.itemsize), KIND_DEVICE));
-  ArrayRef t = x;
-  t.alloc = st.tmp.get();
-  t.off = 0;
-  int64_t s = 1;
-  for (int i = x.nd - 1; i >= 0; --i) {
-    t.strides[i] = s;
-    s *= x.shape[i];
-  }
-  // same-type copy into the temporary (memcpy or a move kernel)
-  const int64_t *strides[2] = {x.strides, t.strides};
-  Iteration it;
-  collapse(x.nd, x.shape, 2, strides, 1, it);
-  char *const ptrs[2] = {x.data() + it.offset[0] * x.itemsize, t.data() + it.offset[1] * t.itemsize};
-  const int64_t isz[2] = {x.itemsize, t.itemsize};
-  if (it.contiguous()) {
-    enqueue(q, {x.alloc, t.alloc}, [&](const std::vector<sycl::event> &deps) {
-      return q.memcpy(ptrs[1], ptrs[0], it.size() * x.itemsize, deps);
-    });
-  } else {
-    launch_strided<2>(q, kc, std::string("move_strided<") + move_type_name(x.itemsize), it, ptrs,
-                      isz, {x.alloc, t.alloc});
-  }
+  st.tmp.reset(allocate(q, static_cast<size_t>(x.size() * x.itemsize), KIND_DEVICE));
+  ArrayRef t;
+  copy_to_contiguous(q, kc, x, t, st.tmp.get());
   x = t;
 }
 

@@ -182,6 +182,10 @@ sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &b
                            const int64_t (&itemsizes)[NA],
                            std::initializer_list<Allocation *> touched, Extra... extra);
 
+// t = s copied into `tmp` (at least s.size() items), C-contiguous.
+sycl::event copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &s, ArrayRef &t,
+                               Allocation *tmp);
+
 // 1-D launch over n items of a contiguous kernel taking (ptrs..., n, extra...).
 sycl::nd_range<1> linear_range(int64_t n, size_t wg);
 

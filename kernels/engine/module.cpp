@@ -28,6 +28,10 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
              nb::handle b, nb::handle out);
 Event binary_scalar(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x,
                     nb::bytes value, bool left, nb::handle out);
+Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x, int nred,
+             nb::handle out, int atc);
+Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
+            nb::handle out);
 } // namespace usm
 
 using namespace usm;
@@ -142,6 +146,8 @@ NB_MODULE(_engine, m) {
   m.def("unary", &unary, "out = op(x) for a loop signature 'op_name, T_in, T_out'.");
   m.def("binary", &binary, "out = op(a, b) for a loop signature 'op_name, A, B, R'.");
   m.def("binary_scalar", &binary_scalar, "out = op(x, value) or op(value, x), contiguous x/out.");
+  m.def("reduce", &reduce, "out = reduction of x over its last nred dimensions.");
+  m.def("where", &where);
   m.def("to_host", &to_host);
   m.def("from_host", &from_host);
 

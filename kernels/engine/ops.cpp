@@ -56,15 +56,8 @@ sycl::event copy_through_temporary(sycl::queue &q, KernelCache &kc, const ArrayR
                                    const ArrayRef &d) {
   std::unique_ptr<Allocation> tmp(allocate(q, static_cast<size_t>(s.size() * s.itemsize),
                                            KIND_DEVICE));
-  ArrayRef t = s;
-  t.alloc = tmp.get();
-  t.off = 0;
-  int64_t st = 1;
-  for (int i = s.nd - 1; i >= 0; --i) {
-    t.strides[i] = st;
-    st *= s.shape[i];
-  }
-  copy_impl(q, kc, s, t);
+  ArrayRef t;
+  copy_to_contiguous(q, kc, s, t, tmp.get());
   return copy_impl(q, kc, t, d);  // tmp returns to the pool carrying this event
 }
 
@@ -120,6 +113,20 @@ sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const
 }
 
 } // namespace
+
+// t = s copied, C-contiguous, into `tmp` (at least s.size() items).
+sycl::event copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &s, ArrayRef &t,
+                               Allocation *tmp) {
+  t = s;
+  t.alloc = tmp;
+  t.off = 0;
+  int64_t st = 1;
+  for (int i = s.nd - 1; i >= 0; --i) {
+    t.strides[i] = st;
+    st *= s.shape[i];
+  }
+  return copy_impl(q, kc, s, t);
+}
 
 sycl::nd_range<1> linear_range(int64_t n, size_t wg) {
   size_t L = std::min(wg, pow2_at_least(std::max<int64_t>(n, 1)));

@@ -1,0 +1,2 @@
+// Reductions (instantiated per operation bundle: see usmarray/reduction.py).
+#include "reduction.hpp"

@@ -1,0 +1,253 @@
+"""Reductions (sum, prod, max, min, all, any) and ``where``.
+
+A reduction permutes the reduced axes to the end of a view and asks the
+engine to reduce the trailing dimensions into a new contiguous array; the
+engine collapses and runs multi-pass kernels (kernels/sycl/reduction.hpp).
+"""
+
+import operator
+
+from . import _dtypes, _engine, _kernels
+from ._array import empty_array, usm_ndarray, view
+from ._copy import broadcast_shapes, broadcast_view
+from ._device import coerce_usm_type, common_queue
+
+__all__ = ["sum", "prod", "max", "min", "all", "any", "where", "AxisError"]
+
+_TN = _dtypes.TYPE_NAMES
+_DT = dict(zip(_TN, _dtypes.DTYPES))
+
+
+class AxisError(ValueError, IndexError):
+    """An axis argument is out of range for the array (like numpy.exceptions.AxisError)."""
+
+
+def normalize_axes(axis, nd):
+    """Sorted tuple of distinct non-negative axes (None: all)."""
+    if axis is None:
+        return tuple(range(nd))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    out = []
+    for a in axes:
+        try:
+            a = operator.index(a)
+        except TypeError:
+            raise TypeError(f"axis must be an int, a tuple of ints or None, got {a!r}") from None
+        if not -nd <= a < nd:
+            raise AxisError(f"axis {a} is out of bounds for an array of dimension {nd}")
+        a %= nd
+        if a in out:
+            raise ValueError(f"repeated axis {a}")
+        out.append(a)
+    return tuple(sorted(out))
+
+
+def _sum_types(t, dtype, qi):
+    """(accumulator, result) type names of sum/prod over items of type name t."""
+    if dtype is not None:
+        r = _TN[_dtypes.TC[dtype]]
+        return ("f4" if r == "f2" else r), r
+    if t == "b1" or t[0] == "i":
+        return "i8", "i8"
+    if t[0] == "u":
+        return "u8", "u8"
+    if t == "f2":
+        return "f4", "f2"
+    return t, t
+
+
+def _same_types(t, dtype, qi):
+    return t, t
+
+
+def _bool_types(t, dtype, qi):
+    return "b1", "b1"
+
+
+# name: (kernel operation struct, types rule, accepts dtype=, input kinds)
+_REDUCTIONS = {
+    "sum": ("usmk::red_sum", _sum_types, True, "biufc"),
+    "prod": ("usmk::red_prod", _sum_types, True, "biufc"),
+    "max": ("usmk::red_max", _same_types, False, "biuf"),
+    "min": ("usmk::red_min", _same_types, False, "biuf"),
+    "all": ("usmk::red_all", _bool_types, False, "biufc"),
+    "any": ("usmk::red_any", _bool_types, False, "biufc"),
+}
+_BY_STRUCT = {v[0]: (k, v) for k, v in _REDUCTIONS.items()}
+
+
+def _pass_names(struct, t, a, r):
+    """Kernels a reduction of items t (accumulate a, result r) may launch."""
+    return sorted({f"reduce_pass<{struct}, {t}, {a}, {r}>", f"reduce_pass<{struct}, {t}, {a}, {a}>",
+                   f"reduce_pass<{struct}, {a}, {a}, {a}>", f"reduce_pass<{struct}, {a}, {a}, {r}>"})
+
+
+_defaults = None
+
+
+def _default_names():
+    """Kernel names of every reduction's default type combinations (all dtypes)."""
+    global _defaults
+    if _defaults is None:
+        _defaults = set()
+        for struct, rule, _, kinds in _REDUCTIONS.values():
+            for t in _TN:
+                if _DT[t].kind in kinds:
+                    _defaults.update(_pass_names(struct, t, *rule(t, None, None)))
+    return _defaults
+
+
+class _ReductionFamily(_kernels.Family):
+    """One bundle per reduction with its default type combinations; other
+    combinations (sum(x, dtype=...)) get a bundle of their own."""
+
+    def __init__(self):
+        super().__init__(("reduce_pass",), "reduction.cpp", self._key, None, self._keys)
+
+    @staticmethod
+    def _key(args):
+        name = f"reduce_pass<{', '.join(args)}>"
+        return args[0] if name in _default_names() else "|".join(args)
+
+    @staticmethod
+    def _keys(qi):
+        return list(_BY_STRUCT)
+
+    def spec(self, key, qi):
+        if "|" in key:
+            struct, t, a, r = key.split("|")
+            names = _pass_names(struct, t, a, r)
+        else:
+            struct = key
+            name, (_, rule, _, kinds) = _BY_STRUCT[struct]
+            names = []
+            for t in _kernels.device_types(qi):
+                if _DT[t].kind in kinds:
+                    names += _pass_names(struct, t, *rule(t, None, qi))
+            names = sorted(set(names))
+        label = struct.split("::")[-1] + ("" if "|" not in key else "-" + key.replace("|", "-"))
+        return _kernels.BundleSpec(f"{label}", _kernels._read_source(self.source), names)
+
+
+_kernels.register_family(_ReductionFamily())
+
+
+def _reduce(name, x, axis, keepdims, dtype=None):
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    struct, rule, takes_dtype, kinds = _REDUCTIONS[name]
+    if x._dtype.kind not in kinds:
+        raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
+    qi = x._q
+    if dtype is not None:
+        if not takes_dtype:
+            raise TypeError(f"{name} has no dtype argument")
+        dtype = _dtypes.to_dtype(dtype)
+        _dtypes.check_device_support(dtype, qi)
+    nd = x.ndim
+    axes = normalize_axes(axis, nd)
+    kept = [i for i in range(nd) if i not in axes]
+    perm = kept + list(axes)
+    xv = view(x, x._off, tuple(x._shape[i] for i in perm), tuple(x._strides[i] for i in perm))
+    out_shape = tuple(x._shape[i] for i in kept)
+    t = _TN[x._tc]
+    a, r = rule(t, dtype, qi)
+    if not qi.fp64 and a in ("f8", "c16"):
+        a = "f4" if a == "f8" else "c8"
+    n_red = 1
+    for i in axes:
+        n_red *= x._shape[i]
+    if n_red == 0 and name in ("max", "min") and 0 not in out_shape:
+        raise ValueError(f"{name} of an empty selection has no identity")
+    out = empty_array(out_shape, _DT[r], qi, x._alloc.kind)
+    _engine.reduce(qi.ref, qi.kc, struct, xv, len(axes), out, _TN.index(a))
+    if keepdims:
+        shape = tuple(1 if i in axes else s for i, s in enumerate(x._shape))
+        strides = []
+        acc = 1
+        for s in reversed(shape):
+            strides.append(acc)
+            acc *= s if s else 1
+        out = view(out, 0, shape, tuple(reversed(strides)))
+    return out
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+    """Sum of elements over `axis` (default: all). Integers accumulate in
+    int64/uint64, bool in int64, float16 in float32."""
+    return _reduce("sum", x, axis, keepdims, dtype)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    """Product of elements over `axis` (default: all); types as for sum."""
+    return _reduce("prod", x, axis, keepdims, dtype)
+
+
+def max(x, /, *, axis=None, keepdims=False):
+    """Maximum over `axis` (NaN propagates; ValueError for an empty selection)."""
+    return _reduce("max", x, axis, keepdims)
+
+
+def min(x, /, *, axis=None, keepdims=False):
+    """Minimum over `axis` (NaN propagates; ValueError for an empty selection)."""
+    return _reduce("min", x, axis, keepdims)
+
+
+def all(x, /, *, axis=None, keepdims=False):
+    """Whether all elements over `axis` are true (non-zero)."""
+    return _reduce("all", x, axis, keepdims)
+
+
+def any(x, /, *, axis=None, keepdims=False):
+    """Whether any element over `axis` is true (non-zero)."""
+    return _reduce("any", x, axis, keepdims)
+
+
+# ----------------------------------------------------------------- where
+def _where_family():
+    mv = _kernels.MOVE_TYPES
+    return _kernels.Family(("where_contig", "where_strided"), "where.cpp", lambda a: a[0],
+                           lambda t, qi: [f"where_contig<{t}>"] +
+                           [f"where_strided<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS],
+                           lambda qi: mv)
+
+
+_kernels.register_family(_where_family())
+
+
+def where(condition, x1, x2, /):
+    """Elements of `x1` where `condition` is true, else of `x2` (broadcast).
+
+    `x1` and `x2` may be Python scalars (not both); the result dtype is
+    their promoted dtype.
+    """
+    from .elementwise import _as_scalar, _cast, _scalar_array, _weak_scalar_dtype
+
+    if not isinstance(condition, usm_ndarray):
+        raise TypeError(f"where: condition must be a usm_ndarray, got {type(condition).__name__}")
+    arrays = [a for a in (x1, x2) if isinstance(a, usm_ndarray)]
+    for v in (x1, x2):
+        if not isinstance(v, usm_ndarray) and _as_scalar(v) is None:
+            raise TypeError(f"where: x1 and x2 must be usm_ndarrays or Python scalars, got {type(v).__name__}")
+    qi = common_queue(condition, *arrays)
+    if not arrays:
+        raise TypeError("where: at least one of x1, x2 must be a usm_ndarray")
+    if len(arrays) == 2:
+        dt = _dtypes.promote(x1._dtype, x2._dtype)
+    else:
+        a = arrays[0]
+        s = _as_scalar(x2 if a is x1 else x1)
+        dt = _dtypes.promote(a._dtype, _weak_scalar_dtype(s, a._dtype, qi))
+    shape = broadcast_shapes(condition._shape, *(a._shape for a in arrays))
+    kind = coerce_usm_type([condition._alloc.kind] + [a._alloc.kind for a in arrays])
+    ops = []
+    for v in (x1, x2):
+        if isinstance(v, usm_ndarray):
+            v = v if v._dtype is dt else _cast(v, dt)
+            ops.append(broadcast_view(v, shape))
+        else:
+            ops.append(_scalar_array(_as_scalar(v), dt, qi, kind, shape))
+    c = condition if condition._dtype is _dtypes.bool else _cast(condition, _dtypes.bool)
+    out = empty_array(shape, dt, qi, kind)
+    _engine.where(qi.ref, qi.kc, broadcast_view(c, shape), ops[0], ops[1], out)
+    return out
