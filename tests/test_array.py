@@ -74,8 +74,9 @@ def test_ctor_buffer_ctor_kwargs_queue():
     np.testing.assert_array_equal(_host(x), np.full(5, 1.5, "f4"))
 
 
+@pytest.mark.parametrize("rep", range(3))
 @pytest.mark.parametrize("usm_type", ["device", "shared", "host"])
-def test_ctor_on_dpctl_memory_is_zero_copy(usm_type):
+def test_ctor_on_dpctl_memory_is_zero_copy(usm_type, rep):
     q = dpctl.SyclQueue()
     mem = MEMORY_CLASSES[usm_type](10 * 8, queue=q)
     mem.copy_from_host(np.arange(10, dtype="i8").view(np.uint8))
@@ -94,8 +95,9 @@ def test_ctor_on_dpctl_memory_is_zero_copy(usm_type):
     np.testing.assert_array_equal(_mem_values(mem, "i8"), expected)
 
 
+@pytest.mark.parametrize("rep", range(3))
 @pytest.mark.parametrize("usm_type", ["device", "shared", "host"])
-def test_ctor_on_dpctl_memory_write_visible_after_queue_wait(usm_type):
+def test_ctor_on_dpctl_memory_write_visible_after_queue_wait(usm_type, rep):
     q = dpctl.SyclQueue()
     mem = MEMORY_CLASSES[usm_type](10 * 4, queue=q)
     mem.copy_from_host(np.zeros(10, dtype="i4").view(np.uint8))
@@ -105,8 +107,9 @@ def test_ctor_on_dpctl_memory_write_visible_after_queue_wait(usm_type):
     np.testing.assert_array_equal(_mem_values(mem, "i4"), [0, 3] * 5)
 
 
+@pytest.mark.parametrize("rep", range(3))
 @pytest.mark.parametrize("usm_type", ["device", "shared", "host"])
-def test_usm_data_of_foreign_memory_sees_writes(usm_type):
+def test_usm_data_of_foreign_memory_sees_writes(usm_type, rep):
     q = dpctl.SyclQueue()
     mem = MEMORY_CLASSES[usm_type](8 * 8, queue=q)
     mem.copy_from_host(np.zeros(8, dtype="f8").view(np.uint8))

@@ -35,8 +35,8 @@ from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye,
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
 from .reduction import sum, prod, max, min, all, any, where
-from .manipulation import (reshape, broadcast_to, broadcast_arrays, permute_dims, expand_dims,
-                           squeeze)
+from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
+                           permute_dims, expand_dims, squeeze)
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 __version__ = "0.1.0"

@@ -125,7 +125,8 @@ def from_host(h, qi, usm_type="device", order="C"):
         h = np.asfortranarray(h)
     else:
         order = "C"
-        h = np.ascontiguousarray(h)
+        if not h.flags.c_contiguous:
+            h = h.copy(order="C")   # (np.ascontiguousarray would make 0-d arrays 1-d)
     out = empty_array(h.shape, dt, qi, usm_type, order)
     if h.size:
         _engine.from_host(qi.ref, out._alloc, 0, h.ctypes.data, h.nbytes)
@@ -185,7 +186,7 @@ def assign(dst, value):
                 raise ValueError(f"cannot broadcast a value of shape {h.shape} to {dst._shape}")
             if not _device_supports(_dtypes.to_dtype(h.dtype), dst._q):
                 h = h.astype(dst._dtype)
-            _from_host_into(dst, np.ascontiguousarray(h))
+            _from_host_into(dst, h if h.flags.c_contiguous else h.copy(order="C"))
             return
     copy_into(dst, broadcast_view(value, dst._shape))
 

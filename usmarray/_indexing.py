@@ -140,9 +140,44 @@ def fill(x, value_bytes):
     _engine.fill(qi.ref, qi.kc, x, value_bytes)
 
 
+def _set_masked(x, mask, value):
+    """x[mask] = value for a boolean mask over x's leading dimensions and a
+    scalar (or one-element) value: a where() into x."""
+    from ._copy import broadcast_view
+    from .elementwise import _as_scalar, _cast, _scalar_array
+
+    if mask._shape != x._shape[:mask.ndim]:
+        raise IndexError(f"boolean index of shape {mask._shape} does not match the indexed "
+                         f"array's shape {x._shape}")
+    if mask._q is not x._q:
+        from ._device import common_queue
+
+        common_queue(x, mask)
+    m = view(mask, mask._off, mask._shape + (1,) * (x.ndim - mask.ndim),
+             mask._strides + (0,) * (x.ndim - mask.ndim))
+    m = broadcast_view(m, x._shape)
+    if isinstance(value, usm_ndarray):
+        if value.size != 1:
+            raise IndexError("assigning an array through a boolean mask is not supported yet; "
+                             "assign a scalar or use where()")
+        v = value if value._dtype is x._dtype else _cast(value, x._dtype)
+        v = broadcast_view(view(v, v._off, (), ()), x._shape)
+    else:
+        s = _as_scalar(value)
+        if s is None:
+            raise TypeError(f"cannot assign a {type(value).__name__} through a boolean mask")
+        scalar_bytes(s, x._dtype)   # the array API's scalar rules
+        v = _scalar_array(s, x._dtype, x._q, x._alloc.kind, x._shape)
+    qi = x._q
+    _engine.where(qi.ref, qi.kc, m, v, x, x)
+
+
 def setitem(x, key, value):
     if not x._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
+    if isinstance(key, usm_ndarray) and key.dtype == np.bool_ and key.ndim > 0:
+        _set_masked(x, key, value)
+        return
     off, shape, strides = basic_view(x, key)
     dst = view(x, off, shape, strides)
     if isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0:

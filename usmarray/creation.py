@@ -276,11 +276,11 @@ def triu(x, /, *, k=0):
 
 
 def meshgrid(*arrays, indexing="xy"):
-    """Coordinate matrices from 1-D coordinate vectors (copies, as NumPy's default)."""
+    """Coordinate matrices from 1-D coordinate vectors: a tuple of new arrays."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     if not arrays:
-        return []
+        return ()
     for a in arrays:
         if not isinstance(a, usm_ndarray):
             raise TypeError(f"meshgrid expects usm_ndarrays, got {type(a).__name__}")
@@ -308,7 +308,7 @@ def meshgrid(*arrays, indexing="xy"):
         res = empty_array(shape, dt, qi, ut)
         copy_into(res, src)
         out.append(res)
-    return out
+    return tuple(out)
 
 
 # ----------------------------------------------------------------- asarray

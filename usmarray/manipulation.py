@@ -4,10 +4,10 @@ layout allows, copies otherwise."""
 import operator
 
 from ._array import c_strides, contig_flags, empty_array, f_strides, make, normalize_shape, usm_ndarray, view
-from ._copy import broadcast_shapes, broadcast_view, copy_into
+from ._copy import broadcast_shapes as _broadcast_shapes, broadcast_view, copy_into
 
-__all__ = ["reshape", "broadcast_to", "broadcast_arrays", "permute_dims", "expand_dims",
-           "squeeze"]
+__all__ = ["reshape", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "permute_dims",
+           "expand_dims", "squeeze"]
 
 
 def _check(x):
@@ -124,11 +124,16 @@ def broadcast_to(x, /, shape):
 
 
 def broadcast_arrays(*arrays):
-    """Views of `arrays` broadcast against each other."""
+    """Views of `arrays` broadcast against each other (a tuple)."""
     for a in arrays:
         _check(a)
-    shape = broadcast_shapes(*(a.shape for a in arrays))
-    return [broadcast_to(a, shape) for a in arrays]
+    shape = _broadcast_shapes(*(a.shape for a in arrays))
+    return tuple(broadcast_to(a, shape) for a in arrays)
+
+
+def broadcast_shapes(*shapes):
+    """The shape that `shapes` broadcast to (ValueError if they do not)."""
+    return _broadcast_shapes(*(normalize_shape(s) for s in shapes))
 
 
 def permute_dims(x, /, axes):
