@@ -27,9 +27,10 @@ import tempfile
 import time
 
 __all__ = ["REPS", "Stat", "time_reps", "time_calls", "run_python", "subprocess_env",
-           "import_dpt", "fmt_time", "fmt_bw", "Row", "Table", "header", "load_text", "clean_up"]
+           "import_dpt", "fmt_time", "fmt_bw", "Row", "Table", "header", "load_text", "OtherLoad", "clean_up"]
 
 REPS = 7
+BUSY_CPUS = 0.1   # other processes' average CPU use above which a row is flagged
 
 
 # ------------------------------------------------------------------ timing
@@ -202,6 +203,7 @@ class Row:
         self.ratio_target = ratio_target  # (text, fn(ratio) -> bool)
         self.note = note
         self.error = error
+        self.other_load = None            # CPUs used by other processes while measured
 
     @property
     def ratio(self):
@@ -247,7 +249,7 @@ class Table:
         head = ["measurement", "usmarray", "(min .. max)", "NumPy", "ratio ua/np"]
         if self.with_dpt:
             head.append("dpnp.tensor")
-        head += ["target", "status"]
+        head += ["target", "status", "other load"]
         body = []
         for r in self.rows:
             if isinstance(r, str):
@@ -261,7 +263,9 @@ class Table:
                      fmt_ratio(r.ratio)]
             if self.with_dpt:
                 cells.append(r.dpt.fmt() if isinstance(r.dpt, Stat) else (r.dpt or "-"))
-            cells += [r.target_text(), r.status()]
+            ol = r.other_load
+            cells += [r.target_text(), r.status(),
+                      "?" if ol is None else f"{ol:.2f} CPU" + (" BUSY" if ol > BUSY_CPUS else "")]
             body.append(cells)
         widths = [len(h) for h in head]
         for cells in body:
@@ -328,6 +332,45 @@ def header(ua, np, dpt=None, dpt_reason=""):
     else:
         lines.append(f"dpnp.tensor: not importable, column omitted ({dpt_reason})")
     return lines
+
+
+class OtherLoad:
+    """CPU time used by other processes (everything but this process and its
+    waited-for children) while a measurement ran, in CPUs on average: a run
+    that shares the machine's few cores with other work is not reliable.
+
+    Linux only (/proc/stat); elsewhere `cpus()` returns None."""
+
+    def __init__(self):
+        self._t0 = self._sample()
+
+    @staticmethod
+    def _sample():
+        import resource
+
+        try:
+            with open("/proc/stat") as f:
+                fields = [int(v) for v in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        hz = os.sysconf("SC_CLK_TCK")
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+        busy = (sum(fields[:8]) - idle) / hz   # user..steal, without guest (counted in user)
+        own = 0.0
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+            r = resource.getrusage(who)
+            own += r.ru_utime + r.ru_stime
+        return time.perf_counter(), busy, own
+
+    def cpus(self):
+        t1 = self._sample()
+        if self._t0 is None or t1 is None:
+            return None
+        wall = t1[0] - self._t0[0]
+        if wall <= 0:
+            return None
+        others = (t1[1] - self._t0[1]) - (t1[2] - self._t0[2])
+        return max(others, 0.0) / wall
 
 
 def load_text():

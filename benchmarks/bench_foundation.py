@@ -103,9 +103,11 @@ class Bench:
         """Run `measure()` -> (ua Stat, np Stat, dpt Stat|str|None); add the row."""
         log(f"  {label} ...")
         t0 = time.perf_counter()
+        load = _util.OtherLoad()
         try:
             u, n, d = measure()
             r = Row(label, u, n, d, target=target, ratio_target=ratio_target, note=note)
+            r.other_load = load.cpus()
         except Exception as e:
             self.errors += 1
             traceback.print_exc()
@@ -510,7 +512,14 @@ def main(argv=None):
     print(bench.table.render())
     print("ratio ua/np = usmarray's median / NumPy's median in the row's unit: for times above 1 "
           "means usmarray is slower, for GB/s below 1 means usmarray is slower. status: the row's "
-          "target met (ok) or not (MISS).")
+          "target met (ok) or not (MISS). other load: average CPUs used by other processes while "
+          f"the row was measured (from /proc/stat); BUSY above {_util.BUSY_CPUS} CPU: the row "
+          "shared the cores and its numbers are not reliable, run again on an idle machine.")
+    busy = [r.label for r in bench.table.rows
+            if not isinstance(r, str) and r.other_load is not None and r.other_load > _util.BUSY_CPUS]
+    if busy:
+        print(f"WARNING: {len(busy)} row(s) measured while other processes were using the CPUs: "
+              + "; ".join(busy))
     for line in bench.extra:
         print(line)
     print(f"total benchmark time: {time.perf_counter() - t_start:.0f} s; at the end: "

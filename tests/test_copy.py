@@ -170,7 +170,9 @@ def test_astype_special_float_values(src):
     """nan, +-inf and -0.0 convert like NumPy to float, complex and bool types."""
     vals = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.25], dtype=np.float64)
     if np.dtype(src).kind == "c":
-        h = (vals + 1j * vals[::-1]).astype(src)
+        h = np.empty(vals.shape, dtype=src)
+        h.real = vals
+        h.imag = vals[::-1]
     else:
         h = vals.astype(src)
     x = ua.asarray(h)

@@ -413,12 +413,12 @@ class usm_ndarray:
     @property
     def usm_data(self):
         """The dpctl.memory object of the array's allocation."""
+        # Code outside usmarray does not see our events: finish pending work first.
+        self._alloc.wait()
         owner = self._alloc.owner
         if isinstance(owner, (dpm.MemoryUSMDevice, dpm.MemoryUSMShared, dpm.MemoryUSMHost)) \
                 and owner._pointer == self._alloc.ptr:
             return owner
-        # Code outside usmarray does not see our events: finish pending work first.
-        self._alloc.wait()
         return _MEMORY_CLASS[self._alloc.kind](_AllocationMemory(self._alloc, self._q.queue))
 
     @property
@@ -530,8 +530,7 @@ class usm_ndarray:
             raise TypeError("iteration over a 0-d array")
         st = self._strides[0]
         shape, strides = self._shape[1:], self._strides[1:]
-        for i in range(self._shape[0]):
-            yield view(self, self._off + i * st, shape, strides)
+        return (view(self, self._off + i * st, shape, strides) for i in range(self._shape[0]))
 
     # ------------------------------------------------------------ scalars
     def _scalar(self, what):

@@ -37,13 +37,23 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_view(x, shape):
-    """A read-only view of `x` broadcast to `shape` (zero strides), or ValueError."""
+    """A read-only view of `x` broadcast to `shape` (zero strides), or ValueError.
+
+    Leading length-1 axes of `x` beyond `shape`'s rank are dropped (as NumPy
+    does when assigning)."""
     shape = tuple(shape)
     if x._shape == shape:
         return x
     nd, xnd = len(shape), len(x._shape)
     if xnd > nd:
-        raise ValueError(f"cannot broadcast an array of shape {x._shape} to {shape}")
+        extra = xnd - nd
+        if any(d != 1 for d in x._shape[:extra]):
+            raise ValueError(f"cannot broadcast an array of shape {x._shape} to {shape}")
+        x = make(x._alloc, x._off, x._shape[extra:], x._strides[extra:], x._dtype, x._q,
+                 x._flags, x._ns)
+        if x._shape == shape:
+            return x
+        xnd = nd
     strides = [0] * (nd - xnd)
     for d, st, target in zip(x._shape, x._strides, shape[nd - xnd:]):
         if d == target:
@@ -181,6 +191,8 @@ def assign(dst, value):
             h = np.asarray(value)
             if h.dtype == object or h.dtype.kind not in "biufc":
                 raise TypeError(f"cannot assign a value of type {type(value).__name__}")
+            if h.ndim > dst.ndim and all(d == 1 for d in h.shape[:h.ndim - dst.ndim]):
+                h = h.reshape(h.shape[h.ndim - dst.ndim:])
             h = np.broadcast_to(h, broadcast_shapes(h.shape, dst._shape))
             if h.shape != dst._shape:
                 raise ValueError(f"cannot broadcast a value of shape {h.shape} to {dst._shape}")

@@ -3,6 +3,7 @@ shared with the compiled engine, device support and the inspection
 functions ``isdtype``, ``result_type``, ``can_cast``, ``finfo``, ``iinfo``."""
 
 import builtins
+import sys
 
 import numpy as np
 
@@ -36,6 +37,7 @@ TYPE_NAMES = ("b1", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8",
 TC = {dt: i for i, dt in enumerate(DTYPES)}
 
 _BY_NAME = {dt.name: dt for dt in DTYPES}
+_LITTLE = sys.byteorder == "little"
 
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
@@ -67,8 +69,10 @@ def to_dtype(dtype):
             dt = np.dtype(dtype)
         except Exception:
             raise TypeError(f"data type {dtype!r} is not understood") from None
+    if dt.byteorder == ">" or (dt.byteorder == "<" and not _LITTLE):
+        dt = dt.newbyteorder("=")   # data in USM is in native byte order
     if dt in TC:
-        # canonicalise byte order and aliases (e.g. 'long' vs 'longlong')
+        # canonicalise aliases (e.g. 'long' vs 'longlong')
         return DTYPES[TC[dt]]
     raise TypeError(f"data type {dtype!r} is not supported by usmarray; supported: "
                     + ", ".join(d.name for d in DTYPES))

@@ -107,13 +107,13 @@ def _host_for_print(x):
     return asnumpy(x), False
 
 
-def _format(x, prefix, separator):
+def _format(x, prefix, separator, suffix=""):
     h, summarise = _host_for_print(x)
     o = _options
     with np.printoptions(nanstr=o["nanstr"], infstr=o["infstr"]):
         return np.array2string(
             h, max_line_width=o["linewidth"], precision=o["precision"],
-            suppress_small=o["suppress"], separator=separator, prefix=prefix,
+            suppress_small=o["suppress"], separator=separator, prefix=prefix, suffix=suffix,
             threshold=0 if summarise else sys.maxsize, edgeitems=o["edgeitems"],
             sign=o["sign"], floatmode=o["floatmode"])
 
@@ -124,22 +124,30 @@ def _default_dtypes(x):
 
 
 def usm_ndarray_repr(x, prefix="usm_ndarray"):
-    """NumPy-style repr: ``usm_ndarray([1., 2., 3.], dtype=float32)``."""
+    """NumPy-style repr: ``usm_ndarray([1., 2., 3.], dtype=float32)``.
+
+    As NumPy's: the dtype is shown unless it is a default one (bool, int64,
+    the device's default floating and complex dtypes) and always for empty
+    arrays; the shape is shown for empty arrays other than 1-D and for
+    summarised ones; they go on a new line when the last line is full.
+    """
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
     head = prefix + "("
-    show_dtype = x.dtype not in _default_dtypes(x)
-    if x.size == 0:
-        shape = "" if x.shape == (0,) else f", shape={x.shape}"
-        return f"{head}[]{shape}, dtype={x.dtype.name})"
-    body = _format(x, head, ", ")
-    if show_dtype:
-        suffix = f", dtype={x.dtype.name})"
-        last = body.rsplit("\n", 1)[-1]
-        if len(last) + len(suffix) + (len(head) if "\n" not in body else 0) > _options["linewidth"]:
-            return head + body + ",\n" + " " * len(head) + suffix[2:]
-        return head + body + suffix
-    return head + body + ")"
+    size = x.size
+    body = "[]" if size == 0 else _format(x, head, ", ", ")")
+    extras = []
+    if (size == 0 and x.shape != (0,)) or size > _options["threshold"]:
+        extras.append(f"shape={x.shape}")
+    if size == 0 or x.dtype not in _default_dtypes(x):
+        extras.append(f"dtype={x.dtype.name}")
+    if not extras:
+        return head + body + ")"
+    text = head + body + ","
+    tail = ", ".join(extras) + ")"
+    last = len(text) - text.rfind("\n") - 1
+    sep = "\n" + " " * len(head) if last + len(tail) + 1 > _options["linewidth"] else " "
+    return text + sep + tail
 
 
 def usm_ndarray_str(x):
@@ -148,4 +156,6 @@ def usm_ndarray_str(x):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
     if x.size == 0:
         return "[]"
+    if x.ndim == 0:
+        return str(asnumpy(x)[()])   # as NumPy: the scalar's str
     return _format(x, "", " ")

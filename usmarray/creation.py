@@ -192,6 +192,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
     if dt.kind == "b":
         if n > 2 or not all_int:
             raise TypeError("arange of bool dtype is only defined for at most two values")
+    if dt is _dtypes.uint64:
+        # computed modulo 2**64: a negative step wraps to the same values
+        start, step = int(start) % 2 ** 64, int(step) % 2 ** 64
     _sequence(out, start if dt.kind not in "c" else complex(start),
               step if dt.kind not in "c" else complex(step))
     return out
@@ -220,9 +223,11 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, usm
     if num == 0:
         return out
     if dt.kind not in "fc":
-        # integer/bool results: compute in floating point, then convert like NumPy
+        # integer/bool results: computed in floating point and floored, as NumPy 2
+        from .elementwise import floor
+
         tmp = linspace(start, stop, num, dtype=qi.float, device=qi.queue, endpoint=endpoint)
-        copy_into(out, tmp)
+        copy_into(out, floor(tmp) if dt.kind in "iu" else tmp)
         return out
     div = (num - 1) if endpoint else num
     conv = complex if dt.kind == "c" else float
@@ -352,8 +357,10 @@ def _python_scalar_default(obj, qi):
             kinds.add("?")
 
     walk(obj)
-    if "?" in kinds or not kinds:
+    if "?" in kinds:
         return None
+    if not kinds:
+        return qi.float   # an empty sequence, as NumPy
     if "c" in kinds:
         return qi.complex
     if "f" in kinds:
@@ -389,7 +396,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
     qi = resolve_queue(device, sycl_queue)
     ut = usm_type or "device"
     if isinstance(obj, (list, tuple)) and _contains_usm(obj):
-        obj = _to_host_nested(obj)
+        obj = np.asarray(_to_host_nested(obj))
     explicit = None if dtype is None else _dtype(dtype, qi, None)
     if isinstance(obj, (bool, int, float, complex, list, tuple)) and not isinstance(obj, np.generic):
         dt = explicit or _python_scalar_default(obj, qi)

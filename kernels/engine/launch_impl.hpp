@@ -35,19 +35,37 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
     for (int a = 0; a < NA; ++a) g.strides[a][pad + d] = it.strides[a][first + d];
   }
   const int64_t last = g.shape[ND - 1];
-  const size_t L = std::min(wgmax, pow2_at_least(last));
+  size_t L = std::min(wgmax, pow2_at_least(last));
+  size_t T = 1;  // work-items per work-group along dimension ND-2
+  if constexpr (ND >= 2) {
+    // When one operand walks the last dimension with unit stride and another
+    // walks the one before it with unit stride (a transpose), square tiles
+    // keep both operands' cache lines in use while a work-group runs.
+    bool unit_last = false, unit_prev = false;
+    for (int a = 0; a < NA; ++a) {
+      unit_last |= g.strides[a][ND - 1] == 1 || g.strides[a][ND - 1] == -1;
+      unit_prev |= (g.strides[a][ND - 2] == 1 || g.strides[a][ND - 2] == -1) &&
+                   g.strides[a][ND - 1] != 1 && g.strides[a][ND - 1] != -1;
+    }
+    if (unit_last && unit_prev && g.shape[ND - 2] > 1) {
+      L = std::min<size_t>(L, 64);
+      T = std::min<size_t>({wgmax / L, 32, pow2_at_least(g.shape[ND - 2])});
+    }
+  }
   const size_t glast = round_up(static_cast<size_t>(last), L);
   return submit(q, touched, [&](sycl::handler &h) {
     set_strided_args<ND, NA>(h, ptrs, g, std::make_index_sequence<NA>{}, extra...);
     if constexpr (ND == 1) {
       h.parallel_for(sycl::nd_range<1>{{glast}, {L}}, k);
     } else if constexpr (ND == 2) {
-      h.parallel_for(sycl::nd_range<2>{{static_cast<size_t>(g.shape[0]), glast}, {1, L}}, k);
+      h.parallel_for(
+          sycl::nd_range<2>{{round_up(static_cast<size_t>(g.shape[0]), T), glast}, {T, L}}, k);
     } else {
       size_t outer = 1;
       for (int d = 0; d < ND - 2; ++d) outer *= static_cast<size_t>(g.shape[d]);
-      h.parallel_for(
-          sycl::nd_range<3>{{outer, static_cast<size_t>(g.shape[ND - 2]), glast}, {1, 1, L}}, k);
+      h.parallel_for(sycl::nd_range<3>{{outer, round_up(static_cast<size_t>(g.shape[ND - 2]), T), glast},
+                                       {1, T, L}},
+                     k);
     }
   });
 }

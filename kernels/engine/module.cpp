@@ -109,7 +109,7 @@ NB_MODULE(_engine, m) {
       .def_prop_ro("nbytes", [](const Allocation &a) { return a.nbytes; })
       .def_prop_ro("capacity", [](const Allocation &a) { return a.capacity; })
       .def_prop_ro("kind", [](const Allocation &a) { return kind_name(a.kind); })
-      .def_prop_ro("owner", [](const Allocation &a) { return a.owner; })
+      .def_prop_ro("owner", [](const Allocation &a) { return a.owner ? a.owner : nb::none(); })
       .def_prop_ro("pending", [](const Allocation &a) { return a.last.pending(); })
       .def("wait", &Allocation::wait, "Block until the last command using this memory completed.")
       .def("same_context", [](const Allocation &a, std::uintptr_t ctxref) {

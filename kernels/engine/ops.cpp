@@ -101,9 +101,16 @@ sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const
     bool zero = true;
     const unsigned char *b = reinterpret_cast<const unsigned char *>(&value);
     for (size_t i = 0; i < sizeof(T); ++i) zero &= b[i] == 0;
-    return enqueue(q, {d.alloc}, [&](const std::vector<sycl::event> &deps) {
-      if (zero) return q.memset(ptr, 0, n * sizeof(T), deps);
-      return q.fill(reinterpret_cast<T *>(ptr), value, static_cast<size_t>(n), deps);
+    if (zero)
+      return enqueue(q, {d.alloc}, [&](const std::vector<sycl::event> &deps) {
+        return q.memset(ptr, 0, n * sizeof(T), deps);
+      });
+    // (a kernel rather than queue::fill: the runtime's pattern fill is
+    // several times slower than a store per work-item on some devices)
+    sycl::kernel k = kc.get(std::string("fill_contig<") + move_type_name(d.itemsize) + ">");
+    return submit(q, {d.alloc}, [&](sycl::handler &h) {
+      h.set_args(ptr, n, value);
+      h.parallel_for(linear_range(n, kc.wg_size), k);
     });
   }
   char *const ptrs[1] = {ptr};

@@ -105,7 +105,8 @@ template <typename D, typename S> inline D convert(const S &v) {
 // collapsed dimension is the fastest-varying range dimension (so the CPU
 // runtime vectorises along it), the one before it the next, and all outer
 // dimensions are folded into range dimension 0. Returns false for padding
-// work-items past the end of the last dimension.
+// work-items past the end of the last two dimensions (launches round both
+// up to their work-group size).
 template <int ND, int NA>
 inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[NA]) {
   constexpr int R = ND < 3 ? ND : 3;
@@ -116,6 +117,7 @@ inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[NA]) 
   for (int a = 0; a < NA; ++a) off[a] = j * g.strides[a][ND - 1];
   if constexpr (ND >= 2) {
     const std::int64_t i = it.get_global_id(R - 2);
+    if (i >= g.shape[ND - 2]) return false;
 #pragma unroll
     for (int a = 0; a < NA; ++a) off[a] += i * g.strides[a][ND - 2];
   }

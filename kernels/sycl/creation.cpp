@@ -2,6 +2,13 @@
 // sequences (arange, linspace) and triangular masks (tril, triu).
 #include "common.hpp"
 
+template <typename T>
+USM_KERNEL(1)
+void fill_contig(T *y, std::int64_t n, T v) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n) y[i] = v;
+}
+
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
 void fill_strided(T *y, Geometry<ND, 1> g, T v) {
