@@ -274,7 +274,6 @@ def test_many_cycles_do_not_grow_memory(ooo_queues):
     assert s1["cached_bytes"] <= s0["cached_bytes"] + (1 << 20)
     assert s1["deferred"] <= s0["deferred"] + 16
     # 2000 cycles each touching ~500 KB: a leak of anything per cycle would show
-    print("RSS growth MB", (r1 - r0) / 1e6)
     assert r1 - r0 < 6 << 20, f"RSS grew by {(r1 - r0) / 1e6:.1f} MB over 2000 cycles"
 
 

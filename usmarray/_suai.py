@@ -127,19 +127,25 @@ def _parse(obj):
 
 
 def _wrap(owner, ptr, nbytes, ctx, q):
-    """(Allocation, _QueueInfo) of USM at `ptr` in context `ctx`, kept alive by `owner`."""
+    """(Allocation, _QueueInfo) of USM [ptr, ptr + nbytes) in context `ctx`, kept alive by `owner`."""
     ctxref = ctx.addressof_ref()
     kind = _engine.pointer_kind(ptr, ctxref)
     if kind == "unknown":
         raise ValueError(f"SUAI data pointer {ptr:#x} is not a USM allocation of the context "
                          "given by syclobj")
-    if nbytes > 1 and _engine.pointer_kind(ptr + nbytes - 1, ctxref) == "unknown":
+    rng = _engine.allocation_range(ptr, ctxref)
+    if rng is not None:
+        base, size = rng
+        if ptr + nbytes > base + size:
+            raise ValueError(f"SUAI shape/strides/offset reach {ptr + nbytes - base - size} bytes "
+                             "past the end of the USM allocation")
+    elif nbytes > 1 and _engine.pointer_kind(ptr + nbytes - 1, ctxref) == "unknown":
         raise ValueError("SUAI shape/strides/offset reach past the end of the USM allocation")
     if q is None:
-        idx = _engine.pointer_device_index(ptr, ctxref)
-        devs = dpctl.get_devices()
-        if not 0 <= idx < len(devs):
-            raise ValueError("cannot find the device of the SUAI data pointer")
+        devs = ctx.get_devices()
+        idx = _engine.pointer_device_in(ptr, ctxref, [d.addressof_ref() for d in devs])
+        if idx < 0:
+            raise ValueError("cannot find the device of the SUAI data pointer in its context")
         q = _queue_in(ctx, devs[idx])
     qi = queue_info(q)
     alloc = _engine.wrap(ptr, nbytes, KIND_CODE[kind], ctxref, qi.device.addressof_ref(), owner)
@@ -169,7 +175,9 @@ def import_suai(obj):
 
 
 def import_suai_memory(obj):
-    """(Allocation, _QueueInfo, read_only) of the bytes a SUAI object spans (constructor buffer)."""
+    """(Allocation, _QueueInfo, read_only) of the bytes a SUAI object spans,
+    from its first element (as dpctl.memory objects built on it): the buffer
+    of ``usm_ndarray(shape, buffer=obj)``."""
     ptr, ro, shape, dt, strides, offset, syclobj = _parse(obj)
     ctx, q = _syclobj(syclobj)
     bounds = displacement_bounds(shape, strides)
@@ -178,5 +186,6 @@ def import_suai_memory(obj):
     lo, hi = bounds
     if offset + lo < 0:
         raise ValueError("SUAI strides/offset reach before the data pointer")
-    alloc, qi = _wrap(obj, ptr, (offset + hi + 1) * dt.itemsize, ctx, q)
+    isz = dt.itemsize
+    alloc, qi = _wrap(obj, ptr + (offset + lo) * isz, (hi - lo + 1) * isz, ctx, q)
     return alloc, qi, ro

@@ -9,6 +9,7 @@
 #include <nanobind/stl/string.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -35,9 +36,11 @@ enum UsmKind : int { KIND_UNKNOWN = 0, KIND_DEVICE = 1, KIND_SHARED = 2, KIND_HO
 constexpr int kMaxDims = 64;
 
 // ---------------------------------------------------------------- events
-// Ordering state of one allocation: the last submitted command that touched
-// it. Every later command touching it depends on that event unless both run
-// on the same in-order queue.
+// Ordering state of one memory region: the last submitted command that
+// touched it. Every later command touching it depends on that event unless
+// both run on the same in-order queue. Allocations viewing the same memory
+// (an array re-imported through SUAI or usm_data, two wrappers of one
+// dpctl.memory object) share one LastUse.
 struct LastUse {
   std::optional<sycl::event> event;
   std::optional<sycl::queue> queue;
@@ -54,11 +57,11 @@ struct Allocation {
   sycl::context ctx;
   sycl::device dev;
   nb::object owner;       // foreign owner kept alive while we use its memory
-  LastUse last;
+  std::shared_ptr<LastUse> last;
 
   Allocation(void *p, size_t n, size_t cap, int k, const sycl::context &c,
-             const sycl::device &d)
-      : ptr(p), nbytes(n), capacity(cap), kind(k), ctx(c), dev(d) {}
+             const sycl::device &d, std::shared_ptr<LastUse> l)
+      : ptr(p), nbytes(n), capacity(cap), kind(k), ctx(c), dev(d), last(std::move(l)) {}
   ~Allocation();
   Allocation(const Allocation &) = delete;
   Allocation &operator=(const Allocation &) = delete;

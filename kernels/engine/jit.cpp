@@ -8,9 +8,7 @@
 // extension does not link against OpenCL.
 #include "engine.hpp"
 
-#include <CL/cl.h>
-#include <dlfcn.h>
-#include <sycl/backend/opencl.hpp>
+#include "opencl.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
 
@@ -32,40 +30,6 @@ const sycl::kernel &KernelCache::get(const std::string &name) {
 }
 
 namespace {
-
-struct OpenCL {
-  bool ok = false;
-  decltype(&clGetProgramInfo) GetProgramInfo = nullptr;
-  decltype(&clCreateProgramWithBinary) CreateProgramWithBinary = nullptr;
-  decltype(&clBuildProgram) BuildProgram = nullptr;
-  decltype(&clCreateKernel) CreateKernel = nullptr;
-  decltype(&clReleaseProgram) ReleaseProgram = nullptr;
-  decltype(&clReleaseKernel) ReleaseKernel = nullptr;
-  decltype(&clReleaseContext) ReleaseContext = nullptr;
-  decltype(&clReleaseDevice) ReleaseDevice = nullptr;
-};
-
-const OpenCL &opencl() {
-  static OpenCL *cl = [] {
-    auto *c = new OpenCL;
-    void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (!h) h = dlopen("libOpenCL.so.1", RTLD_NOW);
-    if (!h) return c;
-    c->GetProgramInfo = reinterpret_cast<decltype(c->GetProgramInfo)>(dlsym(h, "clGetProgramInfo"));
-    c->CreateProgramWithBinary = reinterpret_cast<decltype(c->CreateProgramWithBinary)>(
-        dlsym(h, "clCreateProgramWithBinary"));
-    c->BuildProgram = reinterpret_cast<decltype(c->BuildProgram)>(dlsym(h, "clBuildProgram"));
-    c->CreateKernel = reinterpret_cast<decltype(c->CreateKernel)>(dlsym(h, "clCreateKernel"));
-    c->ReleaseProgram = reinterpret_cast<decltype(c->ReleaseProgram)>(dlsym(h, "clReleaseProgram"));
-    c->ReleaseKernel = reinterpret_cast<decltype(c->ReleaseKernel)>(dlsym(h, "clReleaseKernel"));
-    c->ReleaseContext = reinterpret_cast<decltype(c->ReleaseContext)>(dlsym(h, "clReleaseContext"));
-    c->ReleaseDevice = reinterpret_cast<decltype(c->ReleaseDevice)>(dlsym(h, "clReleaseDevice"));
-    c->ok = c->ReleaseContext && c->ReleaseDevice && c->GetProgramInfo && c->CreateProgramWithBinary && c->BuildProgram &&
-            c->CreateKernel && c->ReleaseProgram && c->ReleaseKernel;
-    return c;
-  }();
-  return *cl;
-}
 
 bool binary_cache_supported(const KernelCache &kc) {
   return kc.dev.get_backend() == sycl::backend::opencl && opencl().ok;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <map>
 
 namespace usm {
 
@@ -42,12 +43,14 @@ void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
   const bool in_order = q.is_in_order();
   for (size_t i = 0; i < n; ++i) {
     Allocation *a = touched[i];
-    if (!a || !a->last.event) continue;
+    if (!a) continue;
+    const LastUse &l = *a->last;
+    if (!l.event) continue;
     // Same in-order queue: the queue itself orders the commands.
-    if (in_order && a->last.in_order && *a->last.queue == q) continue;
+    if (in_order && l.in_order && *l.queue == q) continue;
     bool dup = false;
-    for (auto &d : deps) dup = dup || d == *a->last.event;
-    if (!dup) deps.push_back(*a->last.event);
+    for (auto &d : deps) dup = dup || d == *l.event;
+    if (!dup) deps.push_back(*l.event);
   }
 }
 
@@ -56,9 +59,10 @@ void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl
   for (size_t i = 0; i < n; ++i) {
     Allocation *a = touched[i];
     if (!a) continue;
-    a->last.event = e;
-    if (!a->last.queue || !(*a->last.queue == q)) a->last.queue = q;
-    a->last.in_order = in_order;
+    LastUse &l = *a->last;
+    l.event = e;
+    if (!l.queue || !(*l.queue == q)) l.queue = q;
+    l.in_order = in_order;
   }
 }
 
@@ -91,7 +95,14 @@ struct PoolKeyHash {
 struct Block {
   void *ptr;
   size_t cap;
-  LastUse last;
+  std::shared_ptr<LastUse> last;
+};
+
+// Live memory regions by start address, for finding the ordering state of
+// memory that is wrapped again (see LastUse).
+struct Region {
+  uintptr_t end;
+  std::weak_ptr<LastUse> last;
 };
 
 struct Deferred {
@@ -104,6 +115,7 @@ struct Deferred {
 struct Pool {
   std::unordered_map<PoolKey, std::unordered_map<size_t, std::vector<Block>>, PoolKeyHash> free;
   std::deque<Deferred> deferred;
+  std::map<uintptr_t, Region> regions;
   size_t cached_bytes = 0, cached_blocks = 0, in_use_bytes = 0, in_use_blocks = 0;
   size_t limit = size_t(1) << 30;
   bool shut_down = false;
@@ -151,10 +163,34 @@ void evict_until(size_t target) {
         v.pop_back();
         p.cached_bytes -= b.cap;
         p.cached_blocks -= 1;
-        release_to_system(b.ptr, kv.first.ctx, b.last);
+        release_to_system(b.ptr, kv.first.ctx, *b.last);
       }
     }
   }
+}
+
+std::shared_ptr<LastUse> region_of(const void *ptr) {
+  auto &regions = P().regions;
+  auto p = reinterpret_cast<uintptr_t>(ptr);
+  auto it = regions.upper_bound(p);
+  if (it == regions.begin()) return nullptr;
+  --it;
+  if (p >= it->second.end) return nullptr;
+  auto l = it->second.last.lock();
+  if (!l) regions.erase(it);
+  return l;
+}
+
+void add_region(const void *ptr, size_t n, const std::shared_ptr<LastUse> &l) {
+  auto p = reinterpret_cast<uintptr_t>(ptr);
+  P().regions[p] = Region{p + std::max<size_t>(n, 1), l};
+}
+
+void remove_region(const void *ptr, const std::shared_ptr<LastUse> &l) {
+  auto &regions = P().regions;
+  auto it = regions.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it != regions.end() && (it->second.last.expired() || it->second.last.lock() == l))
+    regions.erase(it);
 }
 
 } // namespace
@@ -187,8 +223,8 @@ Allocation *allocate(sycl::queue &q, size_t nbytes, int kind) {
         p.cached_blocks -= 1;
         p.in_use_bytes += cap;
         p.in_use_blocks += 1;
-        auto *a = new Allocation(b.ptr, nbytes, cap, kind, key.ctx, key.dev);
-        a->last = std::move(b.last);
+        auto *a = new Allocation(b.ptr, nbytes, cap, kind, key.ctx, key.dev, std::move(b.last));
+        add_region(a->ptr, cap, a->last);
         return a;
       }
     }
@@ -202,12 +238,18 @@ Allocation *allocate(sycl::queue &q, size_t nbytes, int kind) {
   }
   p.in_use_bytes += cap;
   p.in_use_blocks += 1;
-  return new Allocation(ptr, nbytes, cap, kind, key.ctx, key.dev);
+  auto *a = new Allocation(ptr, nbytes, cap, kind, key.ctx, key.dev, std::make_shared<LastUse>());
+  add_region(ptr, cap, a->last);
+  return a;
 }
 
 Allocation *wrap_foreign(void *ptr, size_t nbytes, int kind, const sycl::context &ctx,
                          const sycl::device &dev, nb::object owner) {
-  auto *a = new Allocation(ptr, nbytes, 0, kind, ctx, dev);
+  std::shared_ptr<LastUse> last = region_of(ptr);
+  const bool known = static_cast<bool>(last);
+  if (!known) last = std::make_shared<LastUse>();
+  auto *a = new Allocation(ptr, nbytes, 0, kind, ctx, dev, std::move(last));
+  if (!known) add_region(ptr, nbytes, a->last);
   a->owner = std::move(owner);
   return a;
 }
@@ -221,14 +263,16 @@ Allocation::~Allocation() {
     return;
   }
   if (capacity == 0) {
-    if (owner && last.pending())
-      p.deferred.push_back(Deferred{*last.event, nullptr, std::nullopt, std::move(owner)});
+    if (last.use_count() == 1) remove_region(ptr, last);
+    if (owner && last->pending())
+      p.deferred.push_back(Deferred{*last->event, nullptr, std::nullopt, std::move(owner)});
     return;
   }
+  remove_region(ptr, last);
   p.in_use_bytes -= capacity;
   p.in_use_blocks -= 1;
   if (p.limit == 0 || capacity > p.limit) {
-    release_to_system(ptr, ctx, last);
+    release_to_system(ptr, ctx, *last);
     return;
   }
   if (p.cached_bytes + capacity > p.limit) evict_until(p.limit - capacity);
@@ -238,8 +282,8 @@ Allocation::~Allocation() {
 }
 
 void Allocation::wait() {
-  if (!last.event) return;
-  sycl::event e = *last.event;
+  if (!last->event) return;
+  sycl::event e = *last->event;
   nb::gil_scoped_release rel;
   e.wait_and_throw();
 }
@@ -274,6 +318,7 @@ void engine_shutdown() {
   if (p.shut_down) return;
   pool_free_cached();
   p.free.clear();
+  p.regions.clear();
   p.shut_down = true;
 }
 

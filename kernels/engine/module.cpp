@@ -1,5 +1,6 @@
 // Python bindings of the engine (usmarray._engine).
 #include "engine.hpp"
+#include "opencl.hpp"
 
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -110,7 +111,7 @@ NB_MODULE(_engine, m) {
       .def_prop_ro("capacity", [](const Allocation &a) { return a.capacity; })
       .def_prop_ro("kind", [](const Allocation &a) { return kind_name(a.kind); })
       .def_prop_ro("owner", [](const Allocation &a) { return a.owner ? a.owner : nb::none(); })
-      .def_prop_ro("pending", [](const Allocation &a) { return a.last.pending(); })
+      .def_prop_ro("pending", [](const Allocation &a) { return a.last->pending(); })
       .def("wait", &Allocation::wait, "Block until the last command using this memory completed.")
       .def("same_context", [](const Allocation &a, std::uintptr_t ctxref) {
         return a.ctx == context_from_ref(ctxref);
@@ -164,6 +165,23 @@ NB_MODULE(_engine, m) {
     }
   }, "Index in sycl::device::get_devices() of the root device a USM pointer was allocated on.");
   m.def("device_index", [](std::uintptr_t devref) { return root_device_index(device_from_ref(devref)); });
+  m.def("pointer_device_in", [](std::uintptr_t ptr, std::uintptr_t ctxref,
+                                const std::vector<std::uintptr_t> &devrefs) {
+    try {
+      sycl::device d = sycl::get_pointer_device(reinterpret_cast<void *>(ptr), context_from_ref(ctxref));
+      for (size_t i = 0; i < devrefs.size(); ++i)
+        if (device_from_ref(devrefs[i]) == d) return static_cast<int>(i);
+    } catch (const sycl::exception &) {
+    }
+    return -1;
+  }, "Position in `devrefs` of the device a USM pointer was allocated on, or -1.");
+  m.def("allocation_range", [](std::uintptr_t ptr, std::uintptr_t ctxref) -> nb::object {
+    uintptr_t base = 0;
+    size_t size = 0;
+    if (!usm_allocation_range(reinterpret_cast<void *>(ptr), context_from_ref(ctxref), base, size))
+      return nb::none();
+    return nb::make_tuple(base, size);
+  }, "(base, size) of the USM allocation holding a pointer, or None if the backend cannot tell.");
   m.def("pool_stats", [] {
     PoolStats s = pool_stats();
     nb::dict d;

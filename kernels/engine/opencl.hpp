@@ -1,0 +1,33 @@
+// OpenCL entry points, looked up in the libOpenCL.so.1 the SYCL runtime
+// already loaded (the engine does not link OpenCL): device binaries for the
+// kernel cache, USM allocation ranges for validating imported memory.
+#pragma once
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <sycl/sycl.hpp>
+#include <sycl/backend/opencl.hpp>
+
+namespace usm {
+
+struct OpenCL {
+  bool ok = false;
+  decltype(&clGetProgramInfo) GetProgramInfo = nullptr;
+  decltype(&clCreateProgramWithBinary) CreateProgramWithBinary = nullptr;
+  decltype(&clBuildProgram) BuildProgram = nullptr;
+  decltype(&clCreateKernel) CreateKernel = nullptr;
+  decltype(&clReleaseProgram) ReleaseProgram = nullptr;
+  decltype(&clReleaseKernel) ReleaseKernel = nullptr;
+  decltype(&clReleaseContext) ReleaseContext = nullptr;
+  decltype(&clReleaseDevice) ReleaseDevice = nullptr;
+  decltype(&clGetExtensionFunctionAddressForPlatform) GetExtensionFunctionAddressForPlatform =
+      nullptr;
+};
+
+const OpenCL &opencl();
+
+// [base, base + size) of the USM allocation holding `ptr` in `ctx`, when the
+// backend can tell (OpenCL); false otherwise.
+bool usm_allocation_range(const void *ptr, const sycl::context &ctx, uintptr_t &base,
+                          size_t &size);
+
+} // namespace usm

@@ -1,0 +1,409 @@
+"""The kernel cache (usmarray/_kernels.py) and the command line.
+
+Every check runs in fresh Python processes whose ``USMARRAY_CACHE_DIR``
+points at a temporary directory (the variable is read at import), so the
+user's cache is never written. Cold compilations are kept few: the small
+``move_strided-u4`` bundle (a same-dtype strided copy of int32) is the one
+compiled cold; entries for corruption tests are copies of one compiled entry.
+
+``usmarray warmup`` compiles every bundle for the device (more than 100 on
+this version: several minutes cold on a 2-CPU machine). Its temporary cache
+is therefore seeded with a copy of the entries already in the user's cache
+(read only); set ``USMARRAY_TEST_COLD_WARMUP=1`` to run it from an empty
+cache instead.
+"""
+
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import hashlib
+
+import pytest
+
+import usmarray as ua
+
+INSTALLED_KERNEL_SOURCES = os.path.join(os.path.dirname(ua.__file__), "_kernels")
+BUNDLE = "move_strided-u4"
+TIMEOUT = 600
+
+# One strided same-dtype copy (int32): needs exactly the move_strided-u4 bundle.
+CHILD = r"""
+import json, sys
+import numpy as np
+import usmarray as ua
+h = np.arange(35, dtype=np.int32).reshape(5, 7)
+x = ua.asarray(h)
+y = ua.empty((7, 5), dtype=ua.int32)
+y[...] = x.T
+ok = bool(np.array_equal(ua.asnumpy(y), h.T))
+print("RESULT " + json.dumps({
+    "ok": ok,
+    "log": [[k, how] for k, _, how in ua._kernels.compile_log],
+    "cache": ua._kernels.cache_info(),
+}))
+"""
+
+
+def _env(cache_dir, **extra):
+    env = dict(os.environ)
+    for k in ("USMARRAY_KERNEL_DIR", "USMARRAY_DISK_CACHE", "USMARRAY_SYCL_PERSISTENT_CACHE",
+              "SYCL_CACHE_DIR", "SYCL_CACHE_PERSISTENT", "USMARRAY_CACHE_DIR"):
+        env.pop(k, None)
+    if cache_dir is not None:
+        env["USMARRAY_CACHE_DIR"] = str(cache_dir)
+    for k, v in extra.items():
+        env[k] = str(v)
+    return env
+
+
+def _run(args, cache_dir, timeout=TIMEOUT, **extra):
+    return subprocess.run(args, env=_env(cache_dir, **extra), capture_output=True, text=True,
+                          timeout=timeout, cwd="/")
+
+
+def _child(cache_dir, code=CHILD, **extra):
+    r = _run([sys.executable, "-c", code], cache_dir, **extra)
+    assert r.returncode == 0, f"child failed:\n{r.stdout}\n{r.stderr}"
+    line = [ln for ln in r.stdout.splitlines() if ln.startswith("RESULT ")][-1]
+    return json.loads(line[len("RESULT "):])
+
+
+def _entries(cache_dir):
+    d = os.path.join(str(cache_dir), "kernels")
+    if not os.path.isdir(d):
+        return []
+    return sorted(n for n in os.listdir(d))
+
+
+def _bundle_entry(cache_dir, bundle=BUNDLE):
+    names = [n for n in _entries(cache_dir) if n.startswith(bundle + "-") and n.endswith(".bin")]
+    assert len(names) == 1, names
+    return os.path.join(str(cache_dir), "kernels", names[0])
+
+
+def _only_log(res):
+    return [tuple(e) for e in res["log"]]
+
+
+# ------------------------------------------------------------------ fixtures
+@pytest.fixture(scope="module")
+def compiled_cache(tmp_path_factory):
+    """A cache directory in which one cold process compiled move_strided-u4.
+
+    Yields (directory, entry path, entry bytes, log of the cold process)."""
+    d = tmp_path_factory.mktemp("kcache-cold")
+    res = _child(d)
+    entry = _bundle_entry(d)
+    with open(entry, "rb") as f:
+        data = f.read()
+    return d, entry, data, res
+
+
+def _copy_cache(src, dst):
+    shutil.copytree(str(src), str(dst), dirs_exist_ok=True)
+    return dst
+
+
+# ------------------------------------------------------------------ cold / disk
+def test_cold_process_compiles_and_writes_entry(compiled_cache):
+    d, entry, data, res = compiled_cache
+    assert res["ok"]
+    assert _only_log(res) == [(BUNDLE, "compiled")]
+    assert res["cache"]["path"] == os.path.join(str(d), "kernels")
+    assert res["cache"]["enabled"] is True
+    assert res["cache"]["entries"] == 1
+    assert os.path.getsize(entry) > 0
+    # nothing half-written is left behind
+    assert all(n.endswith(".bin") for n in _entries(d)), _entries(d)
+
+
+def test_second_process_loads_from_disk(compiled_cache, tmp_path):
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    entry = _bundle_entry(d)
+    before = os.stat(entry)
+    res = _child(d)
+    assert res["ok"]
+    assert _only_log(res) == [(BUNDLE, "disk")]
+    after = os.stat(entry)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert res["cache"]["entries"] == 1
+
+
+# ------------------------------------------------------------------ corruption
+def _overwrite_middle(data):
+    b = bytearray(data)
+    m = len(b) // 2
+    b[m:m + 64] = bytes((x ^ 0xFF) for x in b[m:m + 64])
+    return bytes(b)
+
+
+def _parse_entry(data):
+    """The documented entry layout: magic, u32 header length, JSON header, binaries."""
+    magic_end = len(ua._kernels._MAGIC)
+    assert data.startswith(ua._kernels._MAGIC)
+    (hlen,) = struct.unpack_from("<I", data, magic_end)
+    pos = magic_end + 4
+    header = json.loads(data[pos:pos + hlen])
+    return data[:magic_end], header, data[pos + hlen:]
+
+
+def _garbage_binary_valid_checksum(data):
+    """Binaries replaced by garbage of the same size, with matching checksums:
+    passes every integrity check, but the device cannot load it."""
+    magic, header, payload = _parse_entry(data)
+    bins = []
+    pos = 0
+    for size in header["sizes"]:
+        bins.append(bytes((i * 7 + 3) & 0xFF for i in range(size)))
+        pos += size
+    header["sha256"] = [hashlib.sha256(b).hexdigest() for b in bins]
+    h = json.dumps(header).encode()
+    return magic + struct.pack("<I", len(h)) + h + b"".join(bins)
+
+
+CORRUPTIONS = {
+    "overwrite-middle": _overwrite_middle,
+    "truncate-half": lambda d: d[: len(d) // 2],
+    "truncate-empty": lambda d: b"",
+    "trailing-bytes": lambda d: d + b"\0" * 100,
+    "header-garbage": lambda d: b"\x00" * 16 + d[16:],
+    "garbage-binary-valid-checksum": _garbage_binary_valid_checksum,
+}
+
+
+@pytest.mark.parametrize("how", list(CORRUPTIONS))
+def test_corrupted_entry_is_recompiled_and_rewritten(compiled_cache, tmp_path, how):
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    entry = _bundle_entry(d)
+    good = compiled_cache[2]
+    bad = CORRUPTIONS[how](good)
+    assert bad != good
+    with open(entry, "wb") as f:
+        f.write(bad)
+    res = _child(d)
+    assert res["ok"], "the result must be correct despite the corrupted entry"
+    assert _only_log(res) == [(BUNDLE, "compiled")]
+    # the entry was rewritten with a valid one: the next process loads it
+    with open(_bundle_entry(d), "rb") as f:
+        rewritten = f.read()
+    assert rewritten != bad
+    res2 = _child(d)
+    assert res2["ok"]
+    assert _only_log(res2) == [(BUNDLE, "disk")]
+    assert all(n.endswith(".bin") for n in _entries(d)), _entries(d)
+
+
+def test_entry_of_other_sources_is_not_used(compiled_cache, tmp_path):
+    """Changed kernel sources give another cache key: a stale entry is ignored."""
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    src = tmp_path / "src"
+    shutil.copytree(INSTALLED_KERNEL_SOURCES, src)
+    with open(src / "copy.cpp", "a") as f:
+        f.write("\n// a comment changes the source text\n")
+    res = _child(d, USMARRAY_KERNEL_DIR=src)
+    assert res["ok"]
+    assert _only_log(res) == [(BUNDLE, "compiled")]
+    assert len([n for n in _entries(d) if n.startswith(BUNDLE)]) == 2
+
+
+# ------------------------------------------------------------------ concurrency
+def test_concurrent_cold_processes_share_an_empty_cache(tmp_path):
+    d = tmp_path / "c"
+    procs = [subprocess.Popen([sys.executable, "-c", CHILD], env=_env(d), cwd="/",
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=TIMEOUT) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, f"{out}\n{err}"
+        res = json.loads([ln for ln in out.splitlines() if ln.startswith("RESULT ")][-1][7:])
+        assert res["ok"]
+        assert _only_log(res)[0][0] == BUNDLE
+    names = _entries(d)
+    assert len(names) == 1 and names[0].startswith(BUNDLE) and names[0].endswith(".bin"), names
+    res = _child(d)
+    assert res["ok"] and _only_log(res) == [(BUNDLE, "disk")]
+
+
+# ------------------------------------------------------------------ disabled disk cache
+def test_disk_cache_disabled_writes_nothing(tmp_path):
+    d = tmp_path / "c"
+    for _ in range(2):
+        res = _child(d, USMARRAY_DISK_CACHE=0)
+        assert res["ok"]
+        assert _only_log(res) == [(BUNDLE, "compiled")]
+        assert res["cache"]["enabled"] is False
+        assert res["cache"]["entries"] == 0
+        assert _entries(d) == []
+
+
+def test_disk_cache_disabled_does_not_read_entries(compiled_cache, tmp_path):
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    entry = _bundle_entry(d)
+    before = os.stat(entry)
+    res = _child(d, USMARRAY_DISK_CACHE=0)
+    assert res["ok"]
+    assert _only_log(res) == [(BUNDLE, "compiled")]
+    after = os.stat(entry)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert len(_entries(d)) == 1
+
+
+def test_unwritable_cache_location_still_works(tmp_path):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the cache directory's parent should be")
+    d = blocker / "cache"
+    res = _child(d)
+    assert res["ok"]
+    assert _only_log(res) == [(BUNDLE, "compiled")]
+    assert res["cache"]["entries"] == 0
+
+
+# ------------------------------------------------------------------ compile errors
+ERROR_CHILD = r"""
+import json
+import numpy as np
+import usmarray as ua
+out = {}
+x = ua.asarray(np.arange(12, dtype=np.int32).reshape(3, 4))
+y = ua.empty((4, 3), dtype=ua.int32)
+for attempt in ("first", "second"):
+    try:
+        y[...] = x.T
+        out[attempt] = None
+    except Exception as e:
+        out[attempt] = [type(e).__name__, isinstance(e, ua.KernelCompileError),
+                        isinstance(e, RuntimeError), str(e)]
+# kernels of other sources still work
+z = ua.zeros((4, 6), dtype=ua.float32)
+z[:, ::2] = 1.5
+out["other_ok"] = bool((ua.asnumpy(z)[:, ::2] == 1.5).all() and (ua.asnumpy(z)[:, 1::2] == 0).all())
+out["log"] = [[k, how] for k, _, how in ua._kernels.compile_log]
+print("RESULT " + json.dumps(out))
+"""
+
+MARKER = "usmarray_test_injected_syntax_error"
+
+
+def test_kernel_compile_error_is_reported(tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(INSTALLED_KERNEL_SOURCES, src)
+    text = (src / "copy.cpp").read_text()
+    i = text.index("void move_strided")
+    (src / "copy.cpp").write_text(text[:i] + f"int {MARKER} = ;\n" + text[i:])
+    d = tmp_path / "c"
+    res = _child(d, code=ERROR_CHILD, USMARRAY_KERNEL_DIR=src)
+    first = res["first"]
+    assert first is not None, "a kernel from a broken source must not run"
+    name, is_kce, is_runtime, msg = first
+    assert is_kce, f"expected KernelCompileError, got {name}: {msg[:500]}"
+    assert is_runtime
+    assert BUNDLE in msg                         # names the bundle
+    assert "move_strided<u4" in msg              # and its kernels
+    assert "error" in msg.lower()                # carries the compiler log...
+    assert MARKER in msg                         # ...quoting the offending source line
+    # a second use fails the same way (no half-registered bundle)
+    second = res["second"]
+    assert second is not None and second[1], second
+    assert BUNDLE in second[3]
+    assert res["other_ok"]
+    # nothing was cached for the broken bundle
+    assert not [n for n in _entries(d) if n.startswith(BUNDLE)]
+
+
+# ------------------------------------------------------------------ command line
+def _seed_from_user_cache(dst):
+    """Copy the entries of the user's own cache (read only) into `dst`."""
+    if os.environ.get("USMARRAY_TEST_COLD_WARMUP") == "1":
+        return
+    user = ua._env.cache_dir()
+    for sub in ("kernels", "sycl"):
+        s = os.path.join(user, sub)
+        if os.path.isdir(s) and os.path.realpath(s) != os.path.realpath(os.path.join(dst, sub)):
+            shutil.copytree(s, os.path.join(dst, sub), dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("*.tmp.*"))
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory):
+    d = tmp_path_factory.mktemp("kcache-warmup")
+    _seed_from_user_cache(str(d))
+    r = _run([sys.executable, "-m", "usmarray", "warmup"], d, timeout=1800)
+    return d, r
+
+
+_NBUNDLES = r"""
+from usmarray import _kernels
+from usmarray._device import default_queue
+print("RESULT " + str(len(_kernels.bundles_for(default_queue()))))
+"""
+
+_SUMMARY = re.compile(r"(\d+) bundles in [\d.]+ s: (.*)")
+
+
+def _summary(stdout):
+    m = _SUMMARY.search(stdout)
+    assert m, stdout
+    counts = {}
+    for part in m.group(2).split(","):
+        n, how = part.strip().split()
+        counts[how] = int(n)
+    return int(m.group(1)), counts
+
+
+def test_warmup_compiles_every_bundle(warm_cache):
+    d, r = warm_cache
+    assert r.returncode == 0, r.stdout + r.stderr
+    n_bundles = int(_run([sys.executable, "-c", _NBUNDLES], d).stdout.split("RESULT ")[-1])
+    total, counts = _summary(r.stdout)
+    assert total == n_bundles
+    assert sum(counts.values()) == n_bundles
+    assert set(counts) <= {"compiled", "disk", "memory"}
+    assert os.path.join(str(d), "kernels") in r.stdout
+    # every bundle has its entry, and no temporary files are left
+    bins = [n for n in _entries(d) if n.endswith(".bin")]
+    assert len(bins) >= n_bundles
+    assert all(n.endswith(".bin") for n in _entries(d))
+    # progress bar on stderr reaches the end
+    assert f"{n_bundles}/{n_bundles} bundles" in r.stderr
+
+
+def test_warmup_again_loads_everything_from_disk(warm_cache):
+    d, r0 = warm_cache
+    assert r0.returncode == 0
+    exe = shutil.which("usmarray", path=os.path.dirname(sys.executable)) or "usmarray"
+    r = _run([exe, "warmup", "--quiet"], d)
+    assert r.returncode == 0, r.stdout + r.stderr
+    total, counts = _summary(r.stdout)
+    assert counts == {"disk": total}
+    assert "warm-up [" not in r.stderr            # --quiet: no progress bar
+
+
+def test_info_command(warm_cache):
+    d, _ = warm_cache
+    exe = shutil.which("usmarray", path=os.path.dirname(sys.executable)) or "usmarray"
+    for args in ([exe], [sys.executable, "-m", "usmarray", "info"]):
+        r = _run(args, d)
+        assert r.returncode == 0, r.stdout + r.stderr
+        out = r.stdout
+        assert "SYCL devices:" in out
+        dev = ua.get_default_queue().sycl_device
+        assert dev.filter_string in out and dev.name in out
+        assert "Default device" in out
+        assert f"Kernel cache: {os.path.join(str(d), 'kernels')}" in out
+        assert "OK" in out and "MISMATCH" not in out
+        # the check computation loaded its kernels from the warm cache
+        hows = re.findall(r"kernel bundle \S+\s+(\w+)", out)
+        assert hows and set(hows) == {"disk"}, out
+
+
+def test_info_reports_disabled_cache(tmp_path):
+    exe = shutil.which("usmarray", path=os.path.dirname(sys.executable)) or "usmarray"
+    d = tmp_path / "c"
+    _seed_from_user_cache(str(d))
+    r = _run([exe, "info"], d, USMARRAY_DISK_CACHE=0)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "(disabled)" in r.stdout
