@@ -119,7 +119,11 @@ def _neutral_cwd():
     installed package even when the benchmark is started from the source tree."""
     global _NEUTRAL_CWD
     if _NEUTRAL_CWD is None:
+        import atexit
+        import shutil
+
         _NEUTRAL_CWD = tempfile.mkdtemp(prefix="usmarray-bench-cwd-")
+        atexit.register(shutil.rmtree, _NEUTRAL_CWD, True)
     return _NEUTRAL_CWD
 
 
