@@ -193,12 +193,7 @@ _runtime_id = None
 def _runtime_identity():
     global _runtime_id
     if _runtime_id is None:
-        try:
-            from importlib import metadata
-            v = metadata.version("intel-sycl-rt")
-        except Exception:
-            v = "?"
-        _runtime_id = f"intel-sycl-rt {v}|engine {_FORMAT}"
+        _runtime_id = f"{_engine.runtime_id()}|format {_FORMAT}"
     return _runtime_id
 
 

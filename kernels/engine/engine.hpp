@@ -129,15 +129,25 @@ void collapse(int nd, const int64_t *shape, int na, const int64_t *const *stride
 
 // ---------------------------------------------------------------- kernels
 struct KernelCache {
+  // A kernel of a loaded binary not created yet: creating all kernels of a
+  // bundle up front would cost more than loading it.
+  struct Lazy {
+    std::shared_ptr<void> program;  // the native program holding it
+    std::string raw_name;
+  };
   sycl::context ctx;
   sycl::device dev;
   std::unordered_map<std::string, sycl::kernel> kernels;
+  std::unordered_map<std::string, Lazy> lazy;
   nb::object resolver;  // callable(name): compiles/loads the bundle holding `name`
   size_t wg_size;
 
   KernelCache(const sycl::context &c, const sycl::device &d, nb::object r);
   const sycl::kernel &get(const std::string &name);
+  bool has(const std::string &name) const { return kernels.count(name) || lazy.count(name); }
 };
+// Create a kernel registered lazily (jit.cpp).
+bool materialize(KernelCache &kc, const std::string &name);
 
 // ---------------------------------------------------------------- launches
 // The one place commands are submitted: adds the dependencies the touched

@@ -22,7 +22,10 @@ KernelCache::KernelCache(const sycl::context &c, const sycl::device &d, nb::obje
 const sycl::kernel &KernelCache::get(const std::string &name) {
   auto it = kernels.find(name);
   if (it != kernels.end()) return it->second;
-  resolver(nb::str(name.c_str(), name.size()));
+  if (!materialize(*this, name)) {
+    resolver(nb::str(name.c_str(), name.size()));
+    materialize(*this, name);
+  }
   it = kernels.find(name);
   if (it == kernels.end())
     throw std::runtime_error("usmarray: kernel '" + name + "' was not provided by its bundle");
@@ -107,8 +110,61 @@ nb::tuple build_source(KernelCache &kc, const std::string &source,
   return nb::make_tuple(true, log, bins, raw);
 }
 
-// Loads binaries produced by build_source. Returns False when they are
-// unusable (corrupted, other driver); the caller then recompiles.
+namespace {
+
+struct Program {
+  cl_program p;
+  explicit Program(cl_program prog) : p(prog) {}
+  ~Program() { opencl().ReleaseProgram(p); }
+};
+
+std::vector<std::string> kernel_names(cl_program p) {
+  const OpenCL &cl = opencl();
+  size_t n = 0;
+  std::vector<std::string> out;
+  if (cl.GetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &n) != CL_SUCCESS || n == 0)
+    return out;
+  std::string all(n, '\0');
+  if (cl.GetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, n, all.data(), nullptr) != CL_SUCCESS) return out;
+  all.resize(strnlen(all.c_str(), n));
+  size_t start = 0;
+  while (start <= all.size()) {
+    size_t end = all.find(';', start);
+    if (end == std::string::npos) end = all.size();
+    if (end > start) out.push_back(all.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+bool materialize(KernelCache &kc, const std::string &name) {
+  auto it = kc.lazy.find(name);
+  if (it == kc.lazy.end()) return false;
+  const OpenCL &cl = opencl();
+  auto *prog = static_cast<Program *>(it->second.program.get());
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = cl.CreateKernel(prog->p, it->second.raw_name.c_str(), &err);
+  if (err != CL_SUCCESS || !k) {
+    kc.lazy.erase(it);
+    return false;  // the resolver compiles the bundle again
+  }
+  try {
+    kc.kernels.insert_or_assign(name, sycl::make_kernel<sycl::backend::opencl>(k, kc.ctx));
+  } catch (const sycl::exception &) {
+    cl.ReleaseKernel(k);
+    kc.lazy.erase(it);
+    return false;
+  }
+  cl.ReleaseKernel(k);  // the SYCL kernel holds its own reference
+  kc.lazy.erase(it);
+  return true;
+}
+
+// Loads binaries produced by build_source; their kernels are created on
+// first use. Returns False when the binaries are unusable (corrupted, other
+// driver, a kernel missing); the caller then recompiles.
 bool load_binary(KernelCache &kc, const std::vector<nb::bytes> &binaries,
                  const std::vector<std::string> &names, const std::vector<std::string> &raw_names) {
   if (!binary_cache_supported(kc) || names.size() != raw_names.size() || binaries.empty())
@@ -119,46 +175,39 @@ bool load_binary(KernelCache &kc, const std::vector<nb::bytes> &binaries,
     const OpenCL &cl;
     cl_context ctx;
     cl_device_id dev;
-    std::vector<cl_program> progs;
     ~Native() {
-      for (cl_program p : progs) cl.ReleaseProgram(p);
       cl.ReleaseDevice(dev);
       cl.ReleaseContext(ctx);
     }
   } native{cl, sycl::get_native<sycl::backend::opencl>(kc.ctx),
-           sycl::get_native<sycl::backend::opencl>(kc.dev), {}};
+           sycl::get_native<sycl::backend::opencl>(kc.dev)};
+  std::vector<std::shared_ptr<void>> progs;
+  std::unordered_map<std::string, size_t> where;  // raw kernel name -> program
   for (auto &b : binaries) {
     size_t sz = b.size();
     const unsigned char *bp = reinterpret_cast<const unsigned char *>(b.c_str());
     cl_int status = CL_SUCCESS, err = CL_SUCCESS;
     cl_program prog = cl.CreateProgramWithBinary(native.ctx, 1, &native.dev, &sz, &bp, &status, &err);
-    if (prog) native.progs.push_back(prog);
-    if (err != CL_SUCCESS || status != CL_SUCCESS || !prog) return false;
+    if (err != CL_SUCCESS || status != CL_SUCCESS || !prog) {
+      if (prog) cl.ReleaseProgram(prog);
+      return false;
+    }
+    progs.push_back(std::make_shared<Program>(prog));
     {
       nb::gil_scoped_release rel;
       err = cl.BuildProgram(prog, 1, &native.dev, "", nullptr, nullptr);
     }
     if (err != CL_SUCCESS) return false;
+    for (auto &n : kernel_names(prog)) where.emplace(n, progs.size() - 1);
   }
-  std::vector<std::pair<std::string, sycl::kernel>> made;
+  std::vector<std::pair<std::string, KernelCache::Lazy>> found;
   for (size_t i = 0; i < names.size(); ++i) {
-    cl_kernel k = nullptr;
-    for (cl_program p : native.progs) {
-      cl_int err = CL_SUCCESS;
-      k = cl.CreateKernel(p, raw_names[i].c_str(), &err);
-      if (err == CL_SUCCESS && k) break;
-      k = nullptr;
-    }
-    if (!k) return false;
-    try {
-      made.emplace_back(names[i], sycl::make_kernel<sycl::backend::opencl>(k, kc.ctx));
-    } catch (const sycl::exception &) {
-      cl.ReleaseKernel(k);
-      return false;
-    }
-    cl.ReleaseKernel(k);  // the SYCL kernel holds its own reference
+    auto w = where.find(raw_names[i]);
+    if (w == where.end()) return false;
+    found.push_back({names[i], KernelCache::Lazy{progs[w->second], raw_names[i]}});
   }
-  for (auto &m : made) kc.kernels.insert_or_assign(m.first, m.second);
+  for (auto &f : found)
+    if (!kc.kernels.count(f.first)) kc.lazy.insert_or_assign(f.first, std::move(f.second));
   return true;
 }
 

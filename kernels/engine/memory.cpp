@@ -13,6 +13,8 @@
 #include <functional>
 #include <map>
 
+#include <sys/mman.h>
+
 namespace usm {
 
 const int kItemSize[TC_COUNT] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 8, 16};
@@ -76,6 +78,8 @@ bool Event::complete() const { return event_complete(ev); }
 namespace {
 
 constexpr size_t kAlign = 128;
+constexpr size_t kHugePage = size_t(2) << 20;
+constexpr size_t kHugeMin = size_t(8) << 20;
 
 struct PoolKey {
   sycl::context ctx;
@@ -136,12 +140,22 @@ size_t size_class(size_t n) {
 }
 
 void *raw_alloc(size_t n, int kind, const sycl::context &ctx, const sycl::device &dev) {
+  // On a CPU device USM is ordinary process memory: large blocks are
+  // aligned to and advised for transparent huge pages (fewer TLB misses in
+  // strided and transposing kernels), as NumPy does for its arrays.
+  const bool huge = n >= kHugeMin && dev.is_cpu();
+  const size_t align = huge ? kHugePage : kAlign;
+  void *p = nullptr;
   switch (kind) {
-  case KIND_DEVICE: return sycl::aligned_alloc_device(kAlign, n, dev, ctx);
-  case KIND_SHARED: return sycl::aligned_alloc_shared(kAlign, n, dev, ctx);
-  case KIND_HOST: return sycl::aligned_alloc_host(kAlign, n, ctx);
+  case KIND_DEVICE: p = sycl::aligned_alloc_device(align, n, dev, ctx); break;
+  case KIND_SHARED: p = sycl::aligned_alloc_shared(align, n, dev, ctx); break;
+  case KIND_HOST: p = sycl::aligned_alloc_host(align, n, ctx); break;
+  default: throw nb::value_error("unknown USM kind");
   }
-  throw nb::value_error("unknown USM kind");
+#ifdef MADV_HUGEPAGE
+  if (p && huge) madvise(p, n & ~(kHugePage - 1), MADV_HUGEPAGE);
+#endif
+  return p;
 }
 
 // Return a block to SYCL once nothing uses it any more.

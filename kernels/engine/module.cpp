@@ -2,6 +2,9 @@
 #include "engine.hpp"
 #include "opencl.hpp"
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -86,6 +89,21 @@ int root_device_index(const sycl::device &d) {
   return -1;
 }
 
+// Identity of the SYCL runtime in use, for the kernel cache's keys: the
+// headers' version and the loaded libsycl's path, size and mtime (cheap,
+// unlike asking Python package metadata).
+std::string runtime_id() {
+  std::string id = std::to_string(__SYCL_COMPILER_VERSION);
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&sycl::device::get_devices), &info) && info.dli_fname) {
+    struct stat st;
+    id += std::string("|") + info.dli_fname;
+    if (stat(info.dli_fname, &st) == 0)
+      id += "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtime);
+  }
+  return id;
+}
+
 } // namespace
 
 NB_MODULE(_engine, m) {
@@ -127,8 +145,8 @@ NB_MODULE(_engine, m) {
            nb::arg("names"), nb::arg("options"))
       .def("load_binary", &load_binary, nb::arg("binaries"), nb::arg("names"), nb::arg("raw_names"))
       .def_prop_ro("can_cache_binaries", &can_cache_binaries)
-      .def("has", [](const KernelCache &kc, const std::string &n) { return kc.kernels.count(n) > 0; })
-      .def("__len__", [](const KernelCache &kc) { return kc.kernels.size(); })
+      .def("has", &KernelCache::has)
+      .def("__len__", [](const KernelCache &kc) { return kc.kernels.size() + kc.lazy.size(); })
       .def_prop_ro("work_group_size", [](const KernelCache &kc) { return kc.wg_size; });
 
   m.def("allocate", [](std::uintptr_t qref, size_t nbytes, int kind) {
@@ -182,6 +200,7 @@ NB_MODULE(_engine, m) {
       return nb::none();
     return nb::make_tuple(base, size);
   }, "(base, size) of the USM allocation holding a pointer, or None if the backend cannot tell.");
+  m.def("runtime_id", &runtime_id);
   m.def("pool_stats", [] {
     PoolStats s = pool_stats();
     nb::dict d;
