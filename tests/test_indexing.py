@@ -595,3 +595,77 @@ def test_setitem_overlapping_other_dtype_view():
     x.real[1:] = x.imag[:-1]
     h.real[1:] = h.imag[:-1].copy()
     np.testing.assert_array_equal(_host(x), h)
+
+
+# ------------------------------------------------------------------ integer arrays
+def _np_key(key):
+    return tuple(ua.asnumpy(k) if isinstance(k, ua.usm_ndarray) else k for k in key)
+
+
+@pytest.mark.parametrize("key", [
+    (ua.asarray([0, 2, -1]),),
+    (1, ua.asarray([0, 3, 3])),
+    (ua.asarray([[0], [2]]), ua.asarray([1, 2, 3])),
+    (ua.asarray([0, 2]), slice(None), slice(1, 3)),
+    (ua.asarray([1, 0]), ua.asarray([3, -4]), 4),
+    (ua.asarray([2, 0], dtype=ua.int8), Ellipsis),
+    (ua.asarray([1], dtype=ua.uint16), ua.asarray(2), ua.asarray([0, 4])),
+    ([2, 0, 1],),
+    (ua.asarray([0, 1, 2]), slice(None, None, -1), None),
+], ids=lambda k: repr(_np_key(k)))
+def test_integer_array_getitem_matches_numpy(key):
+    h = np.arange(60, dtype="f4").reshape(3, 4, 5)
+    x = ua.asarray(h)
+    r = ua.asnumpy(x[key])
+    e = h[_np_key(key)]
+    assert r.shape == e.shape
+    np.testing.assert_array_equal(r, e)
+
+
+def test_integer_array_getitem_of_views_and_dtypes(dtype):
+    h = sample((6, 7), dtype)[::-2, 1::2]
+    x = ua.asarray(sample((6, 7), dtype))[::-2, 1::2]
+    idx = np.array([[2, 0], [1, 1]])
+    np.testing.assert_array_equal(ua.asnumpy(x[ua.asarray(idx)]), h[idx])
+    np.testing.assert_array_equal(ua.asnumpy(x[ua.asarray(idx), -1]), h[idx, -1])
+
+
+def test_integer_array_getitem_is_a_copy():
+    x = ua.arange(10)
+    y = x[ua.asarray([1, 2])]
+    y[...] = -1
+    assert ua.asnumpy(x)[1] == 1
+
+
+@pytest.mark.parametrize("bad", [[3], [-4], [0, 5]])
+def test_integer_array_out_of_bounds_raises(bad):
+    x = ua.arange(3)
+    with pytest.raises(IndexError):
+        x[ua.asarray(bad)]
+
+
+def test_integer_array_errors():
+    x = ua.reshape(ua.arange(12), (3, 4))
+    with pytest.raises(IndexError):
+        x[ua.asarray([True, False, True])]          # boolean masks are not supported yet
+    with pytest.raises(IndexError):
+        x[:, ua.asarray([0, 1])]                    # arrays after a slice
+    with pytest.raises(ValueError):
+        x[ua.asarray([0, 1]), ua.asarray([0, 1, 2])]  # index arrays do not broadcast
+    with pytest.raises(IndexError):
+        x[ua.asarray([0.5])]
+
+
+# ------------------------------------------------------------------ masks
+@pytest.mark.parametrize("value", [7, True, 2.5])
+def test_setitem_through_mask(value):
+    h = np.arange(12, dtype="f8").reshape(3, 4)
+    x = ua.asarray(h)
+    m = h % 3 == 0
+    x[ua.asarray(m)] = value
+    h[m] = value
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    rows = np.array([True, False, True])
+    x[ua.asarray(rows)] = ua.asarray(-1.0)
+    h[rows] = -1.0
+    np.testing.assert_array_equal(ua.asnumpy(x), h)

@@ -34,7 +34,8 @@ from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye,
                        zeros_like, ones_like, full_like, tril, triu, meshgrid)
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
-from .reduction import sum, prod, max, min, all, any, where
+from .reduction import sum, prod, max, min, all, any
+from .searching import where
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze)
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize

@@ -11,8 +11,12 @@ from ._array import WRITABLE, usm_ndarray, view
 __all__ = ["getitem", "setitem", "basic_view", "scalar_bytes"]
 
 
+class _Advanced(Exception):
+    """The key holds integer arrays: handled by integer array indexing."""
+
+
 def _index_kind(k):
-    """'int', 'slice', 'ellipsis', 'none', 'bool' or raise IndexError."""
+    """'int', 'slice', 'ellipsis', 'none', 'bool' or raise IndexError/_Advanced."""
     if k is None:
         return "none"
     if k is Ellipsis:
@@ -26,11 +30,16 @@ def _index_kind(k):
             return "int"
         if k.ndim == 0 and k.dtype.kind == "b":
             return "bool"
-        raise IndexError("integer array and boolean array indices are not supported yet; "
-                         "only integers, slices, Ellipsis, None and 0-d integer arrays")
+        if k.dtype.kind in "iu":
+            raise _Advanced
+        raise IndexError("boolean array indices are not supported yet; use where() or "
+                         "assign a scalar through the mask")
     if isinstance(k, (list, np.ndarray)):
-        raise IndexError("integer array and boolean array indices are not supported yet; "
-                         "only integers, slices, Ellipsis, None and 0-d integer arrays")
+        a = np.asarray(k)
+        if a.dtype.kind in "iu" or (a.size == 0 and a.dtype.kind == "f"):
+            raise _Advanced
+        raise IndexError("only integers, slices, Ellipsis, None, integer arrays and 0-d "
+                         f"integer arrays are valid indices, got {a.dtype} array")
     try:
         operator.index(k)
         return "int"
@@ -93,8 +102,77 @@ def basic_view(x, key):
 
 
 def getitem(x, key):
-    off, shape, strides = basic_view(x, key)
+    try:
+        off, shape, strides = basic_view(x, key)
+    except _Advanced:
+        return _take(x, key if isinstance(key, tuple) else (key,))
     return view(x, off, shape, strides)
+
+
+def _take(x, key):
+    """x[key] for a key whose leading entries are integers and integer arrays
+    (one per dimension, broadcast together) followed by basic indices: a
+    gather (the array API's integer array indexing; NumPy's result layout)."""
+    from . import elementwise as ew
+    from ._array import empty_array
+    from ._copy import broadcast_shapes, broadcast_view
+    from .creation import asarray
+    from .reduction import max as rmax, min as rmin
+    from .searching import where
+
+    k = 0
+    while k < len(key) and not (key[k] is None or key[k] is Ellipsis or isinstance(key[k], slice)):
+        k += 1
+    if any(not (e is None or e is Ellipsis or isinstance(e, slice)) for e in key[k:]):
+        raise IndexError("integer array indices must come before slices, Ellipsis and None "
+                         "in an index")
+    nd = len(x._shape)
+    if k > nd:
+        raise IndexError(f"too many indices for array: array is {nd}-dimensional, but {k} were indexed")
+    qi = x._q
+    # the remaining (basic) part of the key, applied to the trailing dimensions
+    y = getitem(x, (slice(None),) * k + tuple(key[k:]))
+    arrays, ints = [], []
+    for d in range(k):
+        e = key[d]
+        n = x._shape[d]
+        if isinstance(e, usm_ndarray) or isinstance(e, (list, np.ndarray)):
+            a = e if isinstance(e, usm_ndarray) else asarray(np.asarray(e, dtype=np.int64), device=qi.queue)
+            if a._dtype.kind not in "iu":
+                raise IndexError(f"index arrays must be integer arrays, got {a._dtype.name}")
+            if a._q is not qi:
+                a = a.to_device(qi.queue)
+            if a.size and (int(rmin(a)) < -n or int(rmax(a)) >= n):
+                raise IndexError(f"an index is out of bounds for axis {d} with size {n}")
+            arrays.append((d, a))
+        else:
+            i = operator.index(e)
+            if i < -n or i >= n:
+                raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
+            ints.append((d, i % n))
+    s2 = broadcast_shapes(*(a._shape for _, a in arrays))
+    # element offsets of the gathered coordinates
+    base = sum(i * x._strides[d] for d, i in ints)
+    offs = None
+    for d, a in arrays:
+        n, st = x._shape[d], x._strides[d]
+        if a._dtype is not _dtypes.int64:
+            a = ew._cast(a, _dtypes.int64)
+        a = where(ew.less(a, 0), ew.add(a, n), a)   # negative indices count from the end
+        term = ew.multiply(a, st) if st != 1 else a
+        offs = term if offs is None else ew.add(offs, term)
+    if base:
+        offs = ew.add(offs, base)
+    if offs._dtype is not _dtypes.int64:
+        offs = ew._cast(offs, _dtypes.int64)
+    rest_shape, rest_strides = y._shape[k:], y._strides[k:]
+    out_shape = s2 + rest_shape
+    o = broadcast_view(offs, s2)
+    o = view(o, o._off, out_shape, o._strides + (0,) * len(rest_shape))
+    xv = view(y, y._off, out_shape, (0,) * len(s2) + rest_strides)
+    out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
+    _engine.take(qi.ref, qi.kc, o, xv, out)
+    return out
 
 
 def scalar_bytes(value, dt, strict=True):

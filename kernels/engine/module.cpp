@@ -36,6 +36,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
              nb::handle out, int atc);
 Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
             nb::handle out);
+Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
 } // namespace usm
 
 using namespace usm;
@@ -167,6 +168,7 @@ NB_MODULE(_engine, m) {
   m.def("binary_scalar", &binary_scalar, "out = op(x, value) or op(value, x), contiguous x/out.");
   m.def("reduce", &reduce, "out = reduction of x over its last nred dimensions.");
   m.def("where", &where);
+  m.def("take", &take, "out[i] = x[i + offsets[i]] (gathers of integer array indexing).");
   m.def("to_host", &to_host);
   m.def("from_host", &from_host);
 

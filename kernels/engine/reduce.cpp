@@ -1,4 +1,4 @@
-// Reductions over trailing axes, and where(). Python permutes the reduced
+// Reductions over trailing axes. Python permutes the reduced
 // axes to the end and allocates a contiguous output; here the outer and the
 // reduced dimensions are each collapsed to one (through a contiguous copy
 // when they do not collapse) and reduced in passes (kernels/sycl/reduction.hpp).
@@ -99,44 +99,6 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     s_r = 1;
   }
   return Event{e};
-}
-
-// out = where(c, a, b) for operands broadcast to out's shape; a, b and out
-// have one dtype (only bytes move).
-Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h, nb::handle b_h,
-            nb::handle out_h) {
-  ArrayRef c, a, b, r;
-  read_array(c_h, c);
-  read_array(a_h, a);
-  read_array(b_h, b);
-  read_array(out_h, r);
-  sycl::queue &q = queue_from_ref(qref);
-  for (const ArrayRef *x : {&c, &a, &b}) {
-    if (x->nd != r.nd) throw nb::value_error("where: operand rank differs from the output's");
-    for (int i = 0; i < r.nd; ++i)
-      if (x->shape[i] != r.shape[i]) throw nb::value_error("where: operand shape differs");
-    if (!(x->alloc->ctx == q.get_context())) throw nb::value_error("where: other SYCL context");
-  }
-  if (c.tc != TC_BOOL || a.itemsize != r.itemsize || b.itemsize != r.itemsize)
-    throw nb::value_error("where: condition must be bool and values of the output's dtype");
-  const int64_t *strides[4] = {c.strides, a.strides, b.strides, r.strides};
-  Iteration it;
-  collapse(r.nd, r.shape, 4, strides, 3, it);
-  if (it.nd < 0) return Event{};
-  char *const ptrs[4] = {c.data() + it.offset[0] * c.itemsize, a.data() + it.offset[1] * a.itemsize,
-                         b.data() + it.offset[2] * b.itemsize, r.data() + it.offset[3] * r.itemsize};
-  const int64_t isz[4] = {c.itemsize, a.itemsize, b.itemsize, r.itemsize};
-  const std::string T = move_type_name(static_cast<int>(r.itemsize));
-  if (it.contiguous()) {
-    const int64_t n = it.size();
-    sycl::kernel k = kc.get("where_contig<" + T + ">");
-    return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
-      h.set_args(ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
-      h.parallel_for(linear_range(n, kc.wg_size), k);
-    })};
-  }
-  return Event{launch_strided<4>(q, kc, "where_strided<" + T, it, ptrs, isz,
-                                 {c.alloc, a.alloc, b.alloc, r.alloc})};
 }
 
 } // namespace usm

@@ -1,4 +1,4 @@
-// where(cond, x1, x2): selection by a boolean condition.
+// where(cond, x1, x2) (selection by a boolean condition) and gathers.
 #include "common.hpp"
 
 template <typename T>
@@ -13,4 +13,14 @@ USM_KERNEL((ND < 3 ? ND : 3))
 void where_strided(const bool *c, const T *a, const T *b, T *r, Geometry<ND, 4> g) {
   std::int64_t off[4];
   if (usmk::strided_offsets(g, off)) r[off[3]] = c[off[0]] ? a[off[1]] : b[off[2]];
+}
+
+// out[i] = x[i + offs[i]] in element units: gathering for integer array
+// indexing. offs, x and out are walked by one geometry; x's strides cover
+// the dimensions that are not indexed, offs holds the gathered part.
+template <typename T, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void take_strided(const std::int64_t *offs, const T *x, T *out, Geometry<ND, 3> g) {
+  std::int64_t off[3];
+  if (usmk::strided_offsets(g, off)) out[off[2]] = x[off[1] + offs[off[0]]];
 }

@@ -1,0 +1,75 @@
+// Selection: where() and the gathers of integer array indexing.
+#include "engine.hpp"
+
+namespace usm {
+
+// out = where(c, a, b) for operands broadcast to out's shape; a, b and out
+// have one dtype (only bytes move).
+Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h, nb::handle b_h,
+            nb::handle out_h) {
+  ArrayRef c, a, b, r;
+  read_array(c_h, c);
+  read_array(a_h, a);
+  read_array(b_h, b);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  for (const ArrayRef *x : {&c, &a, &b}) {
+    if (x->nd != r.nd) throw nb::value_error("where: operand rank differs from the output's");
+    for (int i = 0; i < r.nd; ++i)
+      if (x->shape[i] != r.shape[i]) throw nb::value_error("where: operand shape differs");
+    if (!(x->alloc->ctx == q.get_context())) throw nb::value_error("where: other SYCL context");
+  }
+  if (c.tc != TC_BOOL || a.itemsize != r.itemsize || b.itemsize != r.itemsize)
+    throw nb::value_error("where: condition must be bool and values of the output's dtype");
+  const int64_t *strides[4] = {c.strides, a.strides, b.strides, r.strides};
+  Iteration it;
+  collapse(r.nd, r.shape, 4, strides, 3, it);
+  if (it.nd < 0) return Event{};
+  char *const ptrs[4] = {c.data() + it.offset[0] * c.itemsize, a.data() + it.offset[1] * a.itemsize,
+                         b.data() + it.offset[2] * b.itemsize, r.data() + it.offset[3] * r.itemsize};
+  const int64_t isz[4] = {c.itemsize, a.itemsize, b.itemsize, r.itemsize};
+  const std::string T = move_type_name(static_cast<int>(r.itemsize));
+  if (it.contiguous()) {
+    const int64_t n = it.size();
+    sycl::kernel k = kc.get("where_contig<" + T + ">");
+    return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+      h.set_args(ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
+      h.parallel_for(linear_range(n, kc.wg_size), k);
+    })};
+  }
+  return Event{launch_strided<4>(q, kc, "where_strided<" + T, it, ptrs, isz,
+                                 {c.alloc, a.alloc, b.alloc, r.alloc})};
+}
+
+// out = x gathered at element offsets: out[i] = x[i + offsets[i]] where x's
+// strides are zero along the gathered dimensions. Offsets were bounds-checked
+// by the caller (integer array indexing).
+Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_h,
+           nb::handle out_h) {
+  ArrayRef o, x, r;
+  read_array(offs_h, o);
+  read_array(x_h, x);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  for (const ArrayRef *a : {&o, &x}) {
+    if (a->nd != r.nd) throw nb::value_error("take: operand rank differs from the output's");
+    for (int i = 0; i < r.nd; ++i)
+      if (a->shape[i] != r.shape[i]) throw nb::value_error("take: operand shape differs");
+    if (!(a->alloc->ctx == q.get_context())) throw nb::value_error("take: other SYCL context");
+  }
+  if (o.tc != TC_I8 || x.itemsize != r.itemsize)
+    throw nb::value_error("take: offsets must be int64 and x of the output's item size");
+  const int64_t *strides[3] = {o.strides, x.strides, r.strides};
+  Iteration it;
+  collapse(r.nd, r.shape, 3, strides, 2, it);
+  if (it.nd < 0) return Event{};
+  char *const ptrs[3] = {o.data() + it.offset[0] * o.itemsize, x.data() + it.offset[1] * x.itemsize,
+                         r.data() + it.offset[2] * r.itemsize};
+  const int64_t isz[3] = {o.itemsize, x.itemsize, r.itemsize};
+  return Event{launch_strided<3>(q, kc,
+                                 std::string("take_strided<") +
+                                     move_type_name(static_cast<int>(r.itemsize)),
+                                 it, ptrs, isz, {o.alloc, x.alloc, r.alloc})};
+}
+
+} // namespace usm
