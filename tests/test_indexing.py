@@ -6,26 +6,8 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import ALL_DTYPES, sample
+from conftest import SUPPORTED_DTYPES as DTYPES, device_supports as _device_supports, sample
 
-
-def _device_supports(dt):
-    dev = ua.get_default_queue().sycl_device
-    if dt == ua.float16:
-        return dev.has_aspect_fp16
-    if dt in (ua.float64, ua.complex128):
-        return dev.has_aspect_fp64
-    return True
-
-
-# every dtype the device can hold, float16 included (it is not an array API dtype, so
-# the namespace info, and with it conftest's DTYPES, may leave it out)
-DTYPES = [d for d in ALL_DTYPES if _device_supports(d)]
-
-
-@pytest.fixture(params=DTYPES, ids=lambda d: d.name)
-def dtype(request):
-    return request.param
 
 S = slice
 

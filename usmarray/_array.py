@@ -139,17 +139,7 @@ def empty_array(shape, dt, qi, usm_type="device", order="C"):
         n = math.prod(shape)
         strides = f_strides(shape)
         flags = contig_flags(shape, strides) | WRITABLE
-    a = _new(usm_ndarray)
-    a._alloc = _engine.allocate(qi.ref, n * dt.itemsize, kind)
-    a._off = 0
-    a._shape = shape
-    a._strides = strides
-    a._dtype = dt
-    a._tc = _dtypes.TC[dt]
-    a._q = qi
-    a._flags = flags
-    a._ns = None
-    return a
+    return make(_engine.allocate(qi.ref, n * dt.itemsize, kind), 0, shape, strides, dt, qi, flags)
 
 
 def view(x, off, shape, strides, dt=None):

@@ -78,24 +78,23 @@ def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="dev
     return out
 
 
-def zeros(shape, *, dtype=None, order="C", device=None, usm_type="device", sycl_queue=None):
-    """New array of zeros."""
+def _filled(shape, value, dtype, order, device, usm_type, sycl_queue):
     qi = resolve_queue(device, sycl_queue)
     dt = _dtype(dtype, qi, qi.float)
     out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
     if out.size:
-        fill(out, bytes(dt.itemsize))
+        fill(out, scalar_bytes(value, dt, strict=False))
     return out
+
+
+def zeros(shape, *, dtype=None, order="C", device=None, usm_type="device", sycl_queue=None):
+    """New array of zeros."""
+    return _filled(shape, 0, dtype, order, device, usm_type, sycl_queue)
 
 
 def ones(shape, *, dtype=None, order="C", device=None, usm_type="device", sycl_queue=None):
     """New array of ones."""
-    qi = resolve_queue(device, sycl_queue)
-    dt = _dtype(dtype, qi, qi.float)
-    out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
-    if out.size:
-        fill(out, scalar_bytes(1, dt, strict=False))
-    return out
+    return _filled(shape, 1, dtype, order, device, usm_type, sycl_queue)
 
 
 def _like(x, dtype, device, usm_type, sycl_queue, order):

@@ -70,6 +70,32 @@ void read_array(nb::handle arr, ArrayRef &out) {
   }
 }
 
+bool overlaps(const ArrayRef &a, const ArrayRef &b) {
+  int64_t alo, ahi, blo, bhi;
+  a.extent(alo, ahi);
+  b.extent(blo, bhi);
+  auto pa = reinterpret_cast<intptr_t>(a.alloc->ptr), pb = reinterpret_cast<intptr_t>(b.alloc->ptr);
+  return pa + alo < pb + bhi && pb + blo < pa + ahi;
+}
+
+bool same_view(const ArrayRef &a, const ArrayRef &b) {
+  if (a.data() != b.data() || a.itemsize != b.itemsize || a.nd != b.nd) return false;
+  for (int i = 0; i < a.nd; ++i)
+    if (a.shape[i] > 1 && a.strides[i] != b.strides[i]) return false;
+  return true;
+}
+
+void check_operand(sycl::queue &q, const ArrayRef &x, const ArrayRef &out, const char *what) {
+  bool same = x.nd == out.nd;
+  for (int i = 0; same && i < x.nd; ++i) same = x.shape[i] == out.shape[i];
+  if (!same) throw nb::value_error((std::string(what) + " shape differs from the output's").c_str());
+  if (!(x.alloc->ctx == q.get_context()))
+    throw nb::value_error((std::string(what) +
+                           " is bound to another SYCL context than the queue; copy it through "
+                           "the host (to_device/asarray do)")
+                              .c_str());
+}
+
 int64_t ArrayRef::size() const {
   int64_t s = 1;
   for (int i = 0; i < nd; ++i) s *= shape[i];

@@ -9,30 +9,6 @@ namespace usm {
 
 namespace {
 
-void check_operand(sycl::queue &q, const ArrayRef &x, const ArrayRef &out, const char *what) {
-  if (x.nd != out.nd) throw nb::value_error("operand and output dimensions differ");
-  for (int i = 0; i < x.nd; ++i)
-    if (x.shape[i] != out.shape[i])
-      throw nb::value_error((std::string(what) + " shape differs from the output's").c_str());
-  if (!(x.alloc->ctx == q.get_context()))
-    throw nb::value_error((std::string(what) + " is bound to another SYCL context").c_str());
-}
-
-bool overlaps(const ArrayRef &a, const ArrayRef &b) {
-  int64_t alo, ahi, blo, bhi;
-  a.extent(alo, ahi);
-  b.extent(blo, bhi);
-  auto pa = reinterpret_cast<intptr_t>(a.alloc->ptr), pb = reinterpret_cast<intptr_t>(b.alloc->ptr);
-  return pa + alo < pb + bhi && pb + blo < pa + ahi;
-}
-
-bool identical(const ArrayRef &a, const ArrayRef &b) {
-  if (a.data() != b.data() || a.itemsize != b.itemsize) return false;
-  for (int i = 0; i < a.nd; ++i)
-    if (a.shape[i] > 1 && a.strides[i] != b.strides[i]) return false;
-  return true;
-}
-
 // An input sharing memory with the output other than element for element
 // (x[1:] += x[:-1]) would read values the kernel already overwrote: such
 // inputs are read from a contiguous copy.
@@ -42,7 +18,7 @@ struct Staged {
 
 void stage_if_overlapping(sycl::queue &q, KernelCache &kc, ArrayRef &x, const ArrayRef &out,
                           Staged &st) {
-  if (!overlaps(x, out) || identical(x, out)) return;
+  if (!overlaps(x, out) || same_view(x, out)) return;
   st.tmp.reset(allocate(q, static_cast<size_t>(x.size() * x.itemsize), KIND_DEVICE));
   ArrayRef t;
   copy_to_contiguous(q, kc, x, t, st.tmp.get());
@@ -140,7 +116,7 @@ Event binary_scalar(std::uintptr_t qref, KernelCache &kc, const std::string &sig
   sycl::queue &q = queue_from_ref(qref);
   check_operand(q, x, r, "the array operand");
   check_operand(q, r, r, "the output");
-  if (overlaps(x, r) && !identical(x, r))
+  if (overlaps(x, r) && !same_view(x, r))
     throw nb::value_error("binary_scalar: the output overlaps the input");
   const int64_t *strides[2] = {x.strides, r.strides};
   Iteration it;

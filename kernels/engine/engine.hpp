@@ -105,6 +105,12 @@ struct ArrayRef {
   void extent(int64_t &lo, int64_t &hi) const;
 };
 void read_array(nb::handle arr, ArrayRef &out);
+// Do the memory ranges two views touch overlap?
+bool overlaps(const ArrayRef &a, const ArrayRef &b);
+// Same first element, item size and strides (element-for-element aliasing).
+bool same_view(const ArrayRef &a, const ArrayRef &b);
+// ValueError unless `x` has `out`'s shape and lives in the queue's context.
+void check_operand(sycl::queue &q, const ArrayRef &x, const ArrayRef &out, const char *what);
 sycl::queue &queue_from_ref(std::uintptr_t qref);
 
 // ---------------------------------------------------------------- iteration

@@ -17,8 +17,8 @@ Event sequence(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::handle 
                nb::handle step, int ctc);
 Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst, int64_t k,
                bool upper);
-void to_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n);
-void from_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n);
+void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
+                   bool to_host);
 nb::tuple build_source(KernelCache &kc, const std::string &source,
                        const std::vector<std::pair<std::string, std::string>> &includes,
                        const std::vector<std::string> &names,
@@ -169,8 +169,12 @@ NB_MODULE(_engine, m) {
   m.def("reduce", &reduce, "out = reduction of x over its last nred dimensions.");
   m.def("where", &where);
   m.def("take", &take, "out[i] = x[i + offsets[i]] (gathers of integer array indexing).");
-  m.def("to_host", &to_host);
-  m.def("from_host", &from_host);
+  m.def("to_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
+    host_transfer(qref, a, lo, host, n, true);
+  }, "Copy bytes [lo, lo + n) of an allocation to host memory (waits).");
+  m.def("from_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
+    host_transfer(qref, a, lo, host, n, false);
+  }, "Copy n bytes of host memory to an allocation at byte lo (waits).");
 
   m.def("pointer_kind", [](std::uintptr_t ptr, std::uintptr_t ctxref) {
     return kind_name(kind_of(sycl::get_pointer_type(reinterpret_cast<void *>(ptr),

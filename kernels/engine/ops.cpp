@@ -16,36 +16,6 @@ struct alignas(16) X16 {
   uint64_t lo, hi;
 };
 
-void check_context(sycl::queue &q, const ArrayRef &a, const char *what) {
-  if (!(a.alloc->ctx == q.get_context()))
-    throw nb::value_error((std::string(what) +
-                           " is bound to another SYCL context than the queue; copy it "
-                           "through the host (usmarray handles this in to_device/asarray)")
-                              .c_str());
-}
-
-void check_same_shape(const ArrayRef &a, const ArrayRef &b) {
-  bool same = a.nd == b.nd;
-  for (int i = 0; same && i < a.nd; ++i) same = a.shape[i] == b.shape[i];
-  if (!same) throw nb::value_error("source and destination shapes differ");
-}
-
-// Do the memory ranges touched by two views overlap?
-bool overlap(const ArrayRef &a, const ArrayRef &b) {
-  int64_t alo, ahi, blo, bhi;
-  a.extent(alo, ahi);
-  b.extent(blo, bhi);
-  auto pa = reinterpret_cast<intptr_t>(a.alloc->ptr), pb = reinterpret_cast<intptr_t>(b.alloc->ptr);
-  return pa + alo < pb + bhi && pb + blo < pa + ahi;
-}
-
-bool same_view(const ArrayRef &a, const ArrayRef &b) {
-  if (a.data() != b.data() || a.tc != b.tc || a.nd != b.nd) return false;
-  for (int i = 0; i < a.nd; ++i)
-    if (a.shape[i] > 1 && a.strides[i] != b.strides[i]) return false;
-  return true;
-}
-
 std::string tname(int tc) { return kTypeName[tc]; }
 
 sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d);
@@ -62,8 +32,8 @@ sycl::event copy_through_temporary(sycl::queue &q, KernelCache &kc, const ArrayR
 }
 
 sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d) {
-  if (overlap(s, d)) {
-    if (same_view(s, d)) return sycl::event();
+  if (overlaps(s, d)) {
+    if (same_view(s, d) && s.tc == d.tc) return sycl::event();
     return copy_through_temporary(q, kc, s, d);
   }
   const int64_t *strides[2] = {s.strides, d.strides};
@@ -144,10 +114,9 @@ Event copy_array(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handl
   ArrayRef s, d;
   read_array(src, s);
   read_array(dst, d);
-  check_same_shape(s, d);
   sycl::queue &q = queue_from_ref(qref);
-  check_context(q, s, "the source");
-  check_context(q, d, "the destination");
+  check_operand(q, s, d, "the source");
+  check_operand(q, d, d, "the destination");
   return Event{copy_impl(q, kc, s, d)};
 }
 
@@ -157,7 +126,7 @@ Event fill_array(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::bytes
   if (static_cast<int64_t>(value.size()) != d.itemsize)
     throw nb::value_error("fill value size does not match the item size");
   sycl::queue &q = queue_from_ref(qref);
-  check_context(q, d, "the destination");
+  check_operand(q, d, d, "the destination");
   const int64_t *strides[1] = {d.strides};
   Iteration it;
   collapse(d.nd, d.shape, 1, strides, 0, it);
@@ -184,7 +153,7 @@ Event sequence(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::handle 
   read_array(dst, d);
   if (!d.is_c_contiguous()) throw nb::value_error("sequence needs a contiguous destination");
   sycl::queue &q = queue_from_ref(qref);
-  check_context(q, d, "the destination");
+  check_operand(q, d, d, "the destination");
   const int64_t n = d.size();
   if (n == 0) return Event{};
   sycl::kernel k = kc.get("sequence<" + tname(d.tc) + ", " + tname(ctc) + ">");
@@ -213,13 +182,12 @@ Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle 
   ArrayRef s, d;
   read_array(src, s);
   read_array(dst, d);
-  check_same_shape(s, d);
   if (s.tc != d.tc) throw nb::value_error("triangle needs equal dtypes");
   if (d.nd < 2) throw nb::value_error("triangle needs at least two dimensions");
   sycl::queue &q = queue_from_ref(qref);
-  check_context(q, s, "the source");
-  check_context(q, d, "the destination");
-  if (overlap(s, d) && !same_view(s, d))
+  check_operand(q, s, d, "the source");
+  check_operand(q, d, d, "the destination");
+  if (overlaps(s, d) && !same_view(s, d))
     throw nb::value_error("triangle source and destination overlap");
   const int64_t *strides[2] = {s.strides, d.strides};
   Iteration it;
@@ -234,27 +202,17 @@ Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle 
 // Host transfers of a byte range [lo, lo + n) of an allocation. They wait:
 // the host buffer belongs to the caller (often a NumPy array) and must not
 // be read or changed after we return while a copy is still under way.
-void to_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
+void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
+                   bool to_host) {
   if (lo < 0 || n < 0 || static_cast<size_t>(lo + n) > a.nbytes)
     throw nb::value_error("host transfer outside the allocation");
   if (n == 0) return;
   sycl::queue &q = queue_from_ref(qref);
-  char *src = static_cast<char *>(a.ptr) + lo;
+  char *dev = static_cast<char *>(a.ptr) + lo;
+  void *h = reinterpret_cast<void *>(host);
   sycl::event e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
-    return q.memcpy(reinterpret_cast<void *>(host), src, static_cast<size_t>(n), deps);
-  });
-  nb::gil_scoped_release rel;
-  e.wait_and_throw();
-}
-
-void from_host(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
-  if (lo < 0 || n < 0 || static_cast<size_t>(lo + n) > a.nbytes)
-    throw nb::value_error("host transfer outside the allocation");
-  if (n == 0) return;
-  sycl::queue &q = queue_from_ref(qref);
-  char *dst = static_cast<char *>(a.ptr) + lo;
-  sycl::event e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
-    return q.memcpy(dst, reinterpret_cast<const void *>(host), static_cast<size_t>(n), deps);
+    return to_host ? q.memcpy(h, dev, static_cast<size_t>(n), deps)
+                   : q.memcpy(dev, h, static_cast<size_t>(n), deps);
   });
   nb::gil_scoped_release rel;
   e.wait_and_throw();

@@ -13,12 +13,7 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
   read_array(b_h, b);
   read_array(out_h, r);
   sycl::queue &q = queue_from_ref(qref);
-  for (const ArrayRef *x : {&c, &a, &b}) {
-    if (x->nd != r.nd) throw nb::value_error("where: operand rank differs from the output's");
-    for (int i = 0; i < r.nd; ++i)
-      if (x->shape[i] != r.shape[i]) throw nb::value_error("where: operand shape differs");
-    if (!(x->alloc->ctx == q.get_context())) throw nb::value_error("where: other SYCL context");
-  }
+  for (const ArrayRef *x : {&c, &a, &b, &r}) check_operand(q, *x, r, "a where() operand");
   if (c.tc != TC_BOOL || a.itemsize != r.itemsize || b.itemsize != r.itemsize)
     throw nb::value_error("where: condition must be bool and values of the output's dtype");
   const int64_t *strides[4] = {c.strides, a.strides, b.strides, r.strides};
@@ -51,12 +46,7 @@ Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x
   read_array(x_h, x);
   read_array(out_h, r);
   sycl::queue &q = queue_from_ref(qref);
-  for (const ArrayRef *a : {&o, &x}) {
-    if (a->nd != r.nd) throw nb::value_error("take: operand rank differs from the output's");
-    for (int i = 0; i < r.nd; ++i)
-      if (a->shape[i] != r.shape[i]) throw nb::value_error("take: operand shape differs");
-    if (!(a->alloc->ctx == q.get_context())) throw nb::value_error("take: other SYCL context");
-  }
+  for (const ArrayRef *a : {&o, &x, &r}) check_operand(q, *a, r, "a take() operand");
   if (o.tc != TC_I8 || x.itemsize != r.itemsize)
     throw nb::value_error("take: offsets must be int64 and x of the output's item size");
   const int64_t *strides[3] = {o.strides, x.strides, r.strides};
