@@ -163,8 +163,8 @@ class Bench:
             "`asnumpy(copy(x[::2]))` (same-dtype strided move) or `asnumpy(astype(x[::2], "
             "float32))` (cast), i.e. kernel lookup + compile or disk-cache load + launch + "
             "read-back. Cold: USMARRAY_CACHE_DIR set to a new empty directory for every sample "
-            "(SYCL_CACHE_DIR then defaults inside it, so the SYCL runtime's own cache is cold "
-            "too); warm: a later process with a directory a cold run filled. NumPy column: the "
+            "(usmarray does not use the SYCL runtime's persistent cache); warm: a later process "
+            "with a directory a cold run filled. NumPy column: the "
             "same operation on the host array, first call in the same fresh process.")
         made = []
 
