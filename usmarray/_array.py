@@ -578,6 +578,25 @@ class usm_ndarray:
             h = h.astype(dtype)
         return h
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """Export as a DLPack capsule (array API contract; kDLOneAPI or kDLCPU).
+
+        ``stream`` may be None (the producer finishes pending work first), -1
+        (no synchronisation) or a dpctl.SyclQueue of the array's context (its
+        later commands wait for the pending work; no host wait). For
+        consumers that take only legacy kDLCPU capsules (TensorFlow), use
+        ``x.__dlpack__(dl_device=(1, 0))``.
+        """
+        from .dlpack import export
+
+        return export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """(kDLOneAPI, index of the memory's root device in sycl::device::get_devices())."""
+        from .dlpack import dlpack_device
+
+        return dlpack_device(self)
+
     @property
     def __sycl_usm_array_interface__(self):
         from ._suai import export_suai

@@ -37,6 +37,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
 Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
             nb::handle out);
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
+void bind_dlpack(nb::module_ &m);
 } // namespace usm
 
 using namespace usm;
@@ -134,7 +135,18 @@ NB_MODULE(_engine, m) {
       .def("wait", &Allocation::wait, "Block until the last command using this memory completed.")
       .def("same_context", [](const Allocation &a, std::uintptr_t ctxref) {
         return a.ctx == context_from_ref(ctxref);
-      });
+      })
+      .def_prop_ro("device_index", [](const Allocation &a) { return root_device_index(a.dev); },
+                   "Index of the allocation's root device in sycl::device::get_devices().")
+      .def_prop_ro("in_default_context", [](const Allocation &a) {
+        return a.ctx == a.dev.get_platform().ext_oneapi_get_default_context();
+      }, "Whether the memory is bound to its platform's default context.")
+      .def("order_before", [](const Allocation &a, std::uintptr_t qref) {
+        // Make work submitted to `q` later wait for the memory's pending
+        // commands, without a host wait.
+        sycl::queue &q = queue_from_ref(qref);
+        if (a.last->pending()) q.ext_oneapi_submit_barrier({*a.last->event});
+      }, "Make later commands of a queue wait for the memory's pending work.");
 
   nb::class_<KernelCache>(m, "KernelCache", "Kernels compiled for one (context, device).")
       .def("__init__",
@@ -149,6 +161,8 @@ NB_MODULE(_engine, m) {
       .def("has", &KernelCache::has)
       .def("__len__", [](const KernelCache &kc) { return kc.kernels.size() + kc.lazy.size(); })
       .def_prop_ro("work_group_size", [](const KernelCache &kc) { return kc.wg_size; });
+
+  bind_dlpack(m);
 
   m.def("allocate", [](std::uintptr_t qref, size_t nbytes, int kind) {
     return allocate(queue_from_ref(qref), nbytes, kind);

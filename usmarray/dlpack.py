@@ -1,0 +1,294 @@
+"""DLPack interchange: ``usm_ndarray.__dlpack__``/``__dlpack_device__`` and
+``from_dlpack``.
+
+Exports follow the array API's ``__dlpack__`` contract (versioned capsules
+for consumers that ask with ``max_version``, BufferError where an export is
+impossible) and the kDLOneAPI protocol for USM: ``device_id`` is the index of
+the allocation's root device in ``sycl::device::get_devices()``, and only
+memory bound to its platform's default context is exported as kDLOneAPI.
+Imports accept kDLOneAPI tensors zero-copy (after checking the pointer
+against the device's default context) and copy kDLCPU tensors into USM.
+"""
+
+import enum
+
+import dpctl
+import numpy as np
+
+from . import _dtypes, _engine
+from ._array import RO_LOCK, WRITABLE, contig_flags, displacement_bounds, make, usm_ndarray
+from ._device import _queue_for_device, queue_info, resolve_queue
+
+__all__ = ["DLDeviceType", "from_dlpack"]
+
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack device types (``DLDeviceType`` of dlpack.h)."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+
+
+READ_ONLY = 1
+IS_COPIED = 2
+_ONEAPI = int(DLDeviceType.kDLOneAPI)
+_CPU = int(DLDeviceType.kDLCPU)
+
+
+def _root_device(device_id):
+    """The dpctl root device at position `device_id` of sycl::device::get_devices()."""
+    for d in dpctl.get_devices():
+        if _engine.device_index(d.addressof_ref()) == device_id:
+            return d
+    return None
+
+
+def dlpack_device(x):
+    return (DLDeviceType.kDLOneAPI, x._alloc.device_index)
+
+
+def _capsule(owner, ptr, shape, strides, tc, versioned, dev_type, dev_id, flags):
+    if flags & READ_ONLY and not versioned:
+        raise BufferError("a read-only array cannot be exported as a legacy DLPack capsule (it "
+                          "cannot say read-only): ask for a versioned one with max_version=(1, 0)")
+    return _engine.dlpack_capsule(owner, ptr, shape, strides, tc, versioned, dev_type, dev_id,
+                                  flags)
+
+
+def _array_capsule(x, versioned, dev_type, dev_id, copied):
+    flags = (0 if x._flags & WRITABLE else READ_ONLY) | (IS_COPIED if copied else 0)
+    return _capsule(x, x._pointer, x._shape, x._strides, x._tc, versioned, dev_type, dev_id, flags)
+
+
+def _host_capsule(h, versioned, copied, read_only):
+    isz = h.dtype.itemsize
+    flags = (READ_ONLY if read_only else 0) | (IS_COPIED if copied else 0)
+    return _capsule(h, h.ctypes.data, h.shape, tuple(s // isz for s in h.strides),
+                    _dtypes.TC[_dtypes.to_dtype(h.dtype)], versioned, _CPU, 0, flags)
+
+
+def _sync(x, stream):
+    """Order the consumer after x's pending work: a queue barrier for a SYCL
+    stream, a host wait for None, nothing for -1."""
+    if stream is None:
+        x._alloc.wait()
+    elif isinstance(stream, dpctl.SyclQueue):
+        x._alloc.order_before(stream.addressof_ref())
+
+
+def export(x, stream=None, max_version=None, dl_device=None, copy=None):
+    """``usm_ndarray.__dlpack__``."""
+    from ._copy import asnumpy, copy as copy_array, host_accessible, host_view, to_queue
+
+    if copy not in (None, True, False):
+        raise ValueError(f"copy must be None, True or False, got {copy!r}")
+    versioned = False
+    if max_version is not None:
+        if not (isinstance(max_version, tuple) and len(max_version) == 2
+                and all(isinstance(v, int) for v in max_version)):
+            raise TypeError(f"max_version must be None or a tuple of two ints, got {max_version!r}")
+        versioned = max_version[0] >= 1
+    own_type, own_id = dlpack_device(x)
+    if dl_device is None:
+        dev_type, dev_id = int(own_type), own_id
+    else:
+        try:
+            dev_type, dev_id = (int(v) for v in dl_device)
+        except (TypeError, ValueError):
+            raise TypeError(f"dl_device must be None or a tuple (device_type, device_id), "
+                            f"got {dl_device!r}") from None
+    if stream is not None and not (isinstance(stream, int) and stream == -1):
+        if dev_type == _CPU:
+            raise ValueError("stream must be None when exporting to kDLCPU")
+        if not isinstance(stream, dpctl.SyclQueue):
+            raise TypeError("stream must be None, -1 or a dpctl.SyclQueue, got "
+                            f"{type(stream).__name__}")
+
+    negative = any(st < 0 for st, n in zip(x._strides, x._shape) if n > 1)
+    if negative:
+        # DLPack does not forbid negative strides, but consumers do (torch
+        # aborts the process on them): export a copy, or refuse if told not to.
+        if copy is False:
+            raise BufferError("an array with negative strides cannot be exported without a "
+                              "copy (DLPack consumers do not accept them), but copy=False")
+        x = copy_array(x, order="C")
+        copy = None
+    if dev_type == _ONEAPI:
+        if dev_id == own_id and x._alloc.in_default_context:
+            y, copied = (copy_array(x), True) if copy is True else (x, negative)
+        else:
+            # another device, or memory outside the default context (which a
+            # kDLOneAPI consumer could not find): only a copy can be exported
+            if copy is False:
+                raise BufferError("exporting this array as kDLOneAPI device "
+                                  f"{dev_id} needs a copy (" +
+                                  ("another device" if dev_id != own_id else
+                                   "its memory is not bound to the platform's default context")
+                                  + "), but copy=False")
+            dev = _root_device(dev_id)
+            if dev is None:
+                raise BufferError(f"there is no SYCL device with DLPack device_id {dev_id}")
+            y = to_queue(x, queue_info(_queue_for_device(dev)))
+            if y is x or y._alloc is x._alloc:
+                y = copy_array(y)
+            copied = True
+        if isinstance(stream, dpctl.SyclQueue) and stream.sycl_context != y._q.context:
+            raise ValueError("stream must be a queue of the exported memory's SYCL context "
+                             "(the platform's default context)")
+        _sync(y, stream)
+        return _array_capsule(y, versioned, _ONEAPI, dev_id, copied)
+    if dev_type == _CPU:
+        if dev_id != 0:
+            raise BufferError(f"kDLCPU device_id must be 0, got {dev_id}")
+        if host_accessible(x) and copy is not True:
+            x._alloc.wait()
+            return _array_capsule(x, versioned, _CPU, 0, negative)
+        if copy is False:
+            raise BufferError("the array is in device memory the host cannot reach: exporting it "
+                              "to kDLCPU needs a copy, but copy=False")
+        h = host_view(x) if host_accessible(x) else None
+        h = np.array(h, copy=True) if h is not None else asnumpy(x)
+        return _host_capsule(h, versioned, True, False)
+    raise BufferError(f"usmarray cannot export to DLPack device type {dev_type} "
+                      "(only kDLOneAPI and kDLCPU)")
+
+
+class _HostMemory:
+    """__array_interface__ over a consumed kDLCPU tensor (kept alive by its holder)."""
+
+    __slots__ = ("_holder", "__array_interface__")
+
+    def __init__(self, holder, ptr, shape, strides, dt, read_only):
+        self._holder = holder
+        self.__array_interface__ = {
+            "data": (ptr, read_only), "shape": shape, "typestr": dt.str, "version": 3,
+            "strides": None if strides is None else tuple(s * dt.itemsize for s in strides)}
+
+
+def _import_oneapi(holder, info, qi, copy):
+    from ._suai import _queue_in
+
+    dt = _dtypes.DTYPES[info["tc"]]
+    shape = info["shape"]
+    strides = info["strides"]
+    if strides is None:
+        from ._array import c_strides
+
+        strides = c_strides(shape)
+    dev = _root_device(info["device_id"])
+    if dev is None:
+        raise BufferError(f"there is no SYCL device with DLPack device_id {info['device_id']}")
+    ctx = dev.sycl_platform.default_context
+    ctxref = ctx.addressof_ref()
+    bounds = displacement_bounds(shape, strides)
+    ro = bool(info["flags"] & READ_ONLY)
+    if bounds is None:
+        from ._array import empty_array
+
+        return empty_array(shape, dt, qi or queue_info(_queue_for_device(dev))), False
+    ptr = info["data"]
+    kind = _engine.pointer_kind(ptr, ctxref)
+    if kind == "unknown":
+        # the error of the kDLOneAPI protocol
+        raise TypeError("Data pointer in DLPack is not bound to the default platform context "
+                        "of specified device")
+    devs = ctx.get_devices()
+    idx = _engine.pointer_device_in(ptr, ctxref, [d.addressof_ref() for d in devs])
+    alloc_dev = devs[idx] if idx >= 0 else dev
+    lo, hi = bounds
+    isz = dt.itemsize
+    home = queue_info(_queue_in(ctx, alloc_dev))
+    alloc = _engine.wrap(ptr + lo * isz, (hi - lo + 1) * isz, {"device": 1, "shared": 2, "host": 3}[kind],
+                         ctxref, alloc_dev.addressof_ref(), holder)
+    flags = contig_flags(shape, strides) | (RO_LOCK if ro else WRITABLE)
+    return make(alloc, -lo, shape, tuple(strides), dt, home, flags), False
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A usm_ndarray from an object with ``__dlpack__`` or a DLPack capsule.
+
+    kDLOneAPI tensors are viewed without a copy (unless ``copy=True``, or
+    ``device`` asks for another device); kDLCPU tensors are copied into USM
+    on ``device`` (default device if None) — ``copy=False`` then raises
+    BufferError, as host memory is not USM.
+    """
+    if copy not in (None, True, False):
+        raise ValueError(f"copy must be None, True or False, got {copy!r}")
+    qi = None if device is None else resolve_queue(device)
+    if type(x).__name__ == "PyCapsule":
+        cap = x
+    elif hasattr(x, "__dlpack__"):
+        kwargs = {}
+        if copy is not None:
+            kwargs["copy"] = copy
+        producer = None
+        if hasattr(x, "__dlpack_device__"):
+            try:
+                producer = x.__dlpack_device__()
+            except Exception:
+                producer = None
+        if producer is not None and int(producer[0]) == _ONEAPI:
+            # the producer orders its pending work before our queue's
+            target = qi or (queue_info(_queue_for_device(_root_device(int(producer[1]))))
+                            if _root_device(int(producer[1])) is not None else None)
+            if target is not None:
+                kwargs["stream"] = target.queue
+        try:
+            cap = x.__dlpack__(max_version=(1, 0), **kwargs)
+        except TypeError:
+            legacy = {k: v for k, v in kwargs.items() if k == "stream"}
+            try:
+                cap = x.__dlpack__(**legacy)
+            except TypeError:
+                cap = x.__dlpack__()
+    else:
+        raise TypeError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
+                        f"got {type(x).__name__}")
+    holder, info = _engine.dlpack_consume(cap)
+    dev_type = info["device_type"]
+    copied = bool(info["flags"] & IS_COPIED)
+    if dev_type == _ONEAPI:
+        arr, _ = _import_oneapi(holder, info, qi, copy)
+    elif dev_type in (_CPU, int(DLDeviceType.kDLCUDAHost), int(DLDeviceType.kDLROCMHost)):
+        if copy is False:
+            raise BufferError("the DLPack tensor is in host memory, which is not USM: importing "
+                              "it needs a copy, but copy=False")
+        from ._copy import from_host
+
+        dt = _dtypes.DTYPES[info["tc"]]
+        if info["data"] == 0 or 0 in info["shape"]:
+            h = np.empty(info["shape"], dtype=dt)
+        else:
+            h = np.asarray(_HostMemory(holder, info["data"], info["shape"], info["strides"], dt,
+                                       bool(info["flags"] & READ_ONLY)))
+        target = qi or resolve_queue(None)
+        _dtypes.check_device_support(dt, target)
+        return from_host(h, target)
+    else:
+        raise BufferError(f"usmarray cannot import DLPack tensors of device type {dev_type} "
+                          "(only kDLOneAPI and kDLCPU)")
+    from ._copy import copy as copy_array, to_queue
+
+    if qi is not None and qi is not arr._q:
+        same_memory = qi.context == arr._q.context and qi.device == arr._q.device
+        if not same_memory and copy is False:
+            raise BufferError(f"the DLPack tensor is on another device than {device!r}: "
+                              "a copy is needed, but copy=False")
+        arr = to_queue(arr, qi)
+        copied = copied or not same_memory
+    if copy is True and not copied:
+        arr = copy_array(arr)
+    return arr
