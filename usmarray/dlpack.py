@@ -16,8 +16,10 @@ import dpctl
 import numpy as np
 
 from . import _dtypes, _engine
-from ._array import RO_LOCK, WRITABLE, contig_flags, displacement_bounds, make, usm_ndarray
+from ._array import (KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags, displacement_bounds,
+                     empty_array, make)
 from ._device import _queue_for_device, queue_info, resolve_queue
+from ._suai import _queue_in
 
 __all__ = ["DLDeviceType", "from_dlpack"]
 
@@ -48,12 +50,31 @@ _ONEAPI = int(DLDeviceType.kDLOneAPI)
 _CPU = int(DLDeviceType.kDLCPU)
 
 
+_roots = {}        # DLPack device_id -> dpctl root device
+_targets = {}      # DLPack device_id -> (default context, its address, its devices, their addresses)
+_homes = {}        # (device_id, index in the context's devices) -> _QueueInfo for imports
+
+
 def _root_device(device_id):
     """The dpctl root device at position `device_id` of sycl::device::get_devices()."""
-    for d in dpctl.get_devices():
-        if _engine.device_index(d.addressof_ref()) == device_id:
-            return d
-    return None
+    if not _roots:
+        for d in dpctl.get_devices():
+            _roots[_engine.device_index(d.addressof_ref())] = d
+    return _roots.get(device_id)
+
+
+def _target(device_id):
+    """What importing a kDLOneAPI tensor of `device_id` needs, computed once."""
+    t = _targets.get(device_id)
+    if t is None:
+        dev = _root_device(device_id)
+        if dev is None:
+            return None
+        ctx = dev.sycl_platform.default_context
+        devs = ctx.get_devices()
+        t = _targets[device_id] = (ctx, ctx.addressof_ref(), devs,
+                                   [d.addressof_ref() for d in devs], dev)
+    return t
 
 
 def dlpack_device(x):
@@ -178,43 +199,38 @@ class _HostMemory:
             "strides": None if strides is None else tuple(s * dt.itemsize for s in strides)}
 
 
-def _import_oneapi(holder, info, qi, copy):
-    from ._suai import _queue_in
-
+def _import_oneapi(holder, info):
     dt = _dtypes.DTYPES[info["tc"]]
     shape = info["shape"]
     strides = info["strides"]
     if strides is None:
-        from ._array import c_strides
-
         strides = c_strides(shape)
-    dev = _root_device(info["device_id"])
-    if dev is None:
-        raise BufferError(f"there is no SYCL device with DLPack device_id {info['device_id']}")
-    ctx = dev.sycl_platform.default_context
-    ctxref = ctx.addressof_ref()
+    device_id = info["device_id"]
+    target = _target(device_id)
+    if target is None:
+        raise BufferError(f"there is no SYCL device with DLPack device_id {device_id}")
+    ctx, ctxref, devs, devrefs, root = target
     bounds = displacement_bounds(shape, strides)
-    ro = bool(info["flags"] & READ_ONLY)
     if bounds is None:
-        from ._array import empty_array
-
-        return empty_array(shape, dt, qi or queue_info(_queue_for_device(dev))), False
+        return empty_array(shape, dt, queue_info(_queue_for_device(root)))
     ptr = info["data"]
     kind = _engine.pointer_kind(ptr, ctxref)
     if kind == "unknown":
         # the error of the kDLOneAPI protocol
         raise TypeError("Data pointer in DLPack is not bound to the default platform context "
                         "of specified device")
-    devs = ctx.get_devices()
-    idx = _engine.pointer_device_in(ptr, ctxref, [d.addressof_ref() for d in devs])
-    alloc_dev = devs[idx] if idx >= 0 else dev
+    idx = _engine.pointer_device_in(ptr, ctxref, devrefs)
+    home = _homes.get((device_id, idx))
+    if home is None:
+        alloc_dev = devs[idx] if idx >= 0 else root
+        home = _homes[(device_id, idx)] = queue_info(_queue_in(ctx, alloc_dev))
     lo, hi = bounds
     isz = dt.itemsize
-    home = queue_info(_queue_in(ctx, alloc_dev))
-    alloc = _engine.wrap(ptr + lo * isz, (hi - lo + 1) * isz, {"device": 1, "shared": 2, "host": 3}[kind],
-                         ctxref, alloc_dev.addressof_ref(), holder)
+    alloc = _engine.wrap(ptr + lo * isz, (hi - lo + 1) * isz, KIND_CODE[kind], ctxref,
+                         home.device.addressof_ref(), holder)
+    ro = bool(info["flags"] & READ_ONLY)
     flags = contig_flags(shape, strides) | (RO_LOCK if ro else WRITABLE)
-    return make(alloc, -lo, shape, tuple(strides), dt, home, flags), False
+    return make(alloc, -lo, shape, tuple(strides), dt, home, flags)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
@@ -261,7 +277,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     dev_type = info["device_type"]
     copied = bool(info["flags"] & IS_COPIED)
     if dev_type == _ONEAPI:
-        arr, _ = _import_oneapi(holder, info, qi, copy)
+        arr = _import_oneapi(holder, info)
     elif dev_type in (_CPU, int(DLDeviceType.kDLCUDAHost), int(DLDeviceType.kDLROCMHost)):
         if copy is False:
             raise BufferError("the DLPack tensor is in host memory, which is not USM: importing "

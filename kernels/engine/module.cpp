@@ -84,11 +84,17 @@ sycl::device root_of(sycl::device d) {
 // Position of `d`'s root device in sycl::device::get_devices() (the DLPack
 // kDLOneAPI device_id), or -1.
 int root_device_index(const sycl::device &d) {
+  // The device list does not change in a process: remember the answers.
+  static auto *known = new std::unordered_map<sycl::device, int>;
+  auto it = known->find(d);
+  if (it != known->end()) return it->second;
   sycl::device root = root_of(d);
   auto all = sycl::device::get_devices();
+  int idx = -1;
   for (size_t i = 0; i < all.size(); ++i)
-    if (all[i] == root) return static_cast<int>(i);
-  return -1;
+    if (all[i] == root) idx = static_cast<int>(i);
+  known->emplace(d, idx);
+  return idx;
 }
 
 // Identity of the SYCL runtime in use, for the kernel cache's keys: the
