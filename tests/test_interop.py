@@ -130,6 +130,9 @@ def test_tensorflow_takes_a_legacy_cpu_capsule(tf):
     x = ua.asarray(h)
     t = tf.experimental.dlpack.from_dlpack(x.__dlpack__(dl_device=(KDL_CPU, 0)))
     np.testing.assert_array_equal(t.numpy(), h)
+    x[0, 0] = 42.0                     # zero-copy: TensorFlow sees a later write
+    x.sycl_queue.wait()
+    assert t.numpy()[0, 0] == 42.0
 
 
 @pytest.mark.tensorflow
