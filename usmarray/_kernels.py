@@ -33,6 +33,7 @@ __all__ = ["KernelCompileError", "make_kernel_cache", "warmup", "cache_info", "b
            "load_bundle", "sequence_compute_type", "STRIDED_VARIANTS", "compile_log"]
 
 STRIDED_VARIANTS = (1, 2, 3, 4, 8)   # kernels/sycl/geometry.hpp kStridedVariants
+INNER_VARIANTS = (2, 3)              # kInnerVariants: unit stride in the last dimension
 MOVE_TYPES = ("u1", "u2", "u4", "u8", "x16")
 _MAGIC = b"USMARRAY-KBIN\x02"
 _FORMAT = "1"   # bump when the meaning of cached entries changes
@@ -142,8 +143,9 @@ def _sequence_names(_key, qi):
 
 
 FAMILIES = [
-    Family(("move_strided",), "copy.cpp", lambda a: a[0],
-           lambda t, qi: _strided("move_strided", t), lambda qi: MOVE_TYPES),
+    Family(("move_strided", "move_inner"), "copy.cpp", lambda a: a[0],
+           lambda t, qi: _strided("move_strided", t) + _strided("move_inner", t, INNER_VARIANTS),
+           lambda qi: MOVE_TYPES),
     Family(("cast_contig", "cast_strided"), "copy.cpp", lambda a: a[1],
            _cast_names, device_types),
     Family(("fill_contig", "fill_strided"), "creation.cpp", lambda a: a[0],

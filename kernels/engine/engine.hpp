@@ -200,6 +200,13 @@ sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &b
                            const Iteration &it, char *const (&ptrs)[NA],
                            const int64_t (&itemsizes)[NA],
                            std::initializer_list<Allocation *> touched, Extra... extra);
+// The same, preferring `<inner>, ND>` (a kernel assuming unit stride in the
+// last dimension) when every operand has it.
+template <int NA, class... Extra>
+sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+                           const std::string &inner, const Iteration &it,
+                           char *const (&ptrs)[NA], const int64_t (&itemsizes)[NA],
+                           std::initializer_list<Allocation *> touched, Extra... extra);
 
 // t = s copied into `tmp` (at least s.size() items), C-contiguous.
 sycl::event copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &s, ArrayRef &t,

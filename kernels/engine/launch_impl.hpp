@@ -70,17 +70,24 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
   });
 }
 
+// With `inner` ("family_inner<types"): use the inner variant when every
+// operand walks the last dimension with unit stride and one exists.
 template <int NA, class... Extra>
 sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
-                           const Iteration &it, char *const (&ptrs)[NA],
-                           const int64_t (&itemsizes)[NA],
+                           const std::string &inner, const Iteration &it,
+                           char *const (&ptrs)[NA], const int64_t (&itemsizes)[NA],
                            std::initializer_list<Allocation *> touched, Extra... extra) {
   const int nd = it.nd;
   if (nd <= kMaxKernelDims) {
     int variant = kMaxKernelDims;
     for (int v : kStridedVariants)
       if (v >= nd) { variant = v; break; }
-    const sycl::kernel &k = kc.get(base + ", " + std::to_string(variant) + ">");
+    bool unit = !inner.empty() && nd >= 2;
+    for (int a = 0; a < NA && unit; ++a) unit = it.strides[a][nd - 1] == 1;
+    bool has_inner = false;
+    for (int v : kInnerVariants) has_inner |= v == variant;
+    const sycl::kernel &k = kc.get((unit && has_inner ? inner : base) + ", " +
+                                   std::to_string(variant) + ">");
     switch (variant) {
     case 1: return launch_nd<1, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
     case 2: return launch_nd<2, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
@@ -109,6 +116,14 @@ sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &b
     if (d < 0) break;
   }
   return e;
+}
+
+template <int NA, class... Extra>
+sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+                           const Iteration &it, char *const (&ptrs)[NA],
+                           const int64_t (&itemsizes)[NA],
+                           std::initializer_list<Allocation *> touched, Extra... extra) {
+  return launch_strided<NA>(q, kc, base, std::string(), it, ptrs, itemsizes, touched, extra...);
 }
 
 } // namespace usm

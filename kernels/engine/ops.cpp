@@ -49,9 +49,11 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
       return q.memcpy(ptrs[1], ptrs[0], n * s.itemsize, deps);
     });
   }
-  if (same_type)
-    return launch_strided<2>(q, kc, std::string("move_strided<") + move_type_name(s.itemsize), it,
-                             ptrs, isz, {s.alloc, d.alloc});
+  if (same_type) {
+    const std::string mt = move_type_name(static_cast<int>(s.itemsize));
+    return launch_strided<2>(q, kc, "move_strided<" + mt, "move_inner<" + mt, it, ptrs, isz,
+                             {s.alloc, d.alloc});
+  }
   const std::string types = tname(s.tc) + ", " + tname(d.tc);
   if (it.contiguous()) {
     sycl::kernel k = kc.get("cast_contig<" + types + ">");

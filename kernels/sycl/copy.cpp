@@ -11,6 +11,14 @@ void move_strided(const T *x, T *y, Geometry<ND, 2> g) {
   if (usmk::strided_offsets(g, off)) y[off[1]] = x[off[0]];
 }
 
+// The same when both operands walk the last dimension with unit stride.
+template <typename T, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void move_inner(const T *x, T *y, Geometry<ND, 2> g) {
+  std::int64_t off[2];
+  if (usmk::strided_offsets<ND, 2, true>(g, off)) y[off[1]] = x[off[0]];
+}
+
 template <typename S, typename D>
 USM_KERNEL(1)
 void cast_contig(const S *x, D *y, std::int64_t n) {

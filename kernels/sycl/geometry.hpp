@@ -17,5 +17,7 @@ template <int ND, int NA> struct Geometry {
 // dimensions runs on the smallest variant >= nd (padding with size-1 dims).
 constexpr int kStridedVariants[] = {1, 2, 3, 4, 8};
 constexpr int kMaxKernelDims = 8;
+// Variants with unit stride in the last dimension ("inner" kernels).
+constexpr int kInnerVariants[] = {2, 3};
 
 } // namespace usm
