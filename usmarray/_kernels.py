@@ -30,7 +30,7 @@ from . import _engine, _env
 from ._dtypes import TYPE_NAMES
 
 __all__ = ["KernelCompileError", "make_kernel_cache", "warmup", "cache_info", "bundles_for",
-           "load_bundle", "sequence_compute_type", "STRIDED_VARIANTS", "compile_log"]
+           "sequence_compute_type", "STRIDED_VARIANTS", "INNER_VARIANTS", "compile_log"]
 
 STRIDED_VARIANTS = (1, 2, 3, 4, 8)   # kernels/sycl/geometry.hpp kStridedVariants
 INNER_VARIANTS = (2, 3)              # kInnerVariants: unit stride in the last dimension
@@ -107,8 +107,11 @@ def sequence_compute_type(tname, qi):
 class Family:
     """A kernel template family: which bundle holds a kernel, and all bundles.
 
-    `bundle(args, qi)` maps the template arguments of a kernel name to its
-    BundleSpec; `keys(qi)` lists the bundle keys for warm-up."""
+    `prefixes`: the kernel template names it serves; `key_of(args)`: the
+    bundle key of a kernel from its template arguments; `names_of(key, qi)`:
+    the kernels a bundle compiles for a device; `keys(qi)`: every bundle key
+    (for warm-up); `spec(key, qi)`: the BundleSpec (override it for
+    generated sources)."""
 
     def __init__(self, prefixes, source, key_of, names_of, keys):
         self.prefixes = prefixes
@@ -319,11 +322,6 @@ def make_kernel_cache(qi):
     r.kc = kc
     _RESOLVERS[id(kc)] = r
     return kc
-
-
-def load_bundle(qi, spec):
-    """Compile or load one bundle for the queue's device; returns how it came."""
-    return _RESOLVERS[id(qi.kc)].load(spec)
 
 
 def warmup(qi, progress=True, threads=None):
