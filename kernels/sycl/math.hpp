@@ -73,12 +73,15 @@ template <typename T> inline T sign_(T a) {
       R m = sycl::hypot(re, im);
       return T(re / m, im / m);
     }
-    R m = sycl::hypot(a.real(), a.imag());
-    return T(a.real() / m, a.imag() / m);
+    // scaled by the larger component: no overflow or subnormal loss in |z|
+    R s = sycl::fmax(sycl::fabs(a.real()), sycl::fabs(a.imag()));
+    R x = a.real() / s, y = a.imag() / s, m = sycl::hypot(x, y);
+    return T(x / m, y / m);
   } else if constexpr (is_float_v<T>) {
-    auto v = up(a);
-    if (sycl::isnan(v)) return a;
-    return static_cast<T>(v > 0 ? 1 : (v < 0 ? -1 : 0));
+    using C = calc_t<T>;
+    C v = up(a);
+    if (sycl::isnan(v) || v == 0) return static_cast<T>(C(0) * v);
+    return static_cast<T>(sycl::copysign(C(1), v));
   } else if constexpr (std::is_unsigned_v<T>) {
     return static_cast<T>(a > 0);
   } else {
@@ -128,12 +131,312 @@ template <typename T> inline T invert_(T a) {
   else return static_cast<T>(~a);
 }
 
+// ------------------------------------------------------------ complex
+// Complex elementary functions on (real, imaginary) components of type R
+// (float for complex64, double for complex128): C99 Annex G special cases
+// as the array API standard lists them, branch cuts by the sign of zero,
+// and no overflow in intermediate results where the result is finite.
+namespace cx {
+
+template <typename R> using C = std::complex<R>;
+template <typename R> constexpr R pi = R(3.14159265358979323846264338327950288);
+template <typename R> constexpr R pi_2 = R(1.57079632679489661923132169163975144);
+template <typename R> constexpr R pi_4 = R(0.785398163397448309615660845819875721);
+template <typename R> constexpr R ln2 = R(0.693147180559945309417232121458176568);
+// |z| above which z*z may overflow or 1 is negligible against z*z
+template <typename R> constexpr R big = R(std::is_same_v<R, float> ? 0x1p13 : 0x1p28);
+// exp(x) overflows above this (computed as exp(x/2)^2 instead)
+template <typename R> constexpr R exp_big = R(std::is_same_v<R, float> ? 88 : 709);
+
+template <typename R> inline R nan() { return std::numeric_limits<R>::quiet_NaN(); }
+template <typename R> inline R infty() { return std::numeric_limits<R>::infinity(); }
+
+// exp(x) * (c, s) without overflow of exp(x) where the product is finite
+template <typename R> inline C<R> exp_scaled(R x, R c, R s) {
+  if (x > exp_big<R>) {
+    R h = sycl::exp(x / 2);
+    return C<R>(c * h * h, s * h * h);
+  }
+  R e = sycl::exp(x);
+  return C<R>(e * c, e * s);
+}
+
+template <typename R> inline C<R> exp(R x, R y) {
+  if (sycl::isnan(x)) return C<R>(x, y == 0 ? y : nan<R>());
+  if (sycl::isinf(x)) {
+    if (x > 0) {
+      if (y == 0) return C<R>(x, y);
+      if (!sycl::isfinite(y)) return C<R>(x, nan<R>());
+      return C<R>(x * sycl::cos(y), x * sycl::sin(y));
+    }
+    if (!sycl::isfinite(y)) return C<R>(0, 0);
+    return C<R>(R(0) * sycl::cos(y), R(0) * sycl::sin(y));
+  }
+  if (!sycl::isfinite(y)) return C<R>(nan<R>(), nan<R>());
+  if (y == 0) return C<R>(sycl::exp(x), y);
+  return exp_scaled(x, sycl::cos(y), sycl::sin(y));
+}
+
+template <typename R> inline C<R> expm1(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y) || x > 1) {
+    C<R> e = exp(x, y);
+    return C<R>(e.real() - 1, e.imag());
+  }
+  if (y == 0) return C<R>(x == 0 ? R(0) : sycl::expm1(x), y);  // exp(+-0 + 0j) - 1 is +0
+  // exp(x)cos(y) - 1 = expm1(x)cos(y) - 2 sin^2(y/2): no cancellation near 0
+  R s = sycl::sin(y / 2);
+  return C<R>(sycl::expm1(x) * sycl::cos(y) - 2 * s * s, sycl::exp(x) * sycl::sin(y));
+}
+
+// log|x + iy| for finite or infinite x, y (no NaN)
+template <typename R> inline R log_abs(R x, R y) {
+  R ax = sycl::fabs(x), ay = sycl::fabs(y);
+  R m = sycl::fmax(ax, ay), n = sycl::fmin(ax, ay);
+  if (sycl::isinf(m)) return m;
+  if (m == 0) return -infty<R>();
+  if (m >= R(0.5) && m <= R(2)) {
+    // |z|^2 - 1 = (m - 1)(m + 1) + n^2, m - 1 exact here
+    return sycl::log1p((m - 1) * (m + 1) + n * n) / 2;
+  }
+  R r = n / m;
+  return sycl::log(m) + sycl::log1p(r * r) / 2;
+}
+
+template <typename R> inline C<R> log(R x, R y) {
+  if (sycl::isnan(x) || sycl::isnan(y)) {
+    bool i = sycl::isinf(x) || sycl::isinf(y);
+    return C<R>(i ? infty<R>() : nan<R>(), nan<R>());
+  }
+  return C<R>(log_abs(x, y), sycl::atan2(y, x));
+}
+
+template <typename R> inline C<R> log1p(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y) || sycl::fabs(x) > R(0.5) || sycl::fabs(y) > R(0.5))
+    return log(1 + x, y);
+  // log|1+z| = log1p(2x + x^2 + y^2) / 2, accurate for small z
+  return C<R>(sycl::log1p(x * (2 + x) + y * y) / 2, sycl::atan2(y, 1 + x));
+}
+
+template <typename R> inline C<R> sqrt(R x, R y) {
+  if (sycl::isinf(y)) return C<R>(infty<R>(), y);
+  if (sycl::isnan(x)) return C<R>(x, nan<R>());
+  if (sycl::isinf(x)) {
+    if (x > 0) return C<R>(x, sycl::isnan(y) ? y : sycl::copysign(R(0), y));
+    return C<R>(sycl::isnan(y) ? y : R(0), sycl::copysign(infty<R>(), y));
+  }
+  if (sycl::isnan(y)) return C<R>(y, y);
+  if (x == 0 && y == 0) return C<R>(R(0), y);
+  // scale away from overflow and from subnormals (by even powers of two)
+  R m = sycl::fmax(sycl::fabs(x), sycl::fabs(y)), scale = 1;
+  if (m > std::numeric_limits<R>::max() / 8) {
+    x *= R(0.25); y *= R(0.25); scale = 2;
+  } else if (m < std::numeric_limits<R>::min() * R(0x1p24)) {
+    constexpr R up = R(std::is_same_v<R, float> ? 0x1p48 : 0x1p106);
+    constexpr R down = R(std::is_same_v<R, float> ? 0x1p-24 : 0x1p-53);
+    x *= up; y *= up; scale = down;
+  }
+  R t = sycl::sqrt((sycl::fabs(x) + sycl::hypot(x, y)) / 2);
+  if (x >= 0) return C<R>(t * scale, y / (2 * t) * scale);
+  return C<R>(sycl::fabs(y) / (2 * t) * scale, sycl::copysign(t, y) * scale);
+}
+
+template <typename R> inline C<R> sinh(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y)) {
+    if (sycl::isnan(x)) return C<R>(x, y == 0 ? y : nan<R>());
+    if (sycl::isinf(x)) {
+      if (y == 0) return C<R>(x, y);
+      if (!sycl::isfinite(y)) return C<R>(x, nan<R>());
+      return C<R>(x * sycl::cos(y), infty<R>() * sycl::sin(y));
+    }
+    // x finite, y infinite or NaN
+    return C<R>(x == 0 ? x : nan<R>(), nan<R>());
+  }
+  if (y == 0) return C<R>(sycl::sinh(x), y);
+  R c = sycl::cos(y), s = sycl::sin(y);
+  if (sycl::fabs(x) > exp_big<R> - 1) {
+    // sinh x ~ cosh x ~ sign(x) e^|x| / 2
+    C<R> e = exp_scaled(sycl::fabs(x), c / 2, s / 2);
+    return C<R>(sycl::copysign(R(1), x) * e.real(), e.imag());
+  }
+  return C<R>(sycl::sinh(x) * c, sycl::cosh(x) * s);
+}
+
+template <typename R> inline C<R> cosh(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y)) {
+    if (sycl::isnan(x)) return C<R>(x, y == 0 ? R(0) : nan<R>());
+    if (sycl::isinf(x)) {
+      if (y == 0) return C<R>(infty<R>(), sycl::copysign(R(1), x) * y);
+      if (!sycl::isfinite(y)) return C<R>(infty<R>(), nan<R>());
+      return C<R>(infty<R>() * sycl::cos(y), x * sycl::sin(y));
+    }
+    return C<R>(nan<R>(), x == 0 ? R(0) : nan<R>());
+  }
+  if (y == 0) return C<R>(sycl::cosh(x), (x == 0 ? x : sycl::copysign(R(1), x)) * y);
+  R c = sycl::cos(y), s = sycl::sin(y);
+  if (sycl::fabs(x) > exp_big<R> - 1) {
+    C<R> e = exp_scaled(sycl::fabs(x), c / 2, s / 2);
+    return C<R>(e.real(), sycl::copysign(R(1), x) * e.imag());
+  }
+  return C<R>(sycl::cosh(x) * c, sycl::sinh(x) * s);
+}
+
+template <typename R> inline C<R> tanh(R x, R y) {
+  if (sycl::isnan(x)) return C<R>(x, y == 0 ? y : nan<R>());
+  if (sycl::isinf(x)) return C<R>(sycl::copysign(R(1), x), sycl::copysign(R(0), y));
+  if (!sycl::isfinite(y)) return C<R>(x == 0 ? x : nan<R>(), nan<R>());
+  constexpr R near_one = R(std::is_same_v<R, float> ? 12 : 22);
+  if (sycl::fabs(x) > near_one) {
+    // tanh = sign(x) + i sin(2y) / (cosh(2x) + cos(2y)) ~ 4 sin y cos y e^(-2|x|)
+    R e = sycl::exp(-2 * sycl::fabs(x));
+    return C<R>(sycl::copysign(R(1), x), 4 * sycl::sin(y) * sycl::cos(y) * e);
+  }
+  // Kahan: t = tan y, b = 1 + t^2, s = sinh x, r = sqrt(1 + s^2)
+  R t = sycl::tan(y), b = 1 + t * t, s = sycl::sinh(x), r = sycl::sqrt(1 + s * s);
+  R d = 1 + b * s * s;
+  return C<R>(b * r * s / d, t / d);
+}
+
+// Finite z only. Kahan's formulas ("Branch cuts for complex elementary
+// functions"), from square roots of 1 - z and 1 + z; for |z| large,
+// log(2z)-based asymptotics (1 is negligible against z^2).
+template <typename R> inline C<R> asin_finite(R x, R y) {
+  if (sycl::fmax(sycl::fabs(x), sycl::fabs(y)) > big<R>) {
+    // asin z = -i asinh(iz); asinh w ~ sign(Re w) (ln 2 + log(sign(Re w) w))
+    R wx = -y, wy = x;
+    R s = (sycl::signbit(wx) ? R(-1) : R(1));
+    C<R> l = log(s * wx, s * wy);
+    R ar = s * (l.real() + ln2<R>), ai = s * l.imag();
+    return C<R>(ai, -ar);
+  }
+  C<R> a = sqrt(1 - x, -y), b = sqrt(1 + x, y);
+  R re = sycl::atan(x / (a.real() * b.real() - a.imag() * b.imag()));
+  R im = sycl::asinh(a.real() * b.imag() - a.imag() * b.real());
+  return C<R>(re, im);
+}
+
+template <typename R> inline C<R> acos_finite(R x, R y) {
+  if (sycl::fmax(sycl::fabs(x), sycl::fabs(y)) > big<R>) {
+    // acos z = -i acosh z (Im z >= +0), +i acosh z (sign bit of Im z set)
+    C<R> l = log(x, y);
+    R ar = l.real() + ln2<R>, ai = l.imag();
+    return sycl::signbit(y) ? C<R>(-ai, ar) : C<R>(ai, -ar);
+  }
+  C<R> a = sqrt(1 - x, -y), b = sqrt(1 + x, y);
+  R re = 2 * sycl::atan(a.real() / b.real());
+  R im = sycl::asinh(b.real() * a.imag() - b.imag() * a.real());
+  return C<R>(re, im);
+}
+
+template <typename R> inline C<R> acosh_finite(R x, R y) {
+  if (sycl::fmax(sycl::fabs(x), sycl::fabs(y)) > big<R>) {
+    C<R> l = log(x, y);
+    return C<R>(l.real() + ln2<R>, l.imag());
+  }
+  C<R> a = sqrt(x - 1, y), b = sqrt(x + 1, y);
+  R re = sycl::asinh(a.real() * b.real() + a.imag() * b.imag());
+  R im = 2 * sycl::atan(a.imag() / b.real());
+  return C<R>(re, im);
+}
+
+template <typename R> inline C<R> asinh(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y)) {
+    if (sycl::isinf(x)) {
+      if (sycl::isnan(y)) return C<R>(x, y);
+      return C<R>(x, sycl::isinf(y) ? sycl::copysign(pi_4<R>, y) : sycl::copysign(R(0), y));
+    }
+    if (sycl::isinf(y)) {
+      if (sycl::isnan(x)) return C<R>(y, x);
+      return C<R>(sycl::copysign(infty<R>(), x), sycl::copysign(pi_2<R>, y));
+    }
+    if (sycl::isnan(x)) return C<R>(x, y == 0 ? y : nan<R>());
+    return C<R>(nan<R>(), nan<R>());
+  }
+  // asinh z = i asin(-iz)
+  C<R> a = asin_finite(y, -x);
+  return C<R>(-a.imag(), a.real());
+}
+
+template <typename R> inline C<R> asin(R x, R y) {
+  // asin z = -i asinh(iz)
+  C<R> a = asinh(-y, x);
+  return C<R>(a.imag(), -a.real());
+}
+
+template <typename R> inline C<R> acos(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y)) {
+    if (sycl::isnan(x)) return C<R>(x, sycl::isinf(y) ? -y : nan<R>());
+    if (sycl::isnan(y)) {
+      if (sycl::isinf(x)) return C<R>(y, -infty<R>());
+      return C<R>(x == 0 ? pi_2<R> : nan<R>(), nan<R>());
+    }
+    return C<R>(sycl::atan2(sycl::fabs(y), x), -sycl::copysign(infty<R>(), y));
+  }
+  return acos_finite(x, y);
+}
+
+template <typename R> inline C<R> acosh(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y)) {
+    if (sycl::isnan(x)) return C<R>(sycl::isinf(y) ? infty<R>() : x, nan<R>());
+    if (sycl::isnan(y)) {
+      if (sycl::isinf(x)) return C<R>(infty<R>(), y);
+      return C<R>(nan<R>(), x == 0 ? pi_2<R> : nan<R>());
+    }
+    return C<R>(infty<R>(), sycl::atan2(y, x));
+  }
+  return acosh_finite(x, y);
+}
+
+template <typename R> inline C<R> atanh(R x, R y) {
+  if (!sycl::isfinite(x) || !sycl::isfinite(y)) {
+    if (sycl::isnan(x)) {
+      if (sycl::isinf(y)) return C<R>(R(0), sycl::copysign(pi_2<R>, y));
+      return C<R>(x, nan<R>());
+    }
+    if (sycl::isnan(y)) {
+      if (sycl::isinf(x)) return C<R>(sycl::copysign(R(0), x), y);
+      return C<R>(x == 0 ? x : nan<R>(), y);
+    }
+    return C<R>(sycl::copysign(R(0), x), sycl::copysign(pi_2<R>, y));
+  }
+  R ax = sycl::fabs(x), ay = sycl::fabs(y);
+  if (sycl::fmax(ax, ay) > R(1) / std::numeric_limits<R>::epsilon()) {
+    // atanh z ~ 1/z + i sign(y) pi/2
+    R h = sycl::hypot(x, y);
+    return C<R>(x / h / h, sycl::copysign(pi_2<R>, y));
+  }
+  // Re = log(|1+z|^2 / |1-z|^2) / 4 = log1p(4|x| / |1-|x|+iy|^2) / 4
+  R h = sycl::hypot(1 - ax, y), q = 4 * ax / h / h;
+  R re = (q > R(1) / std::numeric_limits<R>::epsilon() ? sycl::log(4 * ax) - 2 * sycl::log(h)
+                                                       : sycl::log1p(q)) / 4;
+  R im = sycl::atan2(2 * y, (1 - x) * (1 + x) - y * y) / 2;
+  return C<R>(sycl::copysign(re, x), im);
+}
+
+template <typename R> inline C<R> atan(R x, R y) {
+  // atan z = -i atanh(iz)
+  C<R> a = atanh(-y, x);
+  return C<R>(a.imag(), -a.real());
+}
+
+// sin z = -i sinh(iz), cos z = cosh(iz), tan z = -i tanh(iz)
+template <typename R> inline C<R> sin(R x, R y) {
+  C<R> a = sinh(-y, x);
+  return C<R>(a.imag(), -a.real());
+}
+template <typename R> inline C<R> cos(R x, R y) { return cosh(-y, x); }
+template <typename R> inline C<R> tan(R x, R y) {
+  C<R> a = tanh(-y, x);
+  return C<R>(a.imag(), -a.real());
+}
+
+} // namespace cx
+
 // ------------------------------------------------------------ transcendental
 // Real functions through sycl builtins (half in float), complex ones through
-// std:: (the SYCL device library implements them with C99 Annex G semantics).
+// the cx:: functions above.
 #define USMK_UNARY_MATH(NAME, FN)                                              \
   template <typename T> inline T NAME(T a) {                                   \
-    if constexpr (is_complex_v<T>) return std::FN(a);                          \
+    if constexpr (is_complex_v<T>) return cx::FN(a.real(), a.imag());          \
     else return static_cast<T>(sycl::FN(up(a)));                               \
   }
 USMK_UNARY_MATH(sin_, sin)
@@ -149,7 +452,9 @@ USMK_UNARY_MATH(asinh_, asinh)
 USMK_UNARY_MATH(acosh_, acosh)
 USMK_UNARY_MATH(atanh_, atanh)
 USMK_UNARY_MATH(exp_, exp)
+USMK_UNARY_MATH(expm1_, expm1)
 USMK_UNARY_MATH(log_, log)
+USMK_UNARY_MATH(log1p_, log1p)
 USMK_UNARY_MATH(sqrt_, sqrt)
 #undef USMK_UNARY_MATH
 
@@ -160,36 +465,10 @@ USMK_REAL_MATH(exp2_, exp2)
 USMK_REAL_MATH(rsqrt_, rsqrt)
 #undef USMK_REAL_MATH
 
-template <typename T> inline T expm1_(T a) {
-  if constexpr (is_complex_v<T>) {
-    using R = typename T::value_type;
-    R x = a.real(), y = a.imag();
-    if (!sycl::isfinite(x) || !sycl::isfinite(y)) return std::exp(a) - T(1);
-    // exp(x)cos(y) - 1 = expm1(x)cos(y) - 2 sin^2(y/2): accurate near 0
-    R s = sycl::sin(y / 2);
-    return T(sycl::expm1(x) * sycl::cos(y) - 2 * s * s, sycl::exp(x) * sycl::sin(y));
-  } else {
-    return static_cast<T>(sycl::expm1(up(a)));
-  }
-}
-
-template <typename T> inline T log1p_(T a) {
-  if constexpr (is_complex_v<T>) {
-    using R = typename T::value_type;
-    R x = a.real(), y = a.imag();
-    if (!sycl::isfinite(x) || !sycl::isfinite(y) || sycl::fabs(x) > R(0.5) || sycl::fabs(y) > R(0.5))
-      return std::log(T(1) + a);
-    // log|1+z| = log1p(2x + x^2 + y^2) / 2, accurate for small z
-    return T(sycl::log1p(x * (2 + x) + y * y) / 2, sycl::atan2(y, 1 + x));
-  } else {
-    return static_cast<T>(sycl::log1p(up(a)));
-  }
-}
-
 template <typename T> inline T log2_(T a) {
   if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
-    T l = std::log(a);
+    T l = cx::log(a.real(), a.imag());
     const R inv_ln2 = R(1.4426950408889634073599246810018921);
     return T(l.real() * inv_ln2, l.imag() * inv_ln2);
   } else {
@@ -200,7 +479,7 @@ template <typename T> inline T log2_(T a) {
 template <typename T> inline T log10_(T a) {
   if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
-    T l = std::log(a);
+    T l = cx::log(a.real(), a.imag());
     const R inv_ln10 = R(0.43429448190325182765112891891660508);
     return T(l.real() * inv_ln10, l.imag() * inv_ln10);
   } else {
@@ -230,20 +509,15 @@ template <typename T> inline T divide_(T a, T b) {
   else return static_cast<T>(up(a) / up(b));
 }
 
-// Floor division and remainder: NumPy's divmod for floats (remainder has
-// the sign of the divisor), Python's for integers, with division by zero
-// giving 0 instead of a hardware trap.
+// Floor division: for floats floor(x / y) where x or y is not finite or y is
+// 0 (the array API's special cases), else the quotient of Python's divmod
+// (remainder has the sign of the divisor); for integers Python's, with
+// division by zero giving 0 instead of a hardware trap.
 template <typename T> inline T floor_divide_(T a, T b) {
   if constexpr (is_float_v<T>) {
     using C = calc_t<T>;
     C x = up(a), y = up(b);
-    if (y == 0) return static_cast<T>(x / y);
-    if (sycl::isinf(y) && sycl::isfinite(x)) {
-      // x / inf is 0 (or -0); floor of a tiny negative quotient is -1
-      C q = x / y;
-      if (x == 0 || (x > 0) == (y > 0)) return static_cast<T>(q == 0 ? sycl::copysign(C(0), q) : q);
-      return static_cast<T>(C(-1));
-    }
+    if (y == 0 || !sycl::isfinite(x) || !sycl::isfinite(y)) return static_cast<T>(sycl::floor(x / y));
     C mod = sycl::fmod(x, y);
     C div = (x - mod) / y;
     if (mod != 0) {
@@ -278,8 +552,8 @@ template <typename T> inline T remainder_(T a, T b) {
     C x = up(a), y = up(b);
     if (y == 0) return static_cast<T>(sycl::fmod(x, y));
     if (sycl::isinf(y) && sycl::isfinite(x)) {
-      if (x == 0 || (x > 0) == (y > 0)) return static_cast<T>(x);
-      return static_cast<T>(y);
+      if (x == 0) return static_cast<T>(sycl::copysign(C(0), y));
+      return static_cast<T>((x > 0) == (y > 0) ? x : y);
     }
     C mod = sycl::fmod(x, y);
     if (mod != 0) {
