@@ -345,10 +345,10 @@ for _op in OP.values():
 
 
 def clip(x, /, min=None, max=None):
-    """Clamp each element of `x` to [min, max]; the result has x's dtype and shape.
+    """Clamp each element of `x` to [min, max]; the result has x's dtype.
 
-    `min` and `max` may be None, Python scalars or arrays broadcastable to x.
-    NaN in any argument gives NaN.
+    `min` and `max` may be None, Python scalars or arrays; the result has the
+    shape x, min and max broadcast to. NaN in any argument gives NaN.
     """
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"clip: expected a usm_ndarray, got {type(x).__name__}")
@@ -356,8 +356,11 @@ def clip(x, /, min=None, max=None):
     for bound, fn in ((min, OP["maximum"]), (max, OP["minimum"])):
         if bound is None:
             continue
-        if isinstance(bound, usm_ndarray) and broadcast_shapes(x._shape, bound._shape) != x._shape:
-            raise ValueError(f"clip: bounds of shape {bound._shape} do not broadcast to {x._shape}")
+        s = _as_scalar(bound)
+        if x._dtype.kind in "iu" and isinstance(s, int) and not isinstance(s, bool):
+            # a bound outside x's range clamps like the nearest value in range
+            info = np.iinfo(x._dtype)
+            bound = s if info.min <= s <= info.max else (info.min if s < info.min else info.max)
         r = _binary(fn, r, bound)
     if r is x:
         return _unary(OP["positive"], x)

@@ -649,6 +649,7 @@ template <typename T> inline T nextafter_(T a, T b) {
     else --bits;
     return sycl::bit_cast<sycl::half>(bits);
   } else {
+    if (a == b) return b;  // nextafter(+-0, -+0) is x2
     return sycl::nextafter(a, b);
   }
 }
