@@ -58,8 +58,14 @@ class ElementwiseOp:
             p = _dtypes.promote(dts[0], dts[1])
             want = (p, p)
         found = None
-        for casting in ("safe", "same_kind"):
+        # A safe cast first; failing that (a device without fp64 and integer
+        # inputs) the first same-kind one, float16 only as a last resort.
+        f2 = _dtypes.float16
+        half_in = any(d is f2 for d in want)
+        for casting, half in (("safe", True), ("same_kind", half_in), ("same_kind", True)):
             for ins, out, sig in self._device_loops(qi):
+                if not half and any(i is f2 for i in ins):
+                    continue
                 if all(np.can_cast(d, i, casting) for d, i in zip(want, ins)):
                     found = (ins, out, sig)
                     break
