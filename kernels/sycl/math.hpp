@@ -89,7 +89,17 @@ template <typename T> inline T sign_(T a) {
   }
 }
 
-template <typename T> inline T square_(T a) { return static_cast<T>(a * a); }
+template <typename T> inline T square_(T a) {
+  if constexpr (is_complex_v<T>) {
+    // (x - y)(x + y) has no cancellation and does not overflow where x^2 - y^2
+    // does not; + 0 makes its -0 the +0 of x*x - y*y
+    using R = typename T::value_type;
+    R x = a.real(), y = a.imag();
+    return T((x - y) * (x + y) + R(0), 2 * x * y);
+  } else {
+    return static_cast<T>(a * a);
+  }
+}
 
 template <typename T> inline T reciprocal_(T a) {
   if constexpr (is_complex_v<T>) return T(1) / a;
