@@ -91,11 +91,11 @@ class ElementwiseOp:
 
     def kernel_names(self, qi):
         names = []
-        kinds = ("unary",) if self.nin == 1 else ("binary",)
+        k = "unary" if self.nin == 1 else "binary"
         for _, _, sig in self._device_loops(qi):
-            for k in kinds:
-                names.append(f"{k}_contig<{sig}>")
-                names += [f"{k}_strided<{sig}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
+            names.append(f"{k}_contig<{sig}>")
+            names += [f"{k}_strided<{sig}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
+            names += [f"{k}_inner<{sig}, {nd}>" for nd in _kernels.INNER_VARIANTS]
             if self.nin == 2:
                 names += [f"binary_scalar_l<{sig}>", f"binary_scalar_r<{sig}>"]
         return names
@@ -119,8 +119,9 @@ class _ElementwiseFamily(_kernels.Family):
     """All kernels of one operation form one bundle, with generated source."""
 
     def __init__(self):
-        super().__init__(("unary_contig", "unary_strided", "binary_contig", "binary_strided",
-                          "binary_scalar_l", "binary_scalar_r"), None,
+        super().__init__(("unary_contig", "unary_strided", "unary_inner", "binary_contig",
+                          "binary_strided", "binary_inner", "binary_scalar_l", "binary_scalar_r"),
+                         None,
                          lambda args: args[0], None, lambda qi: list(_BY_STRUCT))
 
     def spec(self, key, qi):

@@ -51,7 +51,8 @@ Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::ha
       h.parallel_for(linear_range(n, kc.wg_size), k);
     })};
   }
-  return Event{launch_strided<2>(q, kc, "unary_strided<" + sig, it, ptrs, isz, {x.alloc, r.alloc})};
+  return Event{launch_strided<2>(q, kc, "unary_strided<" + sig, "unary_inner<" + sig, it, ptrs, isz,
+                                 {x.alloc, r.alloc})};
 }
 
 Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle a_h,
@@ -82,8 +83,8 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
       h.parallel_for(linear_range(n, kc.wg_size), k);
     })};
   }
-  return Event{launch_strided<3>(q, kc, "binary_strided<" + sig, it, ptrs, isz,
-                                 {a.alloc, b.alloc, r.alloc})};
+  return Event{launch_strided<3>(q, kc, "binary_strided<" + sig, "binary_inner<" + sig, it, ptrs,
+                                 isz, {a.alloc, b.alloc, r.alloc})};
 }
 
 namespace {

@@ -20,6 +20,15 @@ void unary_strided(const A *a, R *r, Geometry<ND, 2> g) {
   if (usmk::strided_offsets(g, off)) r[off[1]] = Op::template apply<R>(a[off[0]]);
 }
 
+// Unit stride in the last dimension for every operand (rows of a matrix
+// with a broadcast row, column blocks): vector loads instead of gathers.
+template <class Op, typename A, typename R, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void unary_inner(const A *a, R *r, Geometry<ND, 2> g) {
+  std::int64_t off[2];
+  if (usmk::strided_offsets<ND, 2, true>(g, off)) r[off[1]] = Op::template apply<R>(a[off[0]]);
+}
+
 template <class Op, typename A, typename B, typename R>
 USM_KERNEL(1)
 void binary_contig(const A *a, const B *b, R *r, std::int64_t n) {
@@ -47,4 +56,12 @@ USM_KERNEL((ND < 3 ? ND : 3))
 void binary_strided(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
   std::int64_t off[3];
   if (usmk::strided_offsets(g, off)) r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
+}
+
+template <class Op, typename A, typename B, typename R, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void binary_inner(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
+  std::int64_t off[3];
+  if (usmk::strided_offsets<ND, 3, true>(g, off))
+    r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
 }
