@@ -24,7 +24,8 @@ _SCALARS = (bool, int, float, complex)
 class ElementwiseOp:
     """One operation of the table: loops, resolution, kernel source and names."""
 
-    __slots__ = ("name", "nin", "struct", "expr", "doc", "loops", "cache", "no_bool")
+    __slots__ = ("name", "nin", "struct", "expr", "doc", "loops", "cache", "no_bool",
+                 "ints_to_default_float")
 
     def __init__(self, name, nin, spec, expr, doc):
         self.name = name
@@ -33,6 +34,10 @@ class ElementwiseOp:
         self.expr = expr
         self.doc = doc
         self.no_bool = name in NO_BOOL
+        # NumPy and dpctl.tensor divide integers in the default float type
+        # (float64, float32 without fp64), not in the smallest float
+        # holding them: int8 / int8 in float16 would lose most values.
+        self.ints_to_default_float = name == "divide"
         self.loops = []
         for ins, out in _table_loops(spec, nin):
             sig = ", ".join((self.struct,) + ins + (out,))
@@ -57,6 +62,9 @@ class ElementwiseOp:
         if len(dts) == 2:
             p = _dtypes.promote(dts[0], dts[1])
             want = (p, p)
+        if self.ints_to_default_float and all(d.kind in "biu" for d in want):
+            f = _dtypes.float64 if qi.fp64 else _dtypes.float32
+            want = (f,) * len(want)
         found = None
         # A safe cast first; failing that (a device without fp64 and integer
         # inputs) the first same-kind one, float16 only as a last resort.
