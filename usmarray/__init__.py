@@ -35,7 +35,7 @@ from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye,
 from .dlpack import from_dlpack, DLDeviceType
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
-from .reduction import sum, prod, max, min, all, any
+from .reduction import sum, prod, max, min, all, any, mean, var, std, AxisError
 from .searching import where
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze)

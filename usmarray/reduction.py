@@ -1,4 +1,4 @@
-"""Reductions: sum, prod, max, min, all, any.
+"""Reductions: sum, prod, max, min, all, any, and mean, var, std over sum.
 
 A reduction permutes the reduced axes to the end of a view and asks the
 engine to reduce the trailing dimensions into a new contiguous array; the
@@ -10,7 +10,7 @@ import operator
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
 
-__all__ = ["sum", "prod", "max", "min", "all", "any", "AxisError"]
+__all__ = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "AxisError"]
 
 _TN = _dtypes.TYPE_NAMES
 _DT = dict(zip(_TN, _dtypes.DTYPES))
@@ -199,3 +199,80 @@ def all(x, /, *, axis=None, keepdims=False):
 def any(x, /, *, axis=None, keepdims=False):
     """Whether any element over `axis` is true (non-zero)."""
     return _reduce("any", x, axis, keepdims)
+
+
+def _count(x, axis):
+    n = 1
+    for i in normalize_axes(axis, x.ndim):
+        n *= x._shape[i]
+    return n
+
+
+def _as_float(name, x, kinds):
+    """x itself if its kind is in `kinds`, integers and bool in the default
+    float type (as NumPy and dpctl.tensor do), else TypeError."""
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    if x._dtype.kind in kinds:
+        return x
+    if x._dtype.kind in "biu":
+        from ._copy import astype
+        return astype(x, _dtypes.float64 if x._q.fp64 else _dtypes.float32)
+    raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
+
+
+def _wide(x):
+    return _dtypes.float32 if x._dtype is _dtypes.float16 else None
+
+
+def _widened(x):
+    from ._copy import astype
+    return astype(x, _dtypes.float32) if x._dtype is _dtypes.float16 else x
+
+
+def _narrow(r, x):
+    from ._copy import astype
+    return astype(r, x._dtype) if r._dtype is not x._dtype else r
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    """Arithmetic mean over `axis` (default: all); NaN for an empty selection.
+
+    Floating-point and complex inputs keep their dtype; integer and bool
+    inputs are averaged in the default floating-point type.
+    """
+    from . import elementwise as ew
+    x = _as_float("mean", x, "fc")
+    n = _count(x, axis)
+    # float16 sums in float32 to the end: a sum may overflow where the mean does not
+    s = sum(x, axis=axis, keepdims=keepdims, dtype=_wide(x))
+    # 0 / 0 is NaN: the mean of nothing, as the standard asks
+    m = ew.divide(s, float(n)) if n else ew.multiply(s, float("nan"))
+    return _narrow(m, x)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """Variance over `axis`: sum((x - mean(x))**2) / (N - correction).
+
+    Computed in two passes (mean, then squared deviations), which keeps the
+    precision of NumPy's var. NaN where N - correction <= 0.
+    """
+    from . import elementwise as ew
+    x = _as_float("var", x, "f")
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+        raise TypeError(f"correction must be a real number, got {type(correction).__name__}")
+    n = _count(x, axis)
+    xw = _widened(x)
+    d = ew.subtract(xw, mean(xw, axis=axis, keepdims=True)) if n else xw
+    s = sum(ew.multiply(d, d), axis=axis, keepdims=keepdims)
+    dof = n - correction
+    v = ew.divide(s, float(dof)) if dof > 0 else ew.multiply(s, float("nan"))
+    return _narrow(v, x)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """Standard deviation over `axis`: sqrt(var(x, axis, correction))."""
+    from . import elementwise as ew
+    x = _as_float("std", x, "f")
+    xw = _widened(x)
+    return _narrow(ew.sqrt(var(xw, axis=axis, correction=correction, keepdims=keepdims)), x)

@@ -1,0 +1,198 @@
+"""Reductions (sum, prod, max, min, all, any) and the statistics built on them
+(mean, var, std): values and dtypes against NumPy for every dtype, axes,
+keepdims, strided and zero-size inputs, special cases and bad arguments."""
+
+import math
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import SUPPORTED_DTYPES, device_supports, sample
+
+HAS_F64 = device_supports(ua.float64)
+SHAPES_AXES = [
+    ((7,), None), ((7,), 0), ((7,), -1), ((5, 6), None), ((5, 6), 0), ((5, 6), 1),
+    ((3, 4, 5), (0, 2)), ((3, 4, 5), (2, 1)), ((2, 3, 4, 5), (1, 3)), ((1000,), None),
+    ((0,), None), ((3, 0), 1), ((3, 0), 0), ((), None),
+]
+
+
+def _tol(dt):
+    dt = np.dtype(dt)
+    if dt in (np.float16,):
+        return 5e-3
+    if dt in (np.float32, np.complex64):
+        return 2e-5
+    return 1e-12
+
+
+def _check(got, expected, dtype=None):
+    assert isinstance(got, ua.usm_ndarray)
+    expected = np.asarray(expected)
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    if dtype is not None:
+        assert got.dtype == dtype, (got.dtype, dtype)
+    g = ua.asnumpy(got)
+    if g.dtype.kind in "fc":
+        np.testing.assert_allclose(g, expected.astype(g.dtype), rtol=_tol(g.dtype),
+                                   atol=_tol(g.dtype), equal_nan=True)
+    else:
+        np.testing.assert_array_equal(g, expected)
+
+
+def _sum_dtype(dt):
+    dt = np.dtype(dt)
+    if dt.kind == "b" or dt.kind == "i":
+        return np.dtype(np.int64)
+    if dt.kind == "u":
+        return np.dtype(np.uint64)
+    return dt
+
+
+@pytest.mark.parametrize("shape, axis", SHAPES_AXES)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_sum_prod(dtype, shape, axis, keepdims):
+    a = sample(shape, dtype)
+    if np.dtype(dtype).kind in "iu":
+        a = (a % 3).astype(dtype)  # products stay small
+    x = ua.asarray(a)
+    for f, nf in ((ua.sum, np.sum), (ua.prod, np.prod)):
+        exp = nf(a, axis=axis, keepdims=keepdims, dtype=_sum_dtype(dtype))
+        _check(f(x, axis=axis, keepdims=keepdims), exp, _sum_dtype(dtype))
+
+
+@pytest.mark.parametrize("shape, axis", SHAPES_AXES)
+def test_max_min(dtype, shape, axis):
+    if np.dtype(dtype).kind == "c":
+        with pytest.raises(TypeError):
+            ua.max(ua.asarray(sample((3,), dtype)))
+        return
+    a = sample(shape, dtype)
+    x = ua.asarray(a)
+    empty = any(shape[i] == 0 for i in (range(len(shape)) if axis is None else
+                                        np.atleast_1d(axis)))
+    if empty and a.size == 0 and (axis is None or all(
+            s for i, s in enumerate(shape) if i not in np.atleast_1d(axis) % max(len(shape), 1))):
+        with pytest.raises(ValueError):
+            ua.max(x, axis=axis)
+        return
+    if a.size == 0:
+        _check(ua.max(x, axis=axis), np.empty(np.sum(a, axis=axis).shape), dtype)
+        return
+    _check(ua.max(x, axis=axis), np.max(a, axis=axis), dtype)
+    _check(ua.min(x, axis=axis, keepdims=True), np.min(a, axis=axis, keepdims=True), dtype)
+
+
+@pytest.mark.parametrize("shape, axis", SHAPES_AXES)
+def test_all_any(dtype, shape, axis):
+    a = sample(shape, dtype)
+    x = ua.asarray(a)
+    _check(ua.all(x, axis=axis), np.all(a, axis=axis), ua.bool)
+    _check(ua.any(x, axis=axis, keepdims=True), np.any(a, axis=axis, keepdims=True), ua.bool)
+
+
+def test_strided_and_negative_views():
+    a = sample((40, 30), np.float32)
+    x = ua.asarray(a)
+    for sl in (np.s_[::-1, ::2], np.s_[3:30:3, ::-4], np.s_[:, 5]):
+        for axis in (None, 0, -1):
+            if a[sl].ndim == 1 and axis == -1:
+                continue
+            _check(ua.sum(x[sl], axis=axis), np.sum(a[sl], axis=axis, dtype=np.float64))
+            _check(ua.max(x[sl], axis=axis), np.max(a[sl], axis=axis))
+    xt = ua.asarray(a).mT
+    _check(ua.sum(xt, axis=0), a.T.sum(axis=0, dtype=np.float64))
+
+
+def test_large_sum_accuracy():
+    a = np.ones(10**6 + 3, np.float32)
+    assert float(ua.sum(ua.asarray(a))) == 10**6 + 3
+    b = sample((1000, 1001), np.int32)
+    _check(ua.sum(ua.asarray(b), axis=1), b.sum(axis=1, dtype=np.int64), ua.int64)
+
+
+def test_sum_dtype_argument():
+    a = sample((4, 5), np.int16)
+    x = ua.asarray(a)
+    _check(ua.sum(x, dtype=ua.int16), a.sum(dtype=np.int16), ua.int16)
+    _check(ua.sum(x, axis=0, dtype=ua.float32), a.sum(axis=0, dtype=np.float32), ua.float32)
+    _check(ua.prod(x % 2, dtype=ua.int8), np.prod(a % 2, dtype=np.int8), ua.int8)
+    with pytest.raises(TypeError):
+        ua.max(x, dtype=ua.int8)
+
+
+def test_nan_propagation():
+    a = np.array([1.0, np.nan, 3.0], np.float32)
+    x = ua.asarray(a)
+    for f in (ua.sum, ua.max, ua.min, ua.mean, ua.var, ua.std):
+        assert math.isnan(float(f(x))), f.__name__
+    assert bool(ua.any(x)) and bool(ua.all(x))
+
+
+def test_bad_arguments():
+    x = ua.asarray(np.ones((2, 3), np.float32))
+    with pytest.raises(ua.AxisError):
+        ua.sum(x, axis=2)
+    with pytest.raises(IndexError):
+        ua.sum(x, axis=-3)
+    with pytest.raises(ValueError):
+        ua.sum(x, axis=(0, 0))
+    with pytest.raises(ValueError):
+        ua.sum(x, axis=(1, -1))
+    with pytest.raises(TypeError):
+        ua.sum(x, axis=1.0)
+    with pytest.raises(TypeError):
+        ua.sum(np.ones(3))
+    with pytest.raises(TypeError):
+        ua.mean([1.0, 2.0])
+    with pytest.raises(TypeError):
+        ua.var(x, correction="1")
+    with pytest.raises(TypeError):
+        ua.var(ua.asarray(np.ones(3, np.complex64)))
+
+
+# ------------------------------------------------------------ mean, var, std
+FLOATS = [d for d in SUPPORTED_DTYPES if np.dtype(d).kind == "f"]
+INEXACT = [d for d in SUPPORTED_DTYPES if np.dtype(d).kind in "fc"]
+
+
+@pytest.mark.parametrize("dtype", INEXACT, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape, axis", [s for s in SHAPES_AXES if 0 not in s[0]])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_mean(dtype, shape, axis, keepdims):
+    a = sample(shape, dtype)
+    exp = np.mean(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64),
+                  axis=axis, keepdims=keepdims)
+    _check(ua.mean(ua.asarray(a), axis=axis, keepdims=keepdims), exp, dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape, axis", [s for s in SHAPES_AXES if 0 not in s[0]])
+@pytest.mark.parametrize("correction", [0, 1, 0.5])
+def test_var_std(dtype, shape, axis, correction):
+    a = sample(shape, dtype)
+    a64 = a.astype(np.float64)
+    n = a.size if axis is None else int(np.prod([shape[i] for i in np.atleast_1d(axis)]))
+    x = ua.asarray(a)
+    with np.errstate(all="ignore"):
+        ev = np.var(a64, axis=axis, ddof=correction)
+        es = np.std(a64, axis=axis, ddof=correction, keepdims=True)
+    if n - correction <= 0:
+        ev, es = np.full_like(ev, np.nan), np.full_like(es, np.nan)
+    _check(ua.var(x, axis=axis, correction=correction), ev, dtype)
+    _check(ua.std(x, axis=axis, correction=correction, keepdims=True), es, dtype)
+
+
+def test_mean_var_empty_and_integers():
+    e = ua.asarray(np.empty((0, 3), np.float32))
+    _check(ua.mean(e), np.float32(np.nan), ua.float32)
+    _check(ua.mean(e, axis=0), np.full(3, np.nan), ua.float32)
+    _check(ua.mean(e, axis=1), np.empty(0), ua.float32)
+    _check(ua.var(e, axis=0), np.full(3, np.nan), ua.float32)
+    _check(ua.std(e), np.float32(np.nan), ua.float32)
+    i = sample((4, 6), np.int32)
+    default = ua.float64 if HAS_F64 else ua.float32
+    _check(ua.mean(ua.asarray(i), axis=1), i.mean(axis=1), default)
+    _check(ua.var(ua.asarray(i)), i.var(), default)
+    _check(ua.mean(ua.asarray(np.array([True, False, True]))), 2 / 3, default)
