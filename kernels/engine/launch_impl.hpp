@@ -47,9 +47,17 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
       unit_prev |= (g.strides[a][ND - 2] == 1 || g.strides[a][ND - 2] == -1) &&
                    g.strides[a][ND - 1] != 1 && g.strides[a][ND - 1] != -1;
     }
+    bool all_unit = true;
+    for (int a = 0; a < NA; ++a) all_unit &= g.strides[a][ND - 1] == 1;
     if (unit_last && unit_prev && g.shape[ND - 2] > 1) {
       L = std::min<size_t>(L, 64);
       T = std::min<size_t>({wgmax / L, 32, pow2_at_least(g.shape[ND - 2])});
+    } else if (g.shape[ND - 2] > 1) {
+      // Several rows per work-group: short rows would otherwise give tiny
+      // work-groups, and contiguous rows ran ~25% faster on the CPU device
+      // as 4 x 128 blocks than as 1 x 512 (measured, 4096 x 2048 + row).
+      if (all_unit) L = std::min<size_t>(L, 128);
+      T = std::min<size_t>(wgmax / L, pow2_at_least(g.shape[ND - 2]));
     }
   }
   const size_t glast = round_up(static_cast<size_t>(last), L);
