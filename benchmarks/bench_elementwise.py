@@ -115,7 +115,7 @@ def main(argv=None):
         "compiles); warm: a later process with that directory (the bundle loads from disk).")
     cold, warm = [], []
     dirs = []
-    for _ in range(max(3, args.reps // 2)):
+    for _ in range(args.reps):
         d = tempfile.mkdtemp(prefix="usmarray-bench-")
         dirs.append(d)
         env = _util.subprocess_env(USMARRAY_CACHE_DIR=d)
