@@ -307,6 +307,9 @@ BROADCASTS = [
     ((0, 1), (1, 5)),
     ((1,), (0,)),
     ((5, 1, 1), (1, 1, 6)),
+    ((70, 300), (70, 1)),        # a column broadcast along long rows
+    ((1,), (9, 130)),
+    ((4, 5, 600), (4, 5, 1)),    # collapses to a column broadcast
 ]
 
 

@@ -415,6 +415,13 @@ def test_inplace_broadcasting():
     check(x, (a + row) * row[:1])
     x -= ua.asarray(np.float32(1.0))     # 0-d
     check(x, (a + row) * row[:1] - 1)
+    column = sample((3, 1), np.float32, 3)
+    x /= ua.asarray(column)              # a column along each row
+    check(x, ((a + row) * row[:1] - 1) / column)
+    big = sample((50, 700), np.float32, 4)
+    xb = ua.asarray(big)[::-1]           # rows reversed, unit stride along them
+    xb -= ua.asarray(big[:, :1])[::-1]
+    check(xb, big[::-1] - big[::-1, :1])
     # the right operand would make x grow: ValueError, x unchanged
     before = to_host(x)
     y = ua.asarray(sample((2, 3, 4), np.float32))

@@ -105,7 +105,8 @@ class ElementwiseOp:
             names += [f"{k}_strided<{sig}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
             names += [f"{k}_inner<{sig}, {nd}>" for nd in _kernels.INNER_VARIANTS]
             if self.nin == 2:
-                names += [f"binary_scalar_l<{sig}>", f"binary_scalar_r<{sig}>"]
+                names += [f"binary_scalar_l<{sig}>", f"binary_scalar_r<{sig}>",
+                          f"binary_bcast<{sig}, 2, 0>", f"binary_bcast<{sig}, 2, 1>"]
         return names
 
 
@@ -128,7 +129,8 @@ class _ElementwiseFamily(_kernels.Family):
 
     def __init__(self):
         super().__init__(("unary_contig", "unary_strided", "unary_inner", "binary_contig",
-                          "binary_strided", "binary_inner", "binary_scalar_l", "binary_scalar_r"),
+                          "binary_strided", "binary_inner", "binary_scalar_l", "binary_scalar_r",
+                          "binary_bcast"),
                          None,
                          lambda args: args[0], None, lambda qi: list(_BY_STRUCT))
 

@@ -83,6 +83,16 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
       h.parallel_for(linear_range(n, kc.wg_size), k);
     })};
   }
+  // Rows with one input constant along each (a column broadcast, or a 0-d
+  // operand): its own variant, as a gather there would halve the speed.
+  const int last = it.nd - 1;
+  if (it.nd <= 2 && it.strides[2][last] == 1 &&
+      ((it.strides[0][last] == 0) != (it.strides[1][last] == 0)) &&
+      (it.strides[0][last] == 1 || it.strides[1][last] == 1)) {
+    const int which = it.strides[0][last] == 0 ? 0 : 1;
+    const sycl::kernel &k = kc.get("binary_bcast<" + sig + ", 2, " + std::to_string(which) + ">");
+    return Event{launch_nd<2, 3>(q, k, it, 0, ptrs, {a.alloc, b.alloc, r.alloc}, kc.wg_size)};
+  }
   return Event{launch_strided<3>(q, kc, "binary_strided<" + sig, "binary_inner<" + sig, it, ptrs,
                                  isz, {a.alloc, b.alloc, r.alloc})};
 }

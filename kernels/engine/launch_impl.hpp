@@ -48,7 +48,7 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
                    g.strides[a][ND - 1] != 1 && g.strides[a][ND - 1] != -1;
     }
     bool all_unit = true;
-    for (int a = 0; a < NA; ++a) all_unit &= g.strides[a][ND - 1] == 1;
+    for (int a = 0; a < NA; ++a) all_unit &= g.strides[a][ND - 1] == 1 || g.strides[a][ND - 1] == 0;
     if (unit_last && unit_prev && g.shape[ND - 2] > 1) {
       L = std::min<size_t>(L, 64);
       T = std::min<size_t>({wgmax / L, 32, pow2_at_least(g.shape[ND - 2])});

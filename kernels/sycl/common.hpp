@@ -107,17 +107,20 @@ template <typename D, typename S> inline D convert(const S &v) {
 // dimensions are folded into range dimension 0. Returns false for padding
 // work-items past the end of the last two dimensions (launches round both
 // up to their work-group size).
-// UNIT: every operand walks the last dimension with stride 1 (the "inner"
-// kernel variants): the compiler then sees consecutive work-items touch
-// consecutive elements and emits vector loads instead of gathers.
-template <int ND, int NA, bool UNIT = false>
+// INNER (a bit per operand, 0: the general variant): operand a walks the
+// last dimension with stride 1 if its bit is set, else with stride 0 (a
+// broadcast column). Known strides let the compiler see consecutive
+// work-items touch consecutive (or the same) elements and emit vector loads
+// instead of gathers.
+template <int ND, int NA, int INNER = 0>
 inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[NA]) {
   constexpr int R = ND < 3 ? ND : 3;
   auto it = syclext::this_work_item::get_nd_item<R>();
   const std::int64_t j = it.get_global_id(R - 1);
   if (j >= g.shape[ND - 1]) return false;
 #pragma unroll
-  for (int a = 0; a < NA; ++a) off[a] = UNIT ? j : j * g.strides[a][ND - 1];
+  for (int a = 0; a < NA; ++a)
+    off[a] = INNER == 0 ? j * g.strides[a][ND - 1] : ((INNER >> a) & 1) ? j : 0;
   if constexpr (ND >= 2) {
     const std::int64_t i = it.get_global_id(R - 2);
     if (i >= g.shape[ND - 2]) return false;

@@ -16,7 +16,7 @@ template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
 void move_inner(const T *x, T *y, Geometry<ND, 2> g) {
   std::int64_t off[2];
-  if (usmk::strided_offsets<ND, 2, true>(g, off)) y[off[1]] = x[off[0]];
+  if (usmk::strided_offsets<ND, 2, 3>(g, off)) y[off[1]] = x[off[0]];
 }
 
 template <typename S, typename D>

@@ -26,7 +26,7 @@ template <class Op, typename A, typename R, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
 void unary_inner(const A *a, R *r, Geometry<ND, 2> g) {
   std::int64_t off[2];
-  if (usmk::strided_offsets<ND, 2, true>(g, off)) r[off[1]] = Op::template apply<R>(a[off[0]]);
+  if (usmk::strided_offsets<ND, 2, 3>(g, off)) r[off[1]] = Op::template apply<R>(a[off[0]]);
 }
 
 template <class Op, typename A, typename B, typename R>
@@ -62,6 +62,17 @@ template <class Op, typename A, typename B, typename R, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
 void binary_inner(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
   std::int64_t off[3];
-  if (usmk::strided_offsets<ND, 3, true>(g, off))
+  if (usmk::strided_offsets<ND, 3, 7>(g, off))
+    r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
+}
+
+// One input broadcast along the last dimension (stride 0: x + c with c of
+// shape (rows, 1)), the other input and the result unit-stride. WHICH is the
+// broadcast input (0: a, 1: b).
+template <class Op, typename A, typename B, typename R, int ND, int WHICH>
+USM_KERNEL(ND)
+void binary_bcast(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
+  std::int64_t off[3];
+  if (usmk::strided_offsets<ND, 3, WHICH == 0 ? 6 : 5>(g, off))
     r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
 }
