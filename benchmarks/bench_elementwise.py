@@ -60,9 +60,10 @@ def main(argv=None):
     x, y, x64 = ua.asarray(a), ua.asarray(b), ua.asarray(a64)
     m = rng.random((4096, 2048), dtype=np.float32)
     r = rng.random(2048, dtype=np.float32)
-    xm, xr = ua.asarray(m), ua.asarray(r)
+    c = rng.random((4096, 1), dtype=np.float32)
+    xm, xr, xc = ua.asarray(m), ua.asarray(r), ua.asarray(c)
     if dpt is not None:
-        dx, dy, dx64, dm, dr = (dpt.asarray(v) for v in (a, b, a64, m, r))
+        dx, dy, dx64, dm, dr, dc = (dpt.asarray(v) for v in (a, b, a64, m, r, c))
         dsync = dx.sycl_queue.wait
     note = t.footnote(
         f"Median of {args.reps} repetitions after one untimed run (kernels compiled and the "
@@ -80,6 +81,8 @@ def main(argv=None):
          dpt and (lambda: (dpt.exp(dx64), dsync())), None, three_x),
         ("matrix (4096, 2048) + row (2048,), float32", lambda: (xm + xr, sync()),
          lambda: m + r, dpt and (lambda: (dm + dr, dsync())), None, three_x),
+        ("matrix (4096, 2048) - column (4096, 1), float32", lambda: (xm - xc, sync()),
+         lambda: m - c, dpt and (lambda: (dm - dc, dsync())), None, None),
         ("astype float64 -> float32", lambda: (ua.astype(x64, ua.float32), sync()),
          lambda: a64.astype(np.float32), dpt and (lambda: (dpt.astype(dx64, "f4"), dsync())),
          None, three_x),
