@@ -53,3 +53,35 @@ def sample(shape, dtype, seed=0):
     else:
         v = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dt)
     return v.reshape(shape)
+
+
+# (rtol, atol) of float comparisons against NumPy, by result dtype
+TOL = {
+    np.dtype("float16"): (2e-3, 1e-3),
+    np.dtype("float32"): (1e-5, 1e-6),
+    np.dtype("float64"): (1e-12, 1e-14),
+    np.dtype("complex64"): (2e-5, 1e-6),
+    np.dtype("complex128"): (1e-12, 1e-14),
+}
+
+
+def to_host(x):
+    assert isinstance(x, ua.usm_ndarray), type(x)
+    return ua.asnumpy(x)
+
+
+def check(got, expected, check_dtype=True, what=""):
+    """Compare a usm_ndarray with a NumPy result: type, shape, dtype, values."""
+    assert isinstance(got, ua.usm_ndarray), (what, type(got))
+    expected = np.asarray(expected)
+    assert got.shape == expected.shape, (what, got.shape, expected.shape)
+    if check_dtype:
+        assert got.dtype == expected.dtype, (what, got.dtype, expected.dtype)
+    g = to_host(got)
+    if g.dtype.kind in "fc":
+        rtol, atol = TOL[g.dtype]
+        np.testing.assert_allclose(g, expected, rtol=rtol, atol=atol, equal_nan=True,
+                                   err_msg=what)
+    else:
+        assert expected.dtype.kind not in "fc", (what, g.dtype, expected.dtype)
+        np.testing.assert_array_equal(g, expected, err_msg=what)

@@ -11,15 +11,8 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import device_supports, sample
+from conftest import check, to_host, device_supports, sample
 
-TOL = {
-    np.dtype("float16"): (2e-3, 1e-3),
-    np.dtype("float32"): (1e-5, 1e-6),
-    np.dtype("float64"): (1e-12, 1e-14),
-    np.dtype("complex64"): (2e-5, 1e-6),
-    np.dtype("complex128"): (1e-12, 1e-14),
-}
 
 # symbol -> (operator function, in-place operator function or None, the
 # dtypes the operator accepts: "numeric", "numeric-nobool", "float", "real",
@@ -63,24 +56,8 @@ def accepts(kind, dt):
             "real": k != "c", "intbool": k in "biu"}[kind]
 
 
-def to_host(x):
-    assert isinstance(x, ua.usm_ndarray), type(x)
-    return ua.asnumpy(x)
 
 
-def check(got, expected, check_dtype=True, what=""):
-    assert isinstance(got, ua.usm_ndarray), (what, type(got))
-    expected = np.asarray(expected)
-    assert got.shape == expected.shape, (what, got.shape, expected.shape)
-    if check_dtype:
-        assert got.dtype == expected.dtype, (what, got.dtype, expected.dtype)
-    g = to_host(got)
-    if g.dtype.kind in "fc":
-        rtol, atol = TOL[g.dtype]
-        np.testing.assert_allclose(g, expected, rtol=rtol, atol=atol, equal_nan=True,
-                                   err_msg=what)
-    else:
-        np.testing.assert_array_equal(g, expected, err_msg=what)
 
 
 def np_apply(fn, *args):
