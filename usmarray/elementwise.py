@@ -7,6 +7,8 @@ operators that map to it. The kernels of one operation (all its dtype
 loops and iteration variants) form one bundle, compiled on first use.
 """
 
+import struct
+
 import numpy as np
 
 from . import _dtypes, _engine, _kernels
@@ -190,19 +192,36 @@ def _weak_scalar_dtype(s, adt, qi):
     return qi.complex
 
 
+# struct formats of the dtypes (native byte order, like device memory here);
+# struct.pack costs a tenth of a NumPy round trip on the per-call path.
+_PACK = {np.dtype(c): struct.Struct("=" + f) for c, f in (
+    ("i1", "b"), ("u1", "B"), ("i2", "h"), ("u2", "H"), ("i4", "i"), ("u4", "I"),
+    ("i8", "q"), ("u8", "Q"), ("f2", "e"), ("f4", "f"), ("f8", "d"), ("c8", "ff"),
+    ("c16", "dd"))}
+_RANGE = {np.dtype(c): (int(np.iinfo(c).min), int(np.iinfo(c).max))
+          for c in ("i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8")}
+
+
 def _scalar_value(s, dt):
     """Bytes of scalar `s` as dtype `dt`, OverflowError if an int does not fit."""
-    if dt.kind in "iu" and not isinstance(s, bool):
-        if isinstance(s, int):
-            info = np.iinfo(dt)
-            if s < info.min or s > info.max:
-                raise OverflowError(f"Python int {s} out of bounds for {dt.name}")
     if dt.kind == "b":
         return b"\x01" if s else b"\x00"
+    if dt.kind in "iu" and not isinstance(s, bool) and isinstance(s, int):
+        lo, hi = _RANGE[dt]
+        if s < lo or s > hi:
+            raise OverflowError(f"Python int {s} out of bounds for {dt.name}")
     if isinstance(s, complex) and dt.kind != "c":
         s = s.real
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.array(s, dtype=dt).tobytes()
+    p = _PACK[dt]
+    try:
+        if dt.kind == "c":
+            s = complex(s)
+            return p.pack(s.real, s.imag)
+        return p.pack(s)
+    except (OverflowError, struct.error):
+        # values struct will not round (1e300 as float32 is inf, as in NumPy)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array(s, dtype=dt).tobytes()
 
 
 def _as_scalar(s):
