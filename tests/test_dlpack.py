@@ -249,8 +249,12 @@ def test_negative_strides_are_exported_as_copies():
     c = read_capsule(x.__dlpack__(max_version=(1, 0)))
     assert c["flags"] & IS_COPIED and all(s >= 0 for s in c["strides"])
     np.testing.assert_array_equal(ua.asnumpy(ua.from_dlpack(x)), h[:, ::-1])
+    # BufferError (from_dlpack's rule) and ValueError (__dlpack__'s dl_device rule)
     with pytest.raises(BufferError):
         x.__dlpack__(copy=False)
+    with pytest.raises(ValueError):
+        x.__dlpack__(dl_device=(1, 0), copy=False)
+    assert issubclass(ua.CopyRequiredError, BufferError)
 
 
 def test_round_trip_is_zero_copy(dtype):
@@ -315,6 +319,8 @@ def test_host_tensors_are_copied_into_usm():
     h[0, 0] = -5
     assert ua.asnumpy(y)[0, 0] != -5
     with pytest.raises(BufferError):
+        ua.from_dlpack(h, copy=False)
+    with pytest.raises(ValueError):
         ua.from_dlpack(h, copy=False)
     q = dpctl.SyclQueue(ua.get_default_queue().sycl_context, ua.get_default_queue().sycl_device)
     assert ua.from_dlpack(h, device=q).sycl_queue == q

@@ -32,7 +32,7 @@ from ._kernels import KernelCompileError
 from ._print import set_print_options, get_print_options, print_options
 from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye, empty_like,
                        zeros_like, ones_like, full_like, tril, triu, meshgrid)
-from .dlpack import from_dlpack, DLDeviceType
+from .dlpack import from_dlpack, DLDeviceType, CopyRequiredError
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
 from .reduction import sum, prod, max, min, all, any, mean, var, std, AxisError

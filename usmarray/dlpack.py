@@ -21,7 +21,15 @@ from ._array import (KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags, disp
 from ._device import _queue_for_device, queue_info, resolve_queue
 from ._suai import _queue_in
 
-__all__ = ["DLDeviceType", "from_dlpack"]
+__all__ = ["DLDeviceType", "from_dlpack", "CopyRequiredError"]
+
+
+class CopyRequiredError(BufferError, ValueError):
+    """An export or import needs a copy, but ``copy=False`` was given.
+
+    The array API names ``BufferError`` for ``from_dlpack`` and ``ValueError``
+    for ``__dlpack__(dl_device=..., copy=False)``; this is both, so either
+    ``except`` clause catches it."""
 
 
 class DLDeviceType(enum.IntEnum):
@@ -143,8 +151,9 @@ def export(x, stream=None, max_version=None, dl_device=None, copy=None):
         # DLPack does not forbid negative strides, but consumers do (torch
         # aborts the process on them): export a copy, or refuse if told not to.
         if copy is False:
-            raise BufferError("an array with negative strides cannot be exported without a "
-                              "copy (DLPack consumers do not accept them), but copy=False")
+            raise CopyRequiredError("an array with negative strides cannot be exported without "
+                                    "a copy (DLPack consumers do not accept them), but "
+                                    "copy=False")
         x = copy_array(x, order="C")
         copy = None
     if dev_type == _ONEAPI:
@@ -154,11 +163,10 @@ def export(x, stream=None, max_version=None, dl_device=None, copy=None):
             # another device, or memory outside the default context (which a
             # kDLOneAPI consumer could not find): only a copy can be exported
             if copy is False:
-                raise BufferError("exporting this array as kDLOneAPI device "
-                                  f"{dev_id} needs a copy (" +
-                                  ("another device" if dev_id != own_id else
-                                   "its memory is not bound to the platform's default context")
-                                  + "), but copy=False")
+                why = ("another device" if dev_id != own_id else
+                       "its memory is not bound to the platform's default context")
+                raise CopyRequiredError(f"exporting this array as kDLOneAPI device {dev_id} "
+                                        f"needs a copy ({why}), but copy=False")
             dev = _root_device(dev_id)
             if dev is None:
                 raise BufferError(f"there is no SYCL device with DLPack device_id {dev_id}")
@@ -178,8 +186,8 @@ def export(x, stream=None, max_version=None, dl_device=None, copy=None):
             x._alloc.wait()
             return _array_capsule(x, versioned, _CPU, 0, negative)
         if copy is False:
-            raise BufferError("the array is in device memory the host cannot reach: exporting it "
-                              "to kDLCPU needs a copy, but copy=False")
+            raise CopyRequiredError("the array is in device memory the host cannot reach: "
+                                    "exporting it to kDLCPU needs a copy, but copy=False")
         h = host_view(x) if host_accessible(x) else None
         h = np.array(h, copy=True) if h is not None else asnumpy(x)
         return _host_capsule(h, versioned, True, False)
@@ -280,8 +288,8 @@ def from_dlpack(x, /, *, device=None, copy=None):
         arr = _import_oneapi(holder, info)
     elif dev_type in (_CPU, int(DLDeviceType.kDLCUDAHost), int(DLDeviceType.kDLROCMHost)):
         if copy is False:
-            raise BufferError("the DLPack tensor is in host memory, which is not USM: importing "
-                              "it needs a copy, but copy=False")
+            raise CopyRequiredError("the DLPack tensor is in host memory, which is not USM: "
+                                    "importing it needs a copy, but copy=False")
         from ._copy import from_host
 
         dt = _dtypes.DTYPES[info["tc"]]
@@ -301,8 +309,8 @@ def from_dlpack(x, /, *, device=None, copy=None):
     if qi is not None and qi is not arr._q:
         same_memory = qi.context == arr._q.context and qi.device == arr._q.device
         if not same_memory and copy is False:
-            raise BufferError(f"the DLPack tensor is on another device than {device!r}: "
-                              "a copy is needed, but copy=False")
+            raise CopyRequiredError(f"the DLPack tensor is on another device than {device!r}: "
+                                    "a copy is needed, but copy=False")
         arr = to_queue(arr, qi)
         copied = copied or not same_memory
     if copy is True and not copied:
