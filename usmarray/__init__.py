@@ -38,7 +38,9 @@ from .elementwise import clip
 from .reduction import sum, prod, max, min, all, any, mean, var, std, AxisError
 from .searching import where
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
-                           permute_dims, expand_dims, squeeze)
+                           permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
+                           unstack, concat, stack, roll, repeat, tile)
+from ._indexing import take
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 __version__ = "0.1.0"

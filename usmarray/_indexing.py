@@ -267,3 +267,27 @@ def setitem(x, key, value):
     from ._copy import assign
 
     assign(dst, value)
+
+
+def take(x, indices, /, *, axis=None):
+    """Elements of `x` at integer `indices` (1-D) along `axis` (which may be
+    None only for 1-D `x`); negative indices count from the end."""
+    from .manipulation import moveaxis
+
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"take: expected a usm_ndarray, got {type(x).__name__}")
+    if not isinstance(indices, usm_ndarray):
+        raise TypeError(f"take: indices must be a usm_ndarray, got {type(indices).__name__}")
+    if indices.ndim != 1:
+        raise ValueError("take: indices must be one-dimensional")
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("take: axis is required for arrays of more than one dimension")
+        axis = 0
+    nd = x.ndim
+    axis = operator.index(axis)
+    if not -nd <= axis < nd:
+        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+    axis %= nd
+    r = _take(moveaxis(x, axis, 0), (indices,))
+    return moveaxis(r, 0, axis)

@@ -1,0 +1,207 @@
+"""Manipulation functions beyond reshape/broadcast (flip, moveaxis,
+matrix_transpose, unstack, concat, stack, roll, repeat, tile) and take:
+values, dtypes, views versus copies and errors, against NumPy."""
+
+import dpctl
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import check, sample
+
+
+def _views_same_memory(v, x):
+    return v.usm_data is x.usm_data or v._alloc is x._alloc
+
+
+# ------------------------------------------------------------------ views
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2), (2, 1, 0)])
+def test_flip(dtype, axis):
+    h = sample((3, 4, 5), dtype)
+    x = ua.asarray(h)
+    f = ua.flip(x, axis=axis)
+    assert f._alloc is x._alloc
+    check(f, np.flip(h, axis=axis))
+    check(ua.flip(x[::2, 1:, ::-3], axis=axis), np.flip(h[::2, 1:, ::-3], axis=axis))
+
+
+def test_flip_edge_cases():
+    check(ua.flip(ua.asarray(np.float32(3))), np.float32(3))
+    check(ua.flip(ua.empty((0, 3))), np.empty((0, 3)))
+    with pytest.raises(IndexError):
+        ua.flip(ua.ones((2, 2)), axis=2)
+    with pytest.raises(ValueError):
+        ua.flip(ua.ones((2, 2)), axis=(0, 0))
+
+
+@pytest.mark.parametrize("src, dst", [(0, -1), (-1, 0), ((0, 1), (2, 0)), ((0, 1, 2), (1, 2, 0)),
+                                      (1, 1)])
+def test_moveaxis(src, dst):
+    h = sample((2, 3, 4), np.int32)
+    x = ua.asarray(h)
+    m = ua.moveaxis(x, src, dst)
+    assert m._alloc is x._alloc
+    check(m, np.moveaxis(h, src, dst))
+
+
+def test_moveaxis_errors():
+    x = ua.ones((2, 3))
+    with pytest.raises(ValueError):
+        ua.moveaxis(x, (0, 1), 0)
+    with pytest.raises(IndexError):
+        ua.moveaxis(x, 2, 0)
+    with pytest.raises(ValueError):
+        ua.moveaxis(x, (0, 0), (0, 1))
+
+
+def test_matrix_transpose():
+    h = sample((2, 3, 4), np.float32)
+    check(ua.matrix_transpose(ua.asarray(h)), np.swapaxes(h, -1, -2))
+    with pytest.raises(ValueError):
+        ua.matrix_transpose(ua.ones(3))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_unstack(axis):
+    h = sample((2, 3, 4), np.float32)
+    x = ua.asarray(h)
+    parts = ua.unstack(x, axis=axis)
+    expected = [np.take(h, i, axis=axis) for i in range(h.shape[axis])]
+    assert isinstance(parts, tuple) and len(parts) == len(expected)
+    for p, e in zip(parts, expected):
+        assert p._alloc is x._alloc
+        check(p, e)
+    with pytest.raises(IndexError):
+        ua.unstack(x, axis=3)
+
+
+# ------------------------------------------------------------------ copies
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_concat(dtype, axis):
+    hs = [sample((2, 3), dtype, 0), sample((2, 3), dtype, 1)]
+    if axis == 0:
+        hs.append(sample((4, 3), dtype, 2))
+    elif axis in (1, -1):
+        hs.append(sample((2, 1), dtype, 2))
+    else:
+        hs.append(sample((5,), dtype, 2))
+    r = ua.concat([ua.asarray(h) for h in hs], axis=axis)
+    check(r, np.concatenate(hs, axis=axis))
+
+
+def test_concat_promotes_views_and_zero_size():
+    a = sample((3, 4), np.int16)
+    b = sample((3, 2), np.float32)
+    x = ua.asarray(a)[::-1, ::2]
+    y = ua.asarray(b)
+    e = ua.empty((3, 0), dtype=ua.int8)
+    r = ua.concat((x, e, y), axis=1)
+    check(r, np.concatenate([a[::-1, ::2], np.empty((3, 0), np.int8), b], axis=1))
+    assert r.dtype == ua.float32
+
+
+def test_concat_usm_type_and_errors():
+    a = ua.ones((2,), usm_type="host")
+    b = ua.ones((2,), usm_type="shared")
+    assert ua.concat([a, b]).usm_type == "shared"
+    with pytest.raises(ValueError):
+        ua.concat([ua.ones((2, 3)), ua.ones((2, 4))], axis=0)
+    with pytest.raises(ValueError):
+        ua.concat([ua.ones((2, 3)), ua.ones((2,))], axis=0)
+    with pytest.raises(ValueError):
+        ua.concat([ua.asarray(1.0), ua.asarray(2.0)])
+    with pytest.raises(ValueError):
+        ua.concat([])
+    with pytest.raises(TypeError):
+        ua.concat(ua.ones(3))
+    with pytest.raises(TypeError):
+        ua.concat([ua.ones(3), np.ones(3)])
+    q = dpctl.SyclQueue(ua.get_default_queue().sycl_device)
+    with pytest.raises(ua.ExecutionPlacementError):
+        ua.concat([ua.ones(3), ua.ones(3, sycl_queue=q)])
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3])
+def test_stack(dtype, axis):
+    hs = [sample((3, 4), dtype, i) for i in range(3)]
+    check(ua.stack([ua.asarray(h) for h in hs], axis=axis), np.stack(hs, axis=axis))
+
+
+def test_stack_errors_and_scalars():
+    check(ua.stack([ua.asarray(1.5), ua.asarray(2)]), np.array([1.5, 2.0]))
+    with pytest.raises(ValueError):
+        ua.stack([ua.ones(2), ua.ones(3)])
+    with pytest.raises(IndexError):
+        ua.stack([ua.ones(2), ua.ones(2)], axis=2)
+
+
+@pytest.mark.parametrize("shift, axis", [(1, None), (-7, None), (2, 0), (-1, 1), (5, -1),
+                                         ((1, 2), (0, 1)), ((1, -1), (1, 1)), (3, (0, 2)),
+                                         (0, 1), (12, 0)])
+def test_roll(dtype, shift, axis):
+    h = sample((3, 4, 5), dtype)
+    check(ua.roll(ua.asarray(h), shift, axis=axis), np.roll(h, shift, axis=axis))
+    v = h[::-1, :, 1::2]
+    check(ua.roll(ua.asarray(h)[::-1, :, 1::2], shift, axis=axis), np.roll(v, shift, axis=axis))
+
+
+def test_roll_edge_cases():
+    check(ua.roll(ua.empty((0, 3)), 2, axis=1), np.empty((0, 3)))
+    check(ua.roll(ua.asarray(np.float32(5)), 3), np.float32(5))
+    with pytest.raises(ValueError):
+        ua.roll(ua.ones((2, 2)), (1, 2), axis=0)
+
+
+@pytest.mark.parametrize("repeats, axis", [(2, None), (3, 0), (1, 1), (0, 1), (2, -1)])
+def test_repeat_int(dtype, repeats, axis):
+    h = sample((3, 4), dtype)
+    check(ua.repeat(ua.asarray(h), repeats, axis=axis), np.repeat(h, repeats, axis=axis))
+    check(ua.repeat(ua.asarray(h)[::-1, ::2], repeats, axis=axis),
+          np.repeat(h[::-1, ::2], repeats, axis=axis))
+
+
+def test_repeat_array_counts():
+    h = sample((3, 4), np.float32)
+    x = ua.asarray(h)
+    r = np.array([0, 2, 1, 3])
+    check(ua.repeat(x, ua.asarray(r), axis=1), np.repeat(h, r, axis=1))
+    check(ua.repeat(x, ua.asarray([2]), axis=0), np.repeat(h, 2, axis=0))
+    check(ua.repeat(x, ua.asarray(np.array([1, 0, 2])), axis=0), np.repeat(h, [1, 0, 2], axis=0))
+    with pytest.raises(ValueError):
+        ua.repeat(x, ua.asarray([1, 2]), axis=0)
+    with pytest.raises(ValueError):
+        ua.repeat(x, -1)
+    with pytest.raises(ValueError):
+        ua.repeat(x, ua.asarray([1, -1, 1]), axis=0)
+    with pytest.raises(TypeError):
+        ua.repeat(x, ua.asarray([1.5]), axis=0)
+
+
+@pytest.mark.parametrize("shape, reps", [((3,), (2,)), ((2, 3), (2, 1)), ((2, 3), (3,)),
+                                         ((3,), (2, 2)), ((2, 1, 3), (1, 2, 0, 2)), ((), (3,))])
+def test_tile(dtype, shape, reps):
+    h = sample(shape, dtype)
+    check(ua.tile(ua.asarray(h), reps), np.tile(h, reps))
+    with pytest.raises(ValueError):
+        ua.tile(ua.asarray(h), (-1,))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take(dtype, axis):
+    h = sample((4, 5), dtype)
+    idx = np.array([0, -1, 2, 2, 1])
+    r = ua.take(ua.asarray(h), ua.asarray(idx), axis=axis)
+    check(r, np.take(h, idx, axis=axis))
+
+
+def test_take_errors():
+    x = ua.asarray(np.arange(6).reshape(2, 3))
+    check(ua.take(ua.arange(5), ua.asarray([4, 0])), np.array([4, 0]))
+    with pytest.raises(ValueError):
+        ua.take(x, ua.asarray([0]))          # axis needed for 2-D
+    with pytest.raises(IndexError):
+        ua.take(x, ua.asarray([3]), axis=1)
+    with pytest.raises(IndexError):
+        ua.take(x, ua.asarray([0]), axis=2)
+    with pytest.raises(TypeError):
+        ua.take(x, [0], axis=0)
