@@ -205,3 +205,26 @@ def test_take_errors():
         ua.take(x, ua.asarray([0]), axis=2)
     with pytest.raises(TypeError):
         ua.take(x, [0], axis=0)
+
+
+@pytest.mark.parametrize("n, axis", [(1, -1), (2, 0), (0, 1), (3, 1), (5, 1)])
+def test_diff(dtype, n, axis):
+    h = sample((4, 5), dtype)
+    if h.dtype.kind == "u":
+        h = np.sort(h, axis=axis)        # differences stay non-negative
+    check(ua.diff(ua.asarray(h), n=n, axis=axis), np.diff(h, n=n, axis=axis))
+
+
+def test_diff_prepend_append_and_errors():
+    h = sample((3, 4), np.float32)
+    x = ua.asarray(h)
+    p, a = sample((3, 1), np.float32, 1), sample((3, 2), np.float32, 2)
+    check(ua.diff(x, prepend=ua.asarray(p), append=ua.asarray(a)),
+          np.diff(h, prepend=p, append=a))
+    check(ua.diff(x, axis=0, append=ua.asarray(h[:1])), np.diff(h, axis=0, append=h[:1]))
+    with pytest.raises(ValueError):
+        ua.diff(x, n=-1)
+    with pytest.raises(ValueError):
+        ua.diff(ua.asarray(1.0))
+    with pytest.raises(IndexError):
+        ua.diff(x, axis=2)

@@ -11,6 +11,8 @@ import usmarray as ua
 from conftest import SUPPORTED_DTYPES, device_supports, sample
 
 HAS_F64 = device_supports(ua.float64)
+# NumPy warns about the empty and degenerate cases the tests ask for on purpose
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 SHAPES_AXES = [
     ((7,), None), ((7,), 0), ((7,), -1), ((5, 6), None), ((5, 6), 0), ((5, 6), 1),
     ((3, 4, 5), (0, 2)), ((3, 4, 5), (2, 1)), ((2, 3, 4, 5), (1, 3)), ((1000,), None),
@@ -196,3 +198,47 @@ def test_mean_var_empty_and_integers():
     _check(ua.mean(ua.asarray(i), axis=1), i.mean(axis=1), default)
     _check(ua.var(ua.asarray(i)), i.var(), default)
     _check(ua.mean(ua.asarray(np.array([True, False, True]))), 2 / 3, default)
+
+
+# ------------------------------------------------- argmax, argmin, count_nonzero
+@pytest.mark.parametrize("shape, axis", [s for s in SHAPES_AXES if 0 not in s[0]
+                                         and not isinstance(s[1], tuple)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_argmax_argmin(dtype, shape, axis, keepdims):
+    h = sample(shape, dtype)
+    x = ua.asarray(h)
+    if np.dtype(dtype).kind == "c":
+        with pytest.raises(TypeError):
+            ua.argmax(x)
+        return
+    if np.dtype(dtype).kind in "iu":
+        h = (h % 4).astype(dtype)       # ties: the first index must win
+        x = ua.asarray(h)
+    for f, nf in ((ua.argmax, np.argmax), (ua.argmin, np.argmin)):
+        _check(f(x, axis=axis, keepdims=keepdims), nf(h, axis=axis, keepdims=keepdims), ua.int64)
+
+
+def test_argmax_nan_views_and_errors():
+    h = np.array([[3.0, np.nan, 5.0, np.nan], [-0.0, 0.0, -1.0, -1.0]], np.float32)
+    x = ua.asarray(h)
+    for axis in (None, 0, 1):
+        _check(ua.argmax(x, axis=axis), np.argmax(h, axis=axis))
+        _check(ua.argmin(x, axis=axis), np.argmin(h, axis=axis))
+    _check(ua.argmax(x[:, ::-1], axis=1), np.argmax(h[:, ::-1], axis=1))
+    with pytest.raises(ValueError):
+        ua.argmax(ua.empty((0, 3)))
+    with pytest.raises(ValueError):
+        ua.argmin(ua.empty((3, 0)), axis=1)
+    with pytest.raises(TypeError):
+        ua.argmax(x, axis=(0, 1))
+    with pytest.raises(TypeError):
+        ua.argmax(h)
+
+
+@pytest.mark.parametrize("shape, axis", SHAPES_AXES)
+def test_count_nonzero(dtype, shape, axis):
+    h = sample(shape, dtype)
+    if h.dtype.kind != "b":
+        h = (h * (sample(shape, np.int8, 7) % 2)).astype(dtype)   # some zeros
+    got = ua.count_nonzero(ua.asarray(h), axis=axis, keepdims=True)
+    _check(got, np.count_nonzero(h, axis=axis, keepdims=True), ua.int64)

@@ -36,10 +36,10 @@ from .dlpack import from_dlpack, DLDeviceType, CopyRequiredError
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
 from .reduction import sum, prod, max, min, all, any, mean, var, std, AxisError
-from .searching import where
+from .searching import where, argmax, argmin, count_nonzero
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
-                           unstack, concat, stack, roll, repeat, tile)
+                           unstack, concat, stack, roll, repeat, tile, diff)
 from ._indexing import take
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 

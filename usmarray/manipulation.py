@@ -9,7 +9,7 @@ from ._device import common_queue, coerce_usm_type
 
 __all__ = ["reshape", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "permute_dims",
            "expand_dims", "squeeze", "flip", "moveaxis", "matrix_transpose", "unstack", "concat",
-           "stack", "roll", "repeat", "tile"]
+           "stack", "roll", "repeat", "tile", "diff"]
 
 
 def _check(x):
@@ -391,3 +391,29 @@ def tile(x, repetitions, /):
         src_st = tuple(v for st in xst for v in (0, st))
         copy_into(view(out, out._off, split, c_strides(split)), view(x, x._off, split, src_st))
     return out
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    """The `n`-th discrete difference along `axis`: x[i+1] - x[i] (for bool,
+    x[i+1] != x[i], as in NumPy), after joining `prepend` and `append`."""
+    from . import elementwise as ew
+
+    _check(x)
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"diff: n must be non-negative, got {n}")
+    if x.ndim == 0:
+        raise ValueError("diff needs an array of at least one dimension")
+    a0 = _normalize_axis(axis, x.ndim)
+    if prepend is not None or append is not None:
+        parts = [p for p in (prepend, x, append) if p is not None]
+        x = concat(parts, axis=a0)
+    op = ew.not_equal if x._dtype.kind == "b" else ew.subtract
+    for _ in range(n):
+        m = x._shape[a0]
+        if m == 0:
+            break
+        lo = (slice(None),) * a0 + (slice(0, m - 1),)
+        hi = (slice(None),) * a0 + (slice(1, m),)
+        x = op(x[hi], x[lo])
+    return x

@@ -1,11 +1,11 @@
-"""Searching functions: where."""
+"""Searching functions: where, argmax, argmin, count_nonzero."""
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray
 from ._copy import broadcast_shapes, broadcast_view
 from ._device import coerce_usm_type, common_queue
 
-__all__ = ["where"]
+__all__ = ["where", "argmax", "argmin", "count_nonzero"]
 
 
 def _where_family():
@@ -63,3 +63,63 @@ def where(condition, x1, x2, /):
     out = empty_array(shape, dt, qi, kind)
     _engine.where(qi.ref, qi.kc, broadcast_view(c, shape), ops[0], ops[1], out)
     return out
+
+
+def _arg_extreme(name, x, axis, keepdims):
+    """Index of the first maximum/minimum along `axis`: the extreme value,
+    then the smallest index holding it (a NaN counts as the extreme, so the
+    first NaN wins, as in NumPy)."""
+    from . import elementwise as ew
+    from . import reduction as red
+    from .creation import arange
+    from .manipulation import reshape
+
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    if x._dtype.kind == "c":
+        raise TypeError(f"{name} is not defined for complex dtypes")
+    nd = x.ndim
+    if axis is None:
+        xs, ax = reshape(x, (-1,)), 0
+    else:
+        xs, ax = x, red.normalize_axes(axis, nd)
+        if len(ax) != 1:
+            raise TypeError(f"{name}: axis must be an int or None")
+        ax = ax[0]
+    n = xs._shape[ax] if xs.ndim else 1
+    if n == 0:
+        raise ValueError(f"{name} of an empty sequence")
+    if xs.ndim == 0:
+        xs, ax = reshape(xs, (1,)), 0
+    m = (red.max if name == "argmax" else red.min)(xs, axis=ax, keepdims=True)
+    hit = ew.equal(xs, m)
+    if xs._dtype.kind == "f":
+        hit = ew.logical_or(hit, ew.logical_and(ew.isnan(xs), ew.isnan(m)))
+    idx = arange(n, dtype=_dtypes.int64, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+    idx = reshape(idx, (n,) + (1,) * (xs.ndim - ax - 1))
+    r = red.min(where(hit, idx, n), axis=ax, keepdims=keepdims)
+    if axis is None and keepdims:
+        r = reshape(r, (1,) * nd)
+    return r
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    """Index of the (first) largest element along `axis` (None: of the
+    flattened array), as int64. ValueError for an empty axis."""
+    return _arg_extreme("argmax", x, axis, keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    """Index of the (first) smallest element along `axis` (None: flattened)."""
+    return _arg_extreme("argmin", x, axis, keepdims)
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    """Number of non-zero elements along `axis` (default: all), as int64."""
+    from . import elementwise as ew
+    from . import reduction as red
+
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"count_nonzero: expected a usm_ndarray, got {type(x).__name__}")
+    nz = x if x._dtype is _dtypes.bool else ew.not_equal(x, 0)
+    return red.sum(nz, axis=axis, keepdims=keepdims, dtype=_dtypes.int64)
