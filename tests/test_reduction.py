@@ -242,3 +242,67 @@ def test_count_nonzero(dtype, shape, axis):
         h = (h * (sample(shape, np.int8, 7) % 2)).astype(dtype)   # some zeros
     got = ua.count_nonzero(ua.asarray(h), axis=axis, keepdims=True)
     _check(got, np.count_nonzero(h, axis=axis, keepdims=True), ua.int64)
+
+
+# ------------------------------------------------------------------ scans
+@pytest.mark.parametrize("shape, axis", [((7,), None), ((7,), 0), ((5, 6), 0), ((5, 6), 1),
+                                         ((3, 4, 5), 1), ((3, 4, 5), -1), ((0,), 0), ((3, 0), 1),
+                                         ((3, 0), 0), ((2, 1300), 1)])
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_cumulative_sum_prod(dtype, shape, axis, include_initial):
+    h = sample(shape, dtype)
+    if np.dtype(dtype).kind in "iu":
+        h = (h % 3).astype(dtype)
+    elif np.dtype(dtype).kind in "fc":
+        h = (h / 10 + 1).astype(dtype)    # products stay finite
+    x = ua.asarray(h)
+    ax = 0 if axis is None else axis
+    for f, nf, ident in ((ua.cumulative_sum, np.cumsum, 0), (ua.cumulative_prod, np.cumprod, 1)):
+        if np.dtype(dtype) == np.float16:   # usmarray scans float16 in float32
+            exp = nf(h.astype(np.float32), axis=ax).astype(np.float16)
+        else:
+            exp = nf(h, axis=ax, dtype=_sum_dtype(dtype))
+        if include_initial:
+            pad = [(0, 0)] * h.ndim
+            pad[ax] = (1, 0)
+            exp = np.pad(exp, pad, constant_values=ident)
+        got = f(x, axis=axis, include_initial=include_initial)
+        if np.dtype(dtype).kind in "fc" and f is ua.cumulative_prod:
+            np.testing.assert_allclose(ua.asnumpy(got), exp, rtol=_tol(dtype) * 20)
+            assert got.dtype == _sum_dtype(dtype)
+        else:
+            _check(got, exp, _sum_dtype(dtype))
+
+
+def test_cumulative_sum_long_rows_and_views():
+    # > 512 * 512 elements: the chunk totals are themselves scanned in chunks
+    h = sample((300001,), np.int32)
+    _check(ua.cumulative_sum(ua.asarray(h)), np.cumsum(h, dtype=np.int64))
+    m = sample((40, 3000), np.float64)
+    x = ua.asarray(m)[::-2, 7::3]
+    _check(ua.cumulative_sum(x, axis=1), np.cumsum(m[::-2, 7::3], axis=1))
+    _check(ua.cumulative_sum(x, axis=0), np.cumsum(m[::-2, 7::3], axis=0))
+    b = np.array([True, False, True, True])
+    _check(ua.cumulative_sum(ua.asarray(b)), np.cumsum(b), ua.int64)
+
+
+def test_cumulative_dtype_and_errors():
+    h = sample((4, 5), np.int16)
+    x = ua.asarray(h)
+    _check(ua.cumulative_sum(x, axis=1, dtype=ua.int16), np.cumsum(h, axis=1, dtype=np.int16),
+           ua.int16)
+    _check(ua.cumulative_sum(x, axis=0, dtype=ua.float32),
+           np.cumsum(h, axis=0, dtype=np.float32), ua.float32)
+    f = sample((50,), np.float16)
+    got = ua.cumulative_sum(ua.asarray(f))
+    assert got.dtype == ua.float16
+    np.testing.assert_allclose(ua.asnumpy(got), np.cumsum(f.astype(np.float32)), rtol=2e-3,
+                               atol=0.1)
+    with pytest.raises(ValueError):
+        ua.cumulative_sum(x)                  # axis needed for 2-D
+    with pytest.raises(IndexError):
+        ua.cumulative_sum(x, axis=2)
+    with pytest.raises(TypeError):
+        ua.cumulative_prod(h, axis=0)
+    with pytest.raises(ValueError):
+        ua.cumulative_sum(ua.asarray(1.0))

@@ -35,7 +35,8 @@ from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye,
 from .dlpack import from_dlpack, DLDeviceType, CopyRequiredError
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
-from .reduction import sum, prod, max, min, all, any, mean, var, std, AxisError
+from .reduction import (sum, prod, max, min, all, any, mean, var, std, cumulative_sum,
+                        cumulative_prod, AxisError)
 from .searching import where, argmax, argmin, count_nonzero
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,

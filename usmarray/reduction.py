@@ -1,4 +1,5 @@
-"""Reductions: sum, prod, max, min, all, any, and mean, var, std over sum.
+"""Reductions: sum, prod, max, min, all, any; mean, var, std over sum;
+cumulative_sum and cumulative_prod (scans).
 
 A reduction permutes the reduced axes to the end of a view and asks the
 engine to reduce the trailing dimensions into a new contiguous array; the
@@ -10,7 +11,8 @@ import operator
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
 
-__all__ = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "AxisError"]
+__all__ = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "cumulative_sum",
+           "cumulative_prod", "AxisError"]
 
 _TN = _dtypes.TYPE_NAMES
 _DT = dict(zip(_TN, _dtypes.DTYPES))
@@ -276,3 +278,77 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     x = _as_float("std", x, "f")
     xw = _widened(x)
     return _narrow(ew.sqrt(var(xw, axis=axis, correction=correction, keepdims=keepdims)), x)
+
+
+# ------------------------------------------------------------------ scans
+_SCAN_OPS = ("usmk::red_sum", "usmk::red_prod")
+
+
+def _scan_types(qi):
+    # float16 scans run in float32 (see _sum_types); bool inputs in int64
+    return [t for t in _kernels.device_types(qi) if t not in ("b1", "f2")]
+
+
+_kernels.register_family(_kernels.Family(
+    ("scan_totals", "scan_apply"), "scan.cpp", lambda a: a[0],
+    lambda op, qi: [f"{k}<{op}, {t}>" for t in _scan_types(qi) for k in ("scan_totals", "scan_apply")],
+    lambda qi: list(_SCAN_OPS)))
+
+
+def _cumulative(name, struct, x, axis, dtype, include_initial):
+    from ._copy import astype, copy_into
+    from .manipulation import moveaxis
+
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    if x._dtype.kind not in "biufc":
+        raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
+    nd = x.ndim
+    if axis is None:
+        if nd != 1:
+            raise ValueError(f"{name}: axis is required for arrays of {nd} dimensions")
+        axis = 0
+    if nd == 0:
+        raise ValueError(f"{name} needs an array of at least one dimension")
+    a0 = normalize_axes(axis, nd)[0] if not isinstance(axis, tuple) else None
+    if a0 is None:
+        raise TypeError(f"{name}: axis must be an int")
+    qi = x._q
+    if dtype is not None:
+        dtype = _dtypes.to_dtype(dtype)
+        _dtypes.check_device_support(dtype, qi)
+    acc, res = _sum_types(_TN[x._tc], dtype, qi)
+    if acc in ("b1", "f2"):
+        acc = "i8" if acc == "b1" else "f4"
+    if not qi.fp64 and acc in ("f8", "c16"):
+        acc = "f4" if acc == "f8" else "c8"
+    xm = moveaxis(x, a0, -1)
+    lead, n = xm._shape[:-1], xm._shape[-1]
+    inc = 1 if include_initial else 0
+    ld = n + inc
+    rows = 1
+    for d in lead:
+        rows *= d
+    buf = empty_array(lead + (ld,), _DT[acc], qi, x._alloc.kind)
+    if rows and n:
+        st = [1, ld]
+        for d in reversed(lead[1:]):
+            st.append(st[-1] * d)
+        body_strides = tuple(reversed(st))[-len(lead) - 1:] if lead else (1,)
+        copy_into(view(buf, buf._off + inc, xm._shape, body_strides), xm)
+        _engine.scan(qi.ref, qi.kc, struct, view(buf, buf._off + inc, (rows, n), (ld, 1)))
+    if inc and rows:
+        buf[..., :1] = 0 if struct == "usmk::red_sum" else 1
+    out = moveaxis(buf, -1, a0)
+    return astype(out, _DT[res]) if acc != res else out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative sum along `axis` (optional for 1-D `x`); dtypes as for sum.
+    With `include_initial`, the result starts with the sum of nothing (0)."""
+    return _cumulative("cumulative_sum", "usmk::red_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative product along `axis`; as cumulative_sum, starting from 1."""
+    return _cumulative("cumulative_prod", "usmk::red_prod", x, axis, dtype, include_initial)

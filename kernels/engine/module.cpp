@@ -37,6 +37,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
 Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
             nb::handle out);
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
+Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x);
 void bind_dlpack(nb::module_ &m);
 } // namespace usm
 
@@ -187,6 +188,7 @@ NB_MODULE(_engine, m) {
   m.def("binary", &binary, "out = op(a, b) for a loop signature 'op_name, A, B, R'.");
   m.def("binary_scalar", &binary_scalar, "out = op(x, value) or op(value, x), contiguous x/out.");
   m.def("reduce", &reduce, "out = reduction of x over its last nred dimensions.");
+  m.def("scan", &scan, "In-place inclusive scan of x (rows, n) along its rows.");
   m.def("where", &where);
   m.def("take", &take, "out[i] = x[i + offsets[i]] (gathers of integer array indexing).");
   m.def("to_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
