@@ -629,7 +629,9 @@ def test_integer_array_out_of_bounds_raises(bad):
 def test_integer_array_errors():
     x = ua.reshape(ua.arange(12), (3, 4))
     with pytest.raises(IndexError):
-        x[ua.asarray([True, False, True])]          # boolean masks are not supported yet
+        x[ua.asarray([True, False])]                # a mask of the wrong length
+    with pytest.raises(IndexError):
+        x[ua.asarray(np.ones((3, 4, 1), bool))]     # more mask dimensions than x has
     with pytest.raises(IndexError):
         x[:, ua.asarray([0, 1])]                    # arrays after a slice
     with pytest.raises(ValueError):
@@ -651,3 +653,47 @@ def test_setitem_through_mask(value):
     x[ua.asarray(rows)] = ua.asarray(-1.0)
     h[rows] = -1.0
     np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+@pytest.mark.parametrize("mask_shape", [(3,), (3, 4), (3, 4, 5)])
+def test_getitem_boolean_mask(dtype, mask_shape):
+    h = sample((3, 4, 5), dtype)
+    m = sample(mask_shape, np.bool_, 9)
+    x = ua.asarray(h)
+    got = x[ua.asarray(m)]
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(ua.asnumpy(got), h[m])
+
+
+def test_getitem_boolean_mask_views_and_edges():
+    h = np.arange(60, dtype="i4").reshape(6, 10)
+    x = ua.asarray(h)
+    np.testing.assert_array_equal(ua.asnumpy(x[x % 7 == 0]), h[h % 7 == 0])
+    v, hv = x[::-2, 1::3], h[::-2, 1::3]
+    np.testing.assert_array_equal(ua.asnumpy(v[v > 20]), hv[hv > 20])
+    np.testing.assert_array_equal(ua.asnumpy(x[ua.asarray(np.zeros(6, bool))]), h[np.zeros(6, bool)])
+    assert x[ua.asarray(True)].shape == (1, 6, 10)
+    assert x[ua.asarray(False)].shape == (0, 6, 10)
+    big = sample((300000,), np.float32)
+    np.testing.assert_array_equal(ua.asnumpy(ua.asarray(big)[ua.asarray(big > 0.5)]),
+                                  big[big > 0.5])
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 4), (0,), (2, 0)])
+def test_nonzero(dtype, shape):
+    h = sample(shape, dtype)
+    if h.dtype.kind != "b":
+        h = (h * (sample(shape, np.int8, 3) % 2)).astype(dtype)
+    got = ua.nonzero(ua.asarray(h))
+    exp = np.nonzero(h)
+    assert isinstance(got, tuple) and len(got) == len(exp)
+    for g, e in zip(got, exp):
+        assert g.dtype == ua.int64
+        np.testing.assert_array_equal(ua.asnumpy(g), e)
+
+
+def test_nonzero_errors():
+    with pytest.raises(ValueError):
+        ua.nonzero(ua.asarray(1))
+    with pytest.raises(TypeError):
+        ua.nonzero(np.ones(3))

@@ -101,7 +101,32 @@ def basic_view(x, key):
     return off, tuple(shape), tuple(strides)
 
 
+def _getitem_mask(x, mask):
+    """x[mask] for a bool array indexing x's leading dimensions: a copy of the
+    selected elements (its length needs the true count on the host)."""
+    from .manipulation import expand_dims, reshape
+    from .searching import true_positions
+
+    k = mask.ndim
+    if mask._q is not x._q:
+        mask = mask.to_device(x._q.queue)
+    if k == 0:
+        # NumPy's rule: a new axis of length 1 (True) or 0 (False)
+        y = expand_dims(x, axis=0)
+        return _take(y, (true_positions(reshape(mask, (1,))),))
+    if k > x.ndim or mask._shape != x._shape[:k]:
+        raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
+                         f"dimensions {x.shape[:k]} of the array")
+    lead = 1
+    for s in x._shape[:k]:
+        lead *= s
+    xr = reshape(x, (lead,) + x._shape[k:])
+    return _take(xr, (true_positions(mask),))
+
+
 def getitem(x, key):
+    if isinstance(key, usm_ndarray) and key._dtype is _dtypes.bool:
+        return _getitem_mask(x, key)
     try:
         off, shape, strides = basic_view(x, key)
     except _Advanced:

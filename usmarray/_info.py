@@ -26,7 +26,7 @@ class Info:
     __module__ = "usmarray"
 
     def capabilities(self):
-        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": 64}
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self):
         return Device._of(default_queue())

@@ -1,11 +1,11 @@
-"""Searching functions: where, argmax, argmin, count_nonzero."""
+"""Searching functions: where, argmax, argmin, count_nonzero, nonzero."""
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray
 from ._copy import broadcast_shapes, broadcast_view
 from ._device import coerce_usm_type, common_queue
 
-__all__ = ["where", "argmax", "argmin", "count_nonzero"]
+__all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero"]
 
 
 def _where_family():
@@ -25,6 +25,9 @@ def _take_family():
 
 _kernels.register_family(_where_family())
 _kernels.register_family(_take_family())
+_kernels.register_family(_kernels.Family(("mask_positions",), "where.cpp", lambda a: a[0],
+                                         lambda t, qi: [f"mask_positions<{t}>"],
+                                         lambda qi: ["i8"]))
 
 
 def where(condition, x1, x2, /):
@@ -123,3 +126,43 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
         raise TypeError(f"count_nonzero: expected a usm_ndarray, got {type(x).__name__}")
     nz = x if x._dtype is _dtypes.bool else ew.not_equal(x, 0)
     return red.sum(nz, axis=axis, keepdims=keepdims, dtype=_dtypes.int64)
+
+
+def true_positions(mask):
+    """int64 indices of the true elements of a bool array, in C order of the
+    flattened mask. The count must reach the host (it is the result's
+    length): one wait for the device."""
+    from .manipulation import reshape
+    from .reduction import cumulative_sum
+
+    m = reshape(mask, (-1,))
+    if not m._flags & 1:
+        m = reshape(mask, (-1,), copy=True)
+    qi = m._q
+    n = m._shape[0]
+    cs = cumulative_sum(m, dtype=_dtypes.int64) if n else None
+    count = int(cs[n - 1]) if n else 0
+    out = empty_array((count,), _dtypes.int64, qi, m._alloc.kind)
+    if count:
+        _engine.mask_positions(qi.ref, qi.kc, m, cs, out)
+    return out
+
+
+def nonzero(x, /):
+    """Indices of the non-zero elements of `x`: a tuple of int64 arrays, one
+    per dimension, in C order."""
+    from . import elementwise as ew
+
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"nonzero: expected a usm_ndarray, got {type(x).__name__}")
+    if x.ndim == 0:
+        raise ValueError("nonzero is not defined for zero-dimensional arrays")
+    p = true_positions(x if x._dtype is _dtypes.bool else ew.not_equal(x, 0))
+    out = []
+    stride = 1
+    for d in reversed(range(x.ndim)):
+        n = x._shape[d]
+        c = p if stride == 1 else ew.floor_divide(p, stride)
+        out.append(ew.remainder(c, n) if d else c)
+        stride *= n
+    return tuple(reversed(out))

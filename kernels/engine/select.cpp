@@ -62,4 +62,27 @@ Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x
                                  it, ptrs, isz, {o.alloc, x.alloc, r.alloc})};
 }
 
+// out[cs[i] - 1] = i where mask[i]: all three contiguous, cs and out int64,
+// out holding cs[n - 1] elements (Python read the count).
+Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::handle cs_h,
+                     nb::handle out_h) {
+  ArrayRef m, cs, r;
+  read_array(m_h, m);
+  read_array(cs_h, cs);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  for (const ArrayRef *a : {&m, &cs, &r}) check_operand(q, *a, *a, "a mask_positions() operand");
+  if (m.tc != TC_BOOL || cs.tc != TC_I8 || r.tc != TC_I8 || !m.is_c_contiguous() ||
+      !cs.is_c_contiguous() || !r.is_c_contiguous() || cs.size() != m.size())
+    throw nb::value_error("mask_positions: expected a contiguous bool mask and int64 counts");
+  const int64_t n = m.size();
+  if (n == 0) return Event{};
+  const sycl::kernel &k = kc.get("mask_positions<i8>");
+  char *mp = m.data(), *cp = cs.data(), *rp = r.data();
+  return Event{submit(q, {m.alloc, cs.alloc, r.alloc}, [&](sycl::handler &h) {
+    h.set_args(mp, cp, rp, n);
+    h.parallel_for(linear_range(n, kc.wg_size), k);
+  })};
+}
+
 } // namespace usm

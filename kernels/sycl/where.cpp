@@ -24,3 +24,13 @@ void take_strided(const std::int64_t *offs, const T *x, T *out, Geometry<ND, 3> 
   std::int64_t off[3];
   if (usmk::strided_offsets(g, off)) out[off[2]] = x[off[1] + offs[off[0]]];
 }
+
+// Positions of the true elements of a contiguous mask, from the inclusive
+// cumulative count `cs` of the mask: the i-th true element's index lands in
+// out[cs[i] - 1] (nonzero, boolean-mask indexing).
+template <typename I>
+USM_KERNEL(1)
+void mask_positions(const bool *m, const I *cs, I *out, std::int64_t n) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n && m[i]) out[cs[i] - 1] = static_cast<I>(i);
+}
