@@ -697,3 +697,67 @@ def test_nonzero_errors():
         ua.nonzero(ua.asarray(1))
     with pytest.raises(TypeError):
         ua.nonzero(np.ones(3))
+
+
+# ------------------------------------------- integer-array and mask assignment
+@pytest.mark.parametrize("key", [
+    lambda a: (a([0, 2]),),
+    lambda a: (a([-1, 0]), a([1, 3])),
+    lambda a: (a([[0], [2]]), a([1, 2, 3])),
+    lambda a: (1, a([0, 3])),
+    lambda a: (a([2, 0]), slice(None, None, -2)),
+])
+def test_setitem_integer_arrays(dtype, key):
+    h = sample((3, 4), dtype)
+    x = ua.asarray(h)
+    kn = key(np.asarray)
+    ku = key(ua.asarray)
+    vals = sample(h[kn].shape, dtype, 5)
+    h[kn] = vals
+    x[ku] = ua.asarray(vals)
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    h[kn] = vals.flat[0]                 # a scalar broadcast over the selection
+    x[ku] = vals.flat[0].item()
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+def test_setitem_integer_array_views_casts_and_errors():
+    h = np.zeros((6, 5), "f4")
+    x = ua.asarray(h)
+    v = x[::2, ::-1]                     # assignment through a strided view reaches x
+    v[ua.asarray([0, 2])] = ua.asarray(np.arange(5, dtype="i2"))
+    h[::2, ::-1][[0, 2]] = np.arange(5)
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[[1, 3]] = [[1.5], [2.5]]           # host values broadcast
+    h[[1, 3]] = [[1.5], [2.5]]
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    with pytest.raises(IndexError):
+        x[ua.asarray([6])] = 1.0
+    with pytest.raises(ValueError):
+        x[ua.asarray([0, 1])] = ua.ones((3, 5))
+    xr = ua.asarray(h)
+    xr.flags.writable = False
+    with pytest.raises(ValueError):
+        xr[ua.asarray([0])] = 1.0
+
+
+def test_setitem_mask_with_array_values():
+    h = np.arange(24, dtype="i8").reshape(4, 6)
+    x = ua.asarray(h)
+    m = h % 5 == 0
+    vals = -np.arange(m.sum())
+    x[ua.asarray(m)] = ua.asarray(vals)
+    h[m] = vals
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    rows = np.array([True, False, False, True])
+    x[ua.asarray(rows)] = ua.asarray(np.full((2, 6), 7))
+    h[rows] = 7 * np.ones((2, 6), "i8")
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    v = x[:, ::-2]                       # a non-contiguous destination
+    hv = h[:, ::-2]
+    mv = hv > 10
+    v[ua.asarray(mv)] = ua.asarray(np.arange(mv.sum()))
+    hv[mv] = np.arange(mv.sum())
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    with pytest.raises(ValueError):
+        x[ua.asarray(m)] = ua.asarray(np.arange(m.sum() + 1))

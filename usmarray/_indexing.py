@@ -138,8 +138,37 @@ def _take(x, key):
     """x[key] for a key whose leading entries are integers and integer arrays
     (one per dimension, broadcast together) followed by basic indices: a
     gather (the array API's integer array indexing; NumPy's result layout)."""
-    from . import elementwise as ew
     from ._array import empty_array
+
+    o, xv, out_shape = _gather_plan(x, key)
+    qi = x._q
+    out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
+    _engine.take(qi.ref, qi.kc, o, xv, out)
+    return out
+
+
+def _put(x, key, value):
+    """x[key] = value for the keys _take accepts: `value` (any array-like or
+    scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
+    from ._array import empty_array
+    from ._copy import assign
+
+    o, xv, out_shape = _gather_plan(x, key)
+    qi = x._q
+    v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
+    if isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0:
+        if v.size:
+            fill(v, scalar_bytes(value, x._dtype))
+    else:
+        assign(v, value)
+    _engine.put(qi.ref, qi.kc, o, xv, v)
+
+
+def _gather_plan(x, key):
+    """(int64 element offsets, view of x, result shape) of an integer-array
+    index: the offsets broadcast over the gathered dimensions, the view walks
+    the remaining ones."""
+    from . import elementwise as ew
     from ._copy import broadcast_shapes, broadcast_view
     from .creation import asarray
     from .reduction import max as rmax, min as rmin
@@ -195,9 +224,7 @@ def _take(x, key):
     o = broadcast_view(offs, s2)
     o = view(o, o._off, out_shape, o._strides + (0,) * len(rest_shape))
     xv = view(y, y._off, out_shape, (0,) * len(s2) + rest_strides)
-    out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
-    _engine.take(qi.ref, qi.kc, o, xv, out)
-    return out
+    return o, xv, out_shape
 
 
 def scalar_bytes(value, dt, strict=True):
@@ -259,10 +286,17 @@ def _set_masked(x, mask, value):
     m = view(mask, mask._off, mask._shape + (1,) * (x.ndim - mask.ndim),
              mask._strides + (0,) * (x.ndim - mask.ndim))
     m = broadcast_view(m, x._shape)
+    if not isinstance(value, usm_ndarray) and _as_scalar(value) is None:
+        from .creation import asarray
+
+        value = asarray(value, sycl_queue=x.sycl_queue)
+    if isinstance(value, usm_ndarray) and value.size != 1:
+        # one value per selected element (or per selected row): a scatter
+        from .searching import nonzero
+
+        _put(x, nonzero(mask), value)
+        return
     if isinstance(value, usm_ndarray):
-        if value.size != 1:
-            raise IndexError("assigning an array through a boolean mask is not supported yet; "
-                             "assign a scalar or use where()")
         v = value if value._dtype is x._dtype else _cast(value, x._dtype)
         v = broadcast_view(view(v, v._off, (), ()), x._shape)
     else:
@@ -281,7 +315,11 @@ def setitem(x, key, value):
     if isinstance(key, usm_ndarray) and key.dtype == np.bool_ and key.ndim > 0:
         _set_masked(x, key, value)
         return
-    off, shape, strides = basic_view(x, key)
+    try:
+        off, shape, strides = basic_view(x, key)
+    except _Advanced:
+        _put(x, key if isinstance(key, tuple) else (key,), value)
+        return
     dst = view(x, off, shape, strides)
     if isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0:
         if 0 in shape:

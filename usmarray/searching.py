@@ -17,8 +17,9 @@ def _where_family():
 
 
 def _take_family():
-    return _kernels.Family(("take_strided",), "where.cpp", lambda a: a[0],
-                           lambda t, qi: [f"take_strided<{t}, {nd}>"
+    # gathers and scatters of one item size share a bundle
+    return _kernels.Family(("take_strided", "put_strided"), "where.cpp", lambda a: a[0],
+                           lambda t, qi: [f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
                                           for nd in _kernels.STRIDED_VARIANTS],
                            lambda qi: _kernels.MOVE_TYPES)
 

@@ -62,6 +62,32 @@ Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x
                                  it, ptrs, isz, {o.alloc, x.alloc, r.alloc})};
 }
 
+// x[offs] = v (the scatter of integer-array assignment): x is a view of the
+// destination with zero strides in the gathered dimensions, all three of
+// v's shape.
+Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_h,
+          nb::handle v_h) {
+  ArrayRef o, x, v;
+  read_array(offs_h, o);
+  read_array(x_h, x);
+  read_array(v_h, v);
+  sycl::queue &q = queue_from_ref(qref);
+  for (const ArrayRef *a : {&o, &x, &v}) check_operand(q, *a, v, "a put() operand");
+  if (o.tc != TC_I8 || x.itemsize != v.itemsize)
+    throw nb::value_error("put: offsets must be int64 and values of x's item size");
+  const int64_t *strides[3] = {o.strides, x.strides, v.strides};
+  Iteration it;
+  collapse(v.nd, v.shape, 3, strides, 2, it);
+  if (it.nd < 0) return Event{};
+  char *const ptrs[3] = {o.data() + it.offset[0] * o.itemsize, x.data() + it.offset[1] * x.itemsize,
+                         v.data() + it.offset[2] * v.itemsize};
+  const int64_t isz[3] = {o.itemsize, x.itemsize, v.itemsize};
+  return Event{launch_strided<3>(q, kc,
+                                 std::string("put_strided<") +
+                                     move_type_name(static_cast<int>(v.itemsize)),
+                                 it, ptrs, isz, {o.alloc, x.alloc, v.alloc})};
+}
+
 // out[cs[i] - 1] = i where mask[i]: all three contiguous, cs and out int64,
 // out holding cs[n - 1] elements (Python read the count).
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::handle cs_h,

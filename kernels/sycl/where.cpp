@@ -34,3 +34,12 @@ void mask_positions(const bool *m, const I *cs, I *out, std::int64_t n) {
   const std::int64_t i = usmk::linear_id();
   if (i < n && m[i]) out[cs[i] - 1] = static_cast<I>(i);
 }
+
+// x[offs + ...] = v: the scatter of integer-array assignment, over the same
+// geometry as take_strided (duplicate offsets: one of the values lands).
+template <typename T, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void put_strided(const std::int64_t *offs, T *x, const T *v, Geometry<ND, 3> g) {
+  std::int64_t off[3];
+  if (usmk::strided_offsets(g, off)) x[off[1] + offs[off[0]]] = v[off[2]];
+}
