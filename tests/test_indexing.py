@@ -761,3 +761,46 @@ def test_setitem_mask_with_array_values():
     np.testing.assert_array_equal(ua.asnumpy(x), h)
     with pytest.raises(ValueError):
         x[ua.asarray(m)] = ua.asarray(np.arange(m.sum() + 1))
+
+
+# ------------------------------------------------------------------ searchsorted
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted(dtype, side):
+    if np.dtype(dtype).kind == "c":
+        with pytest.raises(TypeError):
+            ua.searchsorted(ua.asarray(sample((4,), dtype)), ua.asarray(sample((2,), dtype)))
+        return
+    s = np.sort(sample((50,), dtype))
+    v = sample((3, 7), dtype, 4)
+    v.flat[:3] = s[[0, 10, 49]]                # exact hits: left and right differ
+    got = ua.searchsorted(ua.asarray(s), ua.asarray(v), side=side)
+    assert got.dtype == ua.int64 and got.shape == v.shape
+    np.testing.assert_array_equal(ua.asnumpy(got), np.searchsorted(s, v, side=side))
+
+
+def test_searchsorted_nan_sorter_scalars_and_errors():
+    s = np.array([-np.inf, -1.0, 0.0, 0.0, 2.0, np.nan], "f4")
+    v = np.array([np.nan, 0.0, 5.0, -np.inf], "f4")
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(
+            ua.asnumpy(ua.searchsorted(ua.asarray(s), ua.asarray(v), side=side)),
+            np.searchsorted(s, v, side=side))
+    u = np.array([5, 1, 4, 2], "i4")
+    order = np.argsort(u)
+    np.testing.assert_array_equal(
+        ua.asnumpy(ua.searchsorted(ua.asarray(u), ua.asarray(np.array([3, 0, 9], "i4")),
+                                   sorter=ua.asarray(order))),
+        np.searchsorted(u, [3, 0, 9], sorter=order))
+    r = ua.searchsorted(ua.asarray(s), 0.0, side="right")
+    assert r.shape == () and int(r) == 4
+    assert int(ua.searchsorted(ua.asarray(np.array([1, 2, 3], "i8")), 2)) == 1
+    empty = ua.searchsorted(ua.asarray(np.empty(0, "f4")), ua.asarray(v))
+    np.testing.assert_array_equal(ua.asnumpy(empty), np.zeros(4))
+    with pytest.raises(ValueError):
+        ua.searchsorted(ua.asarray(np.ones((2, 2))), ua.asarray(1.0))
+    with pytest.raises(ValueError):
+        ua.searchsorted(ua.asarray(s), ua.asarray(v), side="middle")
+    with pytest.raises(TypeError):
+        ua.searchsorted(ua.asarray(s), "a")
+    with pytest.raises(ValueError):
+        ua.searchsorted(ua.asarray(s), ua.asarray(v), sorter=ua.asarray([0, 1]))

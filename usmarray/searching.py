@@ -1,11 +1,11 @@
-"""Searching functions: where, argmax, argmin, count_nonzero, nonzero."""
+"""Searching functions: where, argmax, argmin, count_nonzero, nonzero, searchsorted."""
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray
 from ._copy import broadcast_shapes, broadcast_view
 from ._device import coerce_usm_type, common_queue
 
-__all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero"]
+__all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted"]
 
 
 def _where_family():
@@ -29,6 +29,11 @@ _kernels.register_family(_take_family())
 _kernels.register_family(_kernels.Family(("mask_positions",), "where.cpp", lambda a: a[0],
                                          lambda t, qi: [f"mask_positions<{t}>"],
                                          lambda qi: ["i8"]))
+# one bundle per type: both sides
+_kernels.register_family(_kernels.Family(
+    ("search_sorted",), "where.cpp", lambda a: a[0],
+    lambda t, qi: [f"search_sorted<{t}, 0>", f"search_sorted<{t}, 1>"],
+    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")]))
 
 
 def where(condition, x1, x2, /):
@@ -167,3 +172,50 @@ def nonzero(x, /):
         out.append(ew.remainder(c, n) if d else c)
         stride *= n
     return tuple(reversed(out))
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    """Indices where the elements of `x2` would be inserted into the sorted
+    1-D `x1` to keep it sorted (side 'left': before equal elements, 'right':
+    after them). `sorter` (int indices) sorts an unsorted `x1`. NaNs sort
+    last, as in NumPy. int64 result of `x2`'s shape (0-d for a scalar)."""
+    from ._copy import astype
+    from ._dtypes import result_type
+    from ._indexing import take
+    from .elementwise import _as_scalar
+
+    if not isinstance(x1, usm_ndarray):
+        raise TypeError(f"searchsorted: x1 must be a usm_ndarray, got {type(x1).__name__}")
+    if x1.ndim != 1:
+        raise ValueError("searchsorted: x1 must be one-dimensional")
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    if x1._dtype.kind == "c":
+        raise TypeError("searchsorted is not defined for complex dtypes")
+    qi = x1._q
+    if isinstance(x2, usm_ndarray):
+        common_queue(x1, x2)
+        dt = result_type(x1, x2)
+    else:
+        s = _as_scalar(x2)
+        if s is None:
+            raise TypeError(f"searchsorted: x2 must be a usm_ndarray or a Python scalar, "
+                            f"got {type(x2).__name__}")
+        from .elementwise import _weak_scalar_dtype
+        from .creation import asarray
+
+        dt = _weak_scalar_dtype(s, x1._dtype, qi)
+        x2 = asarray(s, dtype=dt, sycl_queue=x1.sycl_queue)
+    if dt.kind == "c":
+        raise TypeError("searchsorted is not defined for complex dtypes")
+    if sorter is not None:
+        if not isinstance(sorter, usm_ndarray) or sorter._dtype.kind not in "iu":
+            raise TypeError("sorter must be an integer usm_ndarray")
+        if sorter._shape != x1._shape:
+            raise ValueError("sorter must have the shape of x1")
+        x1 = take(x1, sorter)
+    s1 = astype(x1, dt, copy=False, order="C")
+    v = astype(x2, dt, copy=False, order="C")
+    out = empty_array(x2._shape, _dtypes.int64, qi, coerce_usm_type((x1.usm_type, x2.usm_type)))
+    _engine.search_sorted(qi.ref, qi.kc, s1, v, out, side == "right")
+    return out

@@ -39,6 +39,8 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
 Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
+Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
+                    nb::handle out, bool right);
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
                      nb::handle out);
 void bind_dlpack(nb::module_ &m);
@@ -194,6 +196,7 @@ NB_MODULE(_engine, m) {
   m.def("scan", &scan, "In-place inclusive scan of x (rows, n) along its rows.");
   m.def("mask_positions", &mask_positions, "Indices of the true elements of a mask.");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
+  m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
   m.def("where", &where);
   m.def("take", &take, "out[i] = x[i + offsets[i]] (gathers of integer array indexing).");
   m.def("to_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {

@@ -88,6 +88,32 @@ Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_
                                  it, ptrs, isz, {o.alloc, x.alloc, v.alloc})};
 }
 
+// out = insertion indices of v into the sorted 1-D s (all contiguous, s and v
+// of one type).
+Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle v_h,
+                    nb::handle out_h, bool right) {
+  ArrayRef s, v, r;
+  read_array(s_h, s);
+  read_array(v_h, v);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  check_operand(q, s, s, "the sorted array");
+  check_operand(q, v, r, "the values");
+  check_operand(q, r, r, "the output");
+  if (s.nd != 1 || s.tc != v.tc || r.tc != TC_I8 || !s.is_c_contiguous() ||
+      !v.is_c_contiguous() || !r.is_c_contiguous())
+    throw nb::value_error("search_sorted: expected contiguous operands of one type");
+  const int64_t n = s.size(), m = r.size();
+  if (m == 0) return Event{};
+  const sycl::kernel &k = kc.get(std::string("search_sorted<") + kTypeName[s.tc] +
+                                 (right ? ", 1>" : ", 0>"));
+  char *sp = s.data(), *vp = v.data(), *rp = r.data();
+  return Event{submit(q, {s.alloc, v.alloc, r.alloc}, [&](sycl::handler &h) {
+    h.set_args(sp, n, vp, rp, m);
+    h.parallel_for(linear_range(m, kc.wg_size), k);
+  })};
+}
+
 // out[cs[i] - 1] = i where mask[i]: all three contiguous, cs and out int64,
 // out holding cs[n - 1] elements (Python read the count).
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::handle cs_h,

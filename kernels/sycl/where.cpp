@@ -43,3 +43,28 @@ void put_strided(const std::int64_t *offs, T *x, const T *v, Geometry<ND, 3> g) 
   std::int64_t off[3];
   if (usmk::strided_offsets(g, off)) x[off[1] + offs[off[0]]] = v[off[2]];
 }
+
+// out[j] = insertion index of v[j] into the sorted s (left: before equal
+// elements; right: after them), by binary search. NaNs order after every
+// number, as NumPy sorts them.
+template <typename T>
+inline bool sorts_before(const T &a, const T &b) {
+  if constexpr (usmk::is_float_v<T>) return a < b || (b != b && a == a);  // x != x: NaN
+  else return a < b;
+}
+
+template <typename T, int RIGHT>
+USM_KERNEL(1)
+void search_sorted(const T *s, std::int64_t n, const T *v, std::int64_t *out, std::int64_t m) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= m) return;
+  const T x = v[j];
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    const bool go_right = RIGHT ? !sorts_before(x, s[mid]) : sorts_before(s[mid], x);
+    if (go_right) lo = mid + 1;
+    else hi = mid;
+  }
+  out[j] = lo;
+}
