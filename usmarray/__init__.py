@@ -38,6 +38,7 @@ from .elementwise import clip
 from .reduction import (sum, prod, max, min, all, any, mean, var, std, cumulative_sum,
                         cumulative_prod, AxisError)
 from .searching import where, argmax, argmin, count_nonzero, nonzero, searchsorted
+from .sorting import sort, argsort
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)

@@ -39,6 +39,7 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
 Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
+Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx, bool desc);
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
@@ -197,6 +198,8 @@ NB_MODULE(_engine, m) {
   m.def("mask_positions", &mask_positions, "Indices of the true elements of a mask.");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
+  m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
+        nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
   m.def("where", &where);
   m.def("take", &take, "out[i] = x[i + offsets[i]] (gathers of integer array indexing).");
   m.def("to_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {

@@ -1,0 +1,66 @@
+"""Sorting functions: sort, argsort (stable merge sorts on the device,
+kernels/sycl/sort.cpp)."""
+
+import operator
+
+from . import _dtypes, _engine, _kernels
+from ._array import c_strides, empty_array, usm_ndarray, view
+
+__all__ = ["sort", "argsort"]
+
+_kernels.register_family(_kernels.Family(
+    ("sort_chunks", "merge_pass"), "sort.cpp", lambda a: a[0],
+    lambda t, qi: [f"{k}<{t}, {d}, {i}>" for k in ("sort_chunks", "merge_pass")
+                   for d in (0, 1) for i in (0, 1)],
+    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")]))
+
+
+def _sorted(name, x, axis, descending, with_idx):
+    from ._copy import copy_into
+    from .creation import arange
+    from .manipulation import moveaxis
+
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    if x._dtype.kind == "c":
+        raise TypeError(f"{name} is not defined for complex dtypes")
+    nd = x.ndim
+    if nd == 0:
+        raise ValueError(f"{name} needs an array of at least one dimension")
+    a = operator.index(axis)
+    if not -nd <= a < nd:
+        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+    a %= nd
+    qi = x._q
+    xm = moveaxis(x, a, -1)
+    shape = xm._shape
+    n = shape[-1]
+    rows = 1
+    for d in shape[:-1]:
+        rows *= d
+    keys = empty_array(shape, x._dtype, qi, x._alloc.kind)
+    copy_into(keys, xm)
+    idx = None
+    if with_idx:
+        idx = empty_array(shape, _dtypes.int64, qi, x._alloc.kind)
+        if idx.size:
+            copy_into(idx, arange(n, dtype=_dtypes.int64, sycl_queue=x.sycl_queue))
+    if rows and n > 1:
+        flat = (rows, n)
+        _engine.sort(qi.ref, qi.kc, view(keys, keys._off, flat, c_strides(flat)),
+                     None if idx is None else view(idx, idx._off, flat, c_strides(flat)),
+                     bool(descending))
+    out = idx if with_idx else keys
+    return moveaxis(out, -1, a)
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    """A sorted copy of `x` along `axis` (ascending unless `descending`).
+    The sort is always stable; NaNs sort after every number."""
+    return _sorted("sort", x, axis, descending, False)
+
+
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    """int64 indices that sort `x` along `axis` (stable: equal elements keep
+    their order, also when `descending`)."""
+    return _sorted("argsort", x, axis, descending, True)
