@@ -1,0 +1,88 @@
+"""unique_values, unique_counts, unique_inverse, unique_all and isin against
+NumPy (each NaN distinct, as the standard asks), every real dtype."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import sample
+
+REAL = [d for d in (ua.bool, ua.int8, ua.uint8, ua.int32, ua.int64, ua.uint64, ua.float32)]
+
+
+def _data(shape, dtype):
+    h = sample(shape, dtype)
+    if np.dtype(dtype).kind in "iuf":
+        h = (h % 7).astype(dtype)      # repeats
+    return h
+
+
+@pytest.mark.parametrize("dtype", REAL, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(20,), (4, 9), (0,), (1,)])
+def test_unique(dtype, shape):
+    h = _data(shape, dtype)
+    x = ua.asarray(h)
+    vals, idx, inv, counts = np.unique(h, return_index=True, return_inverse=True,
+                                       return_counts=True)
+    np.testing.assert_array_equal(ua.asnumpy(ua.unique_values(x)), vals)
+    c = ua.unique_counts(x)
+    np.testing.assert_array_equal(ua.asnumpy(c.values), vals)
+    np.testing.assert_array_equal(ua.asnumpy(c.counts), counts)
+    i = ua.unique_inverse(x)
+    np.testing.assert_array_equal(ua.asnumpy(i.values), vals)
+    assert i.inverse_indices.shape == h.shape
+    np.testing.assert_array_equal(ua.asnumpy(i.inverse_indices), inv.reshape(h.shape))
+    a = ua.unique_all(x)
+    np.testing.assert_array_equal(ua.asnumpy(a.values), vals)
+    np.testing.assert_array_equal(ua.asnumpy(a.indices), idx)
+    np.testing.assert_array_equal(ua.asnumpy(a.inverse_indices), inv.reshape(h.shape))
+    np.testing.assert_array_equal(ua.asnumpy(a.counts), counts)
+    assert a.indices.dtype == ua.int64 and a.counts.dtype == ua.int64
+
+
+def test_unique_nans_and_signed_zeros():
+    h = np.array([np.nan, 0.0, -0.0, 1.0, np.nan, 1.0], "f4")
+    x = ua.asarray(h)
+    v = ua.asnumpy(ua.unique_values(x))
+    np.testing.assert_array_equal(v, np.array([0.0, 1.0, np.nan, np.nan], "f4"))
+    c = ua.unique_counts(x)
+    np.testing.assert_array_equal(ua.asnumpy(c.counts), [2, 2, 1, 1])
+    inv = ua.asnumpy(ua.unique_inverse(x).inverse_indices)
+    np.testing.assert_array_equal(v[inv][~np.isnan(h)], h[~np.isnan(h)])
+
+
+@pytest.mark.parametrize("dtype", REAL, ids=lambda d: d.name)
+def test_isin(dtype):
+    a = _data((5, 6), dtype)
+    b = _data((4,), dtype)
+    x1, x2 = ua.asarray(a), ua.asarray(b)
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x1, x2)), np.isin(a, b))
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x1, x2, invert=True)),
+                                  np.isin(a, b, invert=True))
+
+
+def test_isin_mixed_scalars_nans_and_errors():
+    a = np.array([1.0, np.nan, 3.0, 4.0], "f4")
+    x = ua.asarray(a)
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x, ua.asarray(np.array([np.nan, 4.0])))),
+                                  [False, False, False, True])
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x, 3.0)), [False, False, True, False])
+    assert bool(ua.isin(2, ua.asarray([1, 2]))) is True
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x, ua.asarray(np.empty(0, "f4")))),
+                                  np.zeros(4, bool))
+    with pytest.raises(TypeError):
+        ua.isin(1, 2)
+    with pytest.raises(TypeError):
+        ua.unique_values(np.ones(3))
+
+
+def test_unique_complex():
+    h = np.array([1 + 2j, 1 - 1j, 1 + 2j, -3 + 0j, 1 - 1j], "c8")
+    x = ua.asarray(h)
+    vals, idx, inv, counts = np.unique(h, return_index=True, return_inverse=True,
+                                       return_counts=True)
+    a = ua.unique_all(x)
+    np.testing.assert_array_equal(ua.asnumpy(a.values), vals)
+    np.testing.assert_array_equal(ua.asnumpy(a.indices), idx)
+    np.testing.assert_array_equal(ua.asnumpy(a.inverse_indices), inv)
+    np.testing.assert_array_equal(ua.asnumpy(a.counts), counts)
