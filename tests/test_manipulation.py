@@ -228,3 +228,24 @@ def test_diff_prepend_append_and_errors():
         ua.diff(ua.asarray(1.0))
     with pytest.raises(IndexError):
         ua.diff(x, axis=2)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take_along_axis(dtype, axis):
+    h = sample((4, 5), dtype)
+    idx = np.argsort(sample((4, 5), np.float32, 3), axis=axis)
+    check(ua.take_along_axis(ua.asarray(h), ua.asarray(idx), axis=axis),
+          np.take_along_axis(h, idx, axis=axis))
+    first = np.zeros((1, 5) if axis == 0 else (4, 1), np.int64) - 1   # broadcast, negative
+    check(ua.take_along_axis(ua.asarray(h), ua.asarray(first), axis=axis),
+          np.take_along_axis(h, first, axis=axis))
+
+
+def test_take_along_axis_errors():
+    x = ua.ones((3, 4))
+    with pytest.raises(ValueError):
+        ua.take_along_axis(x, ua.asarray([0, 1]), axis=1)
+    with pytest.raises(IndexError):
+        ua.take_along_axis(x, ua.asarray([[4]]), axis=1)
+    with pytest.raises(IndexError):
+        ua.take_along_axis(x, ua.asarray([[0]]), axis=2)

@@ -43,7 +43,7 @@ from .sets import unique_values, unique_counts, unique_inverse, unique_all, isin
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)
-from ._indexing import take
+from ._indexing import take, take_along_axis
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 __version__ = "0.1.0"

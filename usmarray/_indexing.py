@@ -354,3 +354,32 @@ def take(x, indices, /, *, axis=None):
     axis %= nd
     r = _take(moveaxis(x, axis, 0), (indices,))
     return moveaxis(r, 0, axis)
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    """x[..., indices, ...] along `axis`, element by element: `indices` has
+    x's number of dimensions and broadcasts with x in the others (as
+    NumPy's take_along_axis)."""
+    from .creation import arange
+    from .manipulation import reshape
+
+    if not isinstance(x, usm_ndarray) or not isinstance(indices, usm_ndarray):
+        raise TypeError("take_along_axis: x and indices must be usm_ndarrays")
+    nd = x.ndim
+    if indices.ndim != nd:
+        raise ValueError(f"take_along_axis: indices must have {nd} dimensions like x, "
+                         f"got {indices.ndim}")
+    if nd == 0:
+        raise ValueError("take_along_axis needs an array of at least one dimension")
+    a = operator.index(axis)
+    if not -nd <= a < nd:
+        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+    a %= nd
+    keys = []
+    for d in range(nd):
+        if d == a:
+            keys.append(indices)
+        else:
+            r = arange(x._shape[d], dtype=_dtypes.int64, sycl_queue=x.sycl_queue)
+            keys.append(reshape(r, (1,) * d + (x._shape[d],) + (1,) * (nd - d - 1)))
+    return _take(x, tuple(keys))
