@@ -40,6 +40,7 @@ from .reduction import (sum, prod, max, min, all, any, mean, var, std, cumulativ
 from .searching import where, argmax, argmin, count_nonzero, nonzero, searchsorted
 from .sorting import sort, argsort
 from .sets import unique_values, unique_counts, unique_inverse, unique_all, isin
+from .linear_algebra import matmul, vecdot, tensordot
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)

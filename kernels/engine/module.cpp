@@ -40,6 +40,7 @@ Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, 
 Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx, bool desc);
+Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, nb::handle out);
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
@@ -198,6 +199,7 @@ NB_MODULE(_engine, m) {
   m.def("mask_positions", &mask_positions, "Indices of the true elements of a mask.");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
+  m.def("matmul", &matmul, "Batched products of contiguous matrices.");
   m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
   m.def("where", &where);

@@ -1,0 +1,81 @@
+"""matmul (function and @ operators), vecdot and tensordot against NumPy:
+shapes (1-D promotion, broadcast batches), dtypes, views, errors."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import check, sample
+
+NUMERIC = [ua.int8, ua.int32, ua.uint16, ua.int64, ua.float32, ua.float64, ua.complex64,
+           ua.complex128]
+
+
+def _small(shape, dtype, seed=0):
+    h = sample(shape, dtype, seed)
+    return (h % 4).astype(dtype) if np.dtype(dtype).kind in "iu" else h
+
+
+@pytest.mark.parametrize("dtype", NUMERIC, ids=lambda d: d.name)
+@pytest.mark.parametrize("s1, s2", [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)),
+                                    ((6,), (6,)), ((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)),
+                                    ((2, 1, 3, 4), (5, 4, 2)), ((0, 3), (3, 2)), ((3, 0), (0, 2)),
+                                    ((1, 70), (70, 130))])
+def test_matmul(dtype, s1, s2):
+    a, b = _small(s1, dtype, 1), _small(s2, dtype, 2)
+    x1, x2 = ua.asarray(a), ua.asarray(b)
+    check(ua.matmul(x1, x2), np.matmul(a, b))
+    check(x1 @ x2, a @ b)
+
+
+def test_matmul_promotion_views_and_operators():
+    a = sample((5, 4), np.float32)
+    b = sample((6, 5), np.int16)
+    x, y = ua.asarray(a)[::-1, 1:], ua.asarray(b)[::2].mT   # strided operands
+    check(ua.matmul(x.mT, y), np.matmul(a[::-1, 1:].T, b[::2].T))
+    i = ua.asarray(np.eye(3, dtype="f4"))
+    m = ua.asarray(sample((3, 3), np.float32, 5))
+    i @= m
+    check(i, ua.asnumpy(m))
+    assert ua.ones(3).__matmul__(np.ones(3)) is NotImplemented
+    with pytest.raises(ValueError):
+        ua.ones((2, 3)) @ ua.ones((2, 3))
+    with pytest.raises(ValueError):
+        ua.matmul(ua.asarray(1.0), ua.ones(3))
+    with pytest.raises(TypeError):
+        ua.matmul(ua.ones(3, dtype=ua.bool), ua.ones(3, dtype=ua.bool))
+    v = ua.ones((2, 2))
+    with pytest.raises(ValueError):
+        v @= ua.ones((2, 3))
+
+
+@pytest.mark.parametrize("dtype", [ua.int32, ua.float32, ua.complex64], ids=lambda d: d.name)
+@pytest.mark.parametrize("s1, s2, axis", [((5,), (5,), -1), ((3, 5), (5,), -1),
+                                          ((4, 3), (4, 1), 0), ((2, 3, 4), (3, 4), -2)])
+def test_vecdot(dtype, s1, s2, axis):
+    a, b = _small(s1, dtype, 1), _small(s2, dtype, 2)
+    check(ua.vecdot(ua.asarray(a), ua.asarray(b), axis=axis), np.vecdot(a, b, axis=axis))
+
+
+def test_vecdot_errors():
+    with pytest.raises(ValueError):
+        ua.vecdot(ua.ones((3, 4)), ua.ones((3, 5)))
+    with pytest.raises(IndexError):
+        ua.vecdot(ua.ones(3), ua.ones(3), axis=1)
+
+
+@pytest.mark.parametrize("s1, s2, axes", [((3, 4), (4, 5), 1), ((2, 3, 4), (3, 4, 5), 2),
+                                          ((3, 4), (5,), 0), ((2, 3, 4), (4, 2, 3), ((0, 1), (1, 2))),
+                                          ((3, 4), (4, 3), ((0, 1), (1, 0)))])
+def test_tensordot(s1, s2, axes):
+    a, b = sample(s1, np.float64, 1), sample(s2, np.float64, 2)
+    check(ua.tensordot(ua.asarray(a), ua.asarray(b), axes=axes), np.tensordot(a, b, axes=axes))
+
+
+def test_tensordot_errors():
+    with pytest.raises(ValueError):
+        ua.tensordot(ua.ones((2, 3)), ua.ones((2, 3)), axes=1)
+    with pytest.raises(ValueError):
+        ua.tensordot(ua.ones((2, 3)), ua.ones((3,)), axes=3)
+    with pytest.raises(ValueError):
+        ua.tensordot(ua.ones((2, 3)), ua.ones((3,)), axes=((1,), (0, 0)))

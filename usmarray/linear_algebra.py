@@ -1,0 +1,159 @@
+"""Linear algebra functions of the main namespace: matmul, vecdot, tensordot
+(matrix_transpose lives with the manipulation functions). matmul runs a
+plain batched kernel (kernels/sycl/matmul.cpp)."""
+
+import operator
+
+from . import _dtypes, _engine, _kernels
+from ._array import empty_array, usm_ndarray
+from ._device import coerce_usm_type, common_queue
+
+__all__ = ["matmul", "vecdot", "tensordot"]
+
+_kernels.register_family(_kernels.Family(
+    ("matmul_naive",), "matmul.cpp", lambda a: a[0],
+    lambda t, qi: [f"matmul_naive<{t}>"],
+    lambda qi: [t for t in _kernels.device_types(qi) if t != "b1"]))
+
+
+def _operands(name, x1, x2):
+    if not isinstance(x1, usm_ndarray) or not isinstance(x2, usm_ndarray):
+        raise TypeError(f"{name}: operands must be usm_ndarrays")
+    qi = common_queue(x1, x2)
+    dt = _dtypes.result_type(x1, x2)
+    if dt.kind == "b":
+        raise TypeError(f"{name} is not defined for bool arrays")
+    return qi, dt, coerce_usm_type((x1.usm_type, x2.usm_type))
+
+
+def matmul(x1, x2, /):
+    """Matrix product with NumPy's rules: 1-D operands are a row (left) or a
+    column (right) vector, leading dimensions broadcast."""
+    from ._copy import astype, broadcast_shapes, broadcast_view, copy, copy_into
+    from .manipulation import reshape
+
+    qi, dt, usm = _operands("matmul", x1, x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("matmul does not take zero-dimensional arrays")
+    a = reshape(x1, (1,) + x1.shape) if x1.ndim == 1 else x1
+    b = reshape(x2, x2.shape + (1,)) if x2.ndim == 1 else x2
+    n, k = a.shape[-2:]
+    k2, m = b.shape[-2:]
+    if k != k2:
+        raise ValueError(f"matmul: shapes {x1.shape} and {x2.shape} do not align "
+                         f"({k} != {k2})")
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    nb = 1
+    for d in batch:
+        nb *= d
+
+    def laid_out(v, rows, cols):
+        # contiguous (B, rows, cols) of dtype dt; an operand without batch
+        # dimensions stays one matrix (batch stride 0 in the kernel)
+        if v.ndim == 2:
+            v = astype(v, dt, copy=False)
+            if not v.flags.c_contiguous:
+                v = copy(v, order="C")
+            return reshape(v, (1, rows, cols))
+        w = empty_array((nb, rows, cols), dt, qi, usm)
+        copy_into(reshape(w, batch + (rows, cols)), broadcast_view(v, batch + (rows, cols)))
+        return w
+
+    out = empty_array((nb, n, m), dt, qi, usm)
+    if nb and n and m:
+        if k == 0:
+            out[...] = 0
+        else:
+            _engine.matmul(qi.ref, qi.kc, laid_out(a, n, k), laid_out(b, k, m), out)
+    shape = batch + (n, m)
+    if x1.ndim == 1:
+        shape = shape[:-2] + (m,)
+    if x2.ndim == 1:
+        shape = shape[:-1]
+    return reshape(out, shape)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot products of vectors along `axis` (broadcast): sum(conj(x1) * x2)."""
+    from . import elementwise as ew
+    from .reduction import sum as rsum
+    from ._copy import broadcast_shapes
+
+    qi, dt, _ = _operands("vecdot", x1, x2)
+    nd = len(broadcast_shapes(x1.shape, x2.shape))
+    if min(x1.ndim, x2.ndim) == 0:
+        raise ValueError("vecdot needs arrays of at least one dimension")
+    a = operator.index(axis)
+    if not -nd <= a < nd:
+        raise IndexError(f"axis {axis} is out of bounds for {nd} dimensions")
+    a = a - nd if a >= 0 else a
+    if -a > min(x1.ndim, x2.ndim) or x1.shape[a] != x2.shape[a]:
+        raise ValueError(f"vecdot: shapes {x1.shape} and {x2.shape} differ along axis {axis}")
+    p = ew.multiply(ew.conj(x1) if dt.kind == "c" else x1, x2)
+    return rsum(p, axis=a, dtype=dt)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    """Sum of products over the last `axes` axes of x1 and the first of x2
+    (an int), or over the given pairs of axes (two sequences)."""
+    from .manipulation import permute_dims, reshape
+
+    _operands("tensordot", x1, x2)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError("tensordot: axes must be non-negative")
+        if axes > min(x1.ndim, x2.ndim):
+            raise ValueError("tensordot: axes exceeds the arrays' dimensions")
+        a1 = tuple(range(x1.ndim - axes, x1.ndim))
+        a2 = tuple(range(axes))
+    else:
+        a1, a2 = (tuple(operator.index(v) for v in ax) for ax in axes)
+        if len(a1) != len(a2):
+            raise ValueError("tensordot: the two axes sequences differ in length")
+        a1 = tuple(v % x1.ndim for v in a1)
+        a2 = tuple(v % x2.ndim for v in a2)
+    for i, j in zip(a1, a2):
+        if x1.shape[i] != x2.shape[j]:
+            raise ValueError(f"tensordot: axis {i} of x1 ({x1.shape[i]}) and axis {j} of x2 "
+                             f"({x2.shape[j]}) differ")
+    free1 = [d for d in range(x1.ndim) if d not in a1]
+    free2 = [d for d in range(x2.ndim) if d not in a2]
+    k = 1
+    for i in a1:
+        k *= x1.shape[i]
+    n = 1
+    for d in free1:
+        n *= x1.shape[d]
+    m = 1
+    for d in free2:
+        m *= x2.shape[d]
+    p1 = reshape(permute_dims(x1, tuple(free1) + a1), (n, k))
+    p2 = reshape(permute_dims(x2, a2 + tuple(free2)), (k, m))
+    r = matmul(p1, p2)
+    return reshape(r, tuple(x1.shape[d] for d in free1) + tuple(x2.shape[d] for d in free2))
+
+
+def _matmul_op(self, other):
+    return matmul(self, other) if isinstance(other, usm_ndarray) else NotImplemented
+
+
+def _rmatmul_op(self, other):
+    return matmul(other, self) if isinstance(other, usm_ndarray) else NotImplemented
+
+
+def _imatmul_op(self, other):
+    if not isinstance(other, usm_ndarray):
+        return NotImplemented
+    r = matmul(self, other)
+    if r.shape != self.shape:
+        raise ValueError(f"in-place matmul would change the shape {self.shape} to {r.shape}")
+    if not _dtypes.can_cast(r.dtype, self.dtype):
+        raise TypeError(f"in-place matmul: the result dtype {r.dtype} cannot be cast to "
+                        f"{self.dtype}")
+    self[...] = r
+    return self
+
+
+usm_ndarray.__matmul__ = _matmul_op
+usm_ndarray.__rmatmul__ = _rmatmul_op
+usm_ndarray.__imatmul__ = _imatmul_op
