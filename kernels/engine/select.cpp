@@ -36,56 +36,46 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
                                  {c.alloc, a.alloc, b.alloc, r.alloc})};
 }
 
-// out = x gathered at element offsets: out[i] = x[i + offsets[i]] where x's
-// strides are zero along the gathered dimensions. Offsets were bounds-checked
-// by the caller (integer array indexing).
-Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_h,
-           nb::handle out_h) {
-  ArrayRef o, x, r;
-  read_array(offs_h, o);
+namespace {
+
+// The gather (take) and the scatter (put) of integer-array indexing walk the
+// same geometry: offsets o (int64, broadcast over the gathered dimensions),
+// x (zero strides there) and y (the gathered values), all of y's shape.
+Event indexed(std::uintptr_t qref, KernelCache &kc, const char *kernel, nb::handle o_h,
+              nb::handle x_h, nb::handle y_h) {
+  ArrayRef o, x, y;
+  read_array(o_h, o);
   read_array(x_h, x);
-  read_array(out_h, r);
+  read_array(y_h, y);
   sycl::queue &q = queue_from_ref(qref);
-  for (const ArrayRef *a : {&o, &x, &r}) check_operand(q, *a, r, "a take() operand");
-  if (o.tc != TC_I8 || x.itemsize != r.itemsize)
-    throw nb::value_error("take: offsets must be int64 and x of the output's item size");
-  const int64_t *strides[3] = {o.strides, x.strides, r.strides};
+  for (const ArrayRef *a : {&o, &x, &y}) check_operand(q, *a, y, "an indexing operand");
+  if (o.tc != TC_I8 || x.itemsize != y.itemsize)
+    throw nb::value_error("indexing: offsets must be int64, x and the values of one item size");
+  const int64_t *strides[3] = {o.strides, x.strides, y.strides};
   Iteration it;
-  collapse(r.nd, r.shape, 3, strides, 2, it);
+  collapse(y.nd, y.shape, 3, strides, 2, it);
   if (it.nd < 0) return Event{};
   char *const ptrs[3] = {o.data() + it.offset[0] * o.itemsize, x.data() + it.offset[1] * x.itemsize,
-                         r.data() + it.offset[2] * r.itemsize};
-  const int64_t isz[3] = {o.itemsize, x.itemsize, r.itemsize};
+                         y.data() + it.offset[2] * y.itemsize};
+  const int64_t isz[3] = {o.itemsize, x.itemsize, y.itemsize};
   return Event{launch_strided<3>(q, kc,
-                                 std::string("take_strided<") +
-                                     move_type_name(static_cast<int>(r.itemsize)),
-                                 it, ptrs, isz, {o.alloc, x.alloc, r.alloc})};
+                                 std::string(kernel) + "<" +
+                                     move_type_name(static_cast<int>(y.itemsize)),
+                                 it, ptrs, isz, {o.alloc, x.alloc, y.alloc})};
 }
 
-// x[offs] = v (the scatter of integer-array assignment): x is a view of the
-// destination with zero strides in the gathered dimensions, all three of
-// v's shape.
+} // namespace
+
+// out[i] = x[i + offsets[i]]. Offsets were bounds-checked by the caller.
+Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_h,
+           nb::handle out_h) {
+  return indexed(qref, kc, "take_strided", offs_h, x_h, out_h);
+}
+
+// x[i + offsets[i]] = v[i] (integer-array assignment).
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_h,
           nb::handle v_h) {
-  ArrayRef o, x, v;
-  read_array(offs_h, o);
-  read_array(x_h, x);
-  read_array(v_h, v);
-  sycl::queue &q = queue_from_ref(qref);
-  for (const ArrayRef *a : {&o, &x, &v}) check_operand(q, *a, v, "a put() operand");
-  if (o.tc != TC_I8 || x.itemsize != v.itemsize)
-    throw nb::value_error("put: offsets must be int64 and values of x's item size");
-  const int64_t *strides[3] = {o.strides, x.strides, v.strides};
-  Iteration it;
-  collapse(v.nd, v.shape, 3, strides, 2, it);
-  if (it.nd < 0) return Event{};
-  char *const ptrs[3] = {o.data() + it.offset[0] * o.itemsize, x.data() + it.offset[1] * x.itemsize,
-                         v.data() + it.offset[2] * v.itemsize};
-  const int64_t isz[3] = {o.itemsize, x.itemsize, v.itemsize};
-  return Event{launch_strided<3>(q, kc,
-                                 std::string("put_strided<") +
-                                     move_type_name(static_cast<int>(v.itemsize)),
-                                 it, ptrs, isz, {o.alloc, x.alloc, v.alloc})};
+  return indexed(qref, kc, "put_strided", offs_h, x_h, v_h);
 }
 
 // out = insertion indices of v into the sorted 1-D s (all contiguous, s and v
