@@ -95,11 +95,9 @@ def _arg_extreme(name, x, axis, keepdims):
         if len(ax) != 1:
             raise TypeError(f"{name}: axis must be an int or None")
         ax = ax[0]
-    n = xs._shape[ax] if xs.ndim else 1
+    n = xs._shape[ax]
     if n == 0:
         raise ValueError(f"{name} of an empty sequence")
-    if xs.ndim == 0:
-        xs, ax = reshape(xs, (1,)), 0
     m = (red.max if name == "argmax" else red.min)(xs, axis=ax, keepdims=True)
     hit = ew.equal(xs, m)
     if xs._dtype.kind == "f":

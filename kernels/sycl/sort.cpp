@@ -4,19 +4,13 @@
 // the number of elements of the other run that go before it (a binary
 // search), so one work-item per element and no synchronisation.
 // Keys may carry int64 indices (argsort). NaNs sort after every number.
-#include "common.hpp"
+#include "order.hpp"
 
 inline std::int64_t min64(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
 template <typename K, int DESC>
 inline bool before(const K &a, const K &b) {
-  if constexpr (DESC) {
-    if constexpr (usmk::is_float_v<K>) return b < a || (a != a && b == b);  // x != x: NaN
-    else return b < a;
-  } else {
-    if constexpr (usmk::is_float_v<K>) return a < b || (b != b && a == a);
-    else return a < b;
-  }
+  return DESC ? sorts_before(b, a) : sorts_before(a, b);
 }
 
 template <typename K, int DESC, int IDX>

@@ -1,5 +1,5 @@
 // where(cond, x1, x2) (selection by a boolean condition) and gathers.
-#include "common.hpp"
+#include "order.hpp"
 
 template <typename T>
 USM_KERNEL(1)
@@ -45,14 +45,7 @@ void put_strided(const std::int64_t *offs, T *x, const T *v, Geometry<ND, 3> g) 
 }
 
 // out[j] = insertion index of v[j] into the sorted s (left: before equal
-// elements; right: after them), by binary search. NaNs order after every
-// number, as NumPy sorts them.
-template <typename T>
-inline bool sorts_before(const T &a, const T &b) {
-  if constexpr (usmk::is_float_v<T>) return a < b || (b != b && a == a);  // x != x: NaN
-  else return a < b;
-}
-
+// elements; right: after them), by binary search.
 template <typename T, int RIGHT>
 USM_KERNEL(1)
 void search_sorted(const T *s, std::int64_t n, const T *v, std::int64_t *out, std::int64_t m) {
