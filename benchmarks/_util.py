@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-__all__ = ["REPS", "Stat", "time_reps", "time_calls", "run_python", "subprocess_env",
+__all__ = ["REPS", "Stat", "time_reps", "time_interleaved", "time_calls", "run_python", "subprocess_env",
            "import_dpt", "fmt_time", "fmt_bw", "Row", "Table", "header", "load_text", "OtherLoad", "clean_up"]
 
 REPS = 7
@@ -88,6 +88,26 @@ def time_reps(fn, reps=REPS, warmup=1, setup=None):
         fn()
         out.append(time.perf_counter() - t0)
     return Stat(out)
+
+
+def time_interleaved(fns, reps=REPS, warmup=1):
+    """Stats of several functions timed in turns: repetition i runs every
+    function once before repetition i + 1 starts.
+
+    A burst of load from elsewhere then lands on all of them alike, so their
+    ratios stay meaningful on a shared machine. `None` entries are skipped and
+    give `None`."""
+    live = [f for f in fns if f is not None]
+    for _ in range(warmup):
+        for f in live:
+            f()
+    samples = {id(f): [] for f in live}
+    for _ in range(reps):
+        for f in live:
+            t0 = time.perf_counter()
+            f()
+            samples[id(f)].append(time.perf_counter() - t0)
+    return [None if f is None else Stat(samples[id(f)]) for f in fns]
 
 
 def time_calls(fn, n, reps=REPS, finish=None, warmup_calls=None):

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import _util  # noqa: E402
-from _util import REPS, Row, Stat, Table, time_calls, time_reps  # noqa: E402
+from _util import REPS, Row, Stat, Table, time_calls, time_interleaved  # noqa: E402
 
 import usmarray as ua  # noqa: E402
 
@@ -44,7 +44,10 @@ print(json.dumps({"lib": el, "log": [list(e) for e in _kernels.compile_log]}))
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--reps", type=int, default=REPS)
+    p.add_argument("--reps", type=int, default=15,
+                   help="repetitions of each throughput and per-call row")
+    p.add_argument("--first-reps", type=int, default=REPS,
+                   help="fresh processes for each first-call row")
     p.add_argument("--n", type=int, default=10 ** 7)
     p.add_argument("--calls", type=int, default=20000)
     p.add_argument("--first", default="atanh", help="operation for the first-call rows")
@@ -68,8 +71,9 @@ def main(argv=None):
     note = t.footnote(
         f"Median of {args.reps} repetitions after one untimed run (kernels compiled and the "
         "result block pooled); each usmarray repetition ends with ua.synchronize() so the "
-        "kernel is inside the timed region. Ratio = usmarray / NumPy time (below 1/3 meets "
-        "'3x faster').")
+        "kernel is inside the timed region. The libraries take turns (usmarray, NumPy, "
+        "dpnp.tensor, then the next repetition), so load from elsewhere hits all columns "
+        "alike. Ratio = usmarray / NumPy time (below 1/3 meets '3x faster').")
     t.section(f"throughput, {n} elements")
     three_x = ("<= 1/3 NumPy", lambda rr: rr <= 1 / 3)
     cases = [
@@ -88,10 +92,10 @@ def main(argv=None):
          None, three_x),
     ]
     for label, fu, fn, fd, target, rtarget in cases:
-        su = time_reps(fu, reps=args.reps)
-        sn = time_reps(fn, reps=args.reps)
-        sd = time_reps(fd, reps=args.reps) if fd else None
+        load = _util.OtherLoad()
+        su, sn, sd = time_interleaved([fu, fn, fd or None], reps=args.reps)
         t.add(Row(label, su, sn, dpt=sd, target=target, ratio_target=rtarget, note=note))
+        t.rows[-1].other_load = load.cpus()
     t.section("per-call overhead, 1-element float32 arrays")
     x1 = ua.ones(1, dtype=ua.float32)
     y1 = ua.ones(1, dtype=ua.float32)
@@ -100,6 +104,7 @@ def main(argv=None):
         f"{args.calls} calls in a loop, then one ua.synchronize(), inside the timed region; "
         "per-call time = total / calls; each result is dropped (its block returns to the "
         "pool). NumPy column: the same expression on 1-element host arrays.")
+    load = _util.OtherLoad()
     su = time_calls(lambda: x1 + y1, args.calls, reps=args.reps, finish=sync)
     sn = time_calls(lambda: h1 + h1, args.calls, reps=args.reps)
     sd = None
@@ -108,9 +113,12 @@ def main(argv=None):
         sd = time_calls(lambda: dx1 + dx1, args.calls, reps=args.reps, finish=dx1.sycl_queue.wait)
     t.add(Row("x + y", su, sn, dpt=sd, target=("<= 30 µs", lambda s: s.median <= 30e-6),
               note=note_c))
+    t.rows[-1].other_load = load.cpus()
+    load = _util.OtherLoad()
     su = time_calls(lambda: x1 + 1.0, args.calls, reps=args.reps, finish=sync)
     sn = time_calls(lambda: h1 + 1.0, args.calls, reps=args.reps)
     t.add(Row("x + 1.0 (Python scalar)", su, sn, note=note_c))
+    t.rows[-1].other_load = load.cpus()
     t.section(f"first call of {args.first} in a fresh process (1000 float32)")
     note_f = t.footnote(
         "Fresh process per sample; timed from just before the call to its result on the host. "
@@ -118,7 +126,7 @@ def main(argv=None):
         "compiles); warm: a later process with that directory (the bundle loads from disk).")
     cold, warm = [], []
     dirs = []
-    for _ in range(args.reps):
+    for _ in range(args.first_reps):
         d = tempfile.mkdtemp(prefix="usmarray-bench-")
         dirs.append(d)
         env = _util.subprocess_env(USMARRAY_CACHE_DIR=d)
@@ -135,6 +143,14 @@ def main(argv=None):
         shutil.rmtree(d, ignore_errors=True)
     print("\n".join(_util.header(ua, np, dpt, dpt_reason)))
     print(t.render())
+    print(f"other load: average CPUs used by other processes (and stolen by the hypervisor) "
+          f"while the row was measured, from /proc/stat; BUSY above {_util.BUSY_CPUS} CPU means "
+          "the row shared the device's cores and is not reliable.")
+    busy = [r.label for r in t.rows
+            if not isinstance(r, str) and r.other_load is not None and r.other_load > _util.BUSY_CPUS]
+    if busy:
+        print(f"WARNING: {len(busy)} row(s) measured while the CPUs were busy elsewhere: "
+              + "; ".join(busy))
     return 0
 
 

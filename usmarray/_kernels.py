@@ -135,6 +135,10 @@ def _cast_names(dst, qi):
         if src != dst:
             names.append(f"cast_contig<{src}, {dst}>")
             names += _strided("cast_strided", f"{src}, {dst}")
+            # vector-block variants: conversions to float32/float64 from
+            # 32- and 64-bit real types (see VECTOR_TYPES in _elementwise_ops)
+            if dst in ("f4", "f8") and src in ("i4", "u4", "i8", "u8", "f4", "f8"):
+                names.append(f"cast_vec<{src}, {dst}>")
     return names
 
 
@@ -149,7 +153,7 @@ FAMILIES = [
     Family(("move_strided", "move_inner"), "copy.cpp", lambda a: a[0],
            lambda t, qi: _strided("move_strided", t) + _strided("move_inner", t, INNER_VARIANTS),
            lambda qi: MOVE_TYPES),
-    Family(("cast_contig", "cast_strided"), "copy.cpp", lambda a: a[1],
+    Family(("cast_contig", "cast_strided", "cast_vec"), "copy.cpp", lambda a: a[1],
            _cast_names, device_types),
     Family(("fill_contig", "fill_strided"), "creation.cpp", lambda a: a[0],
            lambda t, qi: [f"fill_contig<{t}>"] + _strided("fill_strided", t), lambda qi: MOVE_TYPES),

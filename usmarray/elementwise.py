@@ -15,7 +15,7 @@ from . import _dtypes, _engine, _kernels
 from ._array import C_CONTIG, F_CONTIG, WRITABLE, empty_array, usm_ndarray
 from ._copy import broadcast_shapes, broadcast_view
 from ._device import ExecutionPlacementError, coerce_usm_type
-from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops
+from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
 
 __all__ = [op[0] for op in OPS] + ["clip"]
 
@@ -26,14 +26,15 @@ _SCALARS = (bool, int, float, complex)
 class ElementwiseOp:
     """One operation of the table: loops, resolution, kernel source and names."""
 
-    __slots__ = ("name", "nin", "struct", "expr", "doc", "loops", "cache", "no_bool",
-                 "ints_to_default_float")
+    __slots__ = ("name", "nin", "struct", "expr", "vexpr", "doc", "loops", "vector_sigs", "cache",
+                 "no_bool", "ints_to_default_float")
 
-    def __init__(self, name, nin, spec, expr, doc):
+    def __init__(self, name, nin, spec, expr, doc, vexpr=None):
         self.name = name
         self.nin = nin
         self.struct = "op_" + name
         self.expr = expr
+        self.vexpr = vexpr
         self.doc = doc
         self.no_bool = name in NO_BOOL
         # NumPy and dpctl.tensor divide integers in the default float type
@@ -41,9 +42,13 @@ class ElementwiseOp:
         # holding them: int8 / int8 in float16 would lose most values.
         self.ints_to_default_float = name == "divide"
         self.loops = []
+        self.vector_sigs = set()   # loops with vector-block kernels
+        vtypes = vector_types(vexpr) if vexpr else ()
         for ins, out in _table_loops(spec, nin):
             sig = ", ".join((self.struct,) + ins + (out,))
             self.loops.append((tuple(_DT[t] for t in ins), _DT[out], sig))
+            if out in vtypes and all(t == out for t in ins):
+                self.vector_sigs.add(sig)
         self.cache = {}
 
     # ------------------------------------------------------------- types
@@ -93,11 +98,25 @@ class ElementwiseOp:
     def source(self):
         args = "const A &a" if self.nin == 1 else "const A &a, const B &b"
         targs = "typename R, typename A" + ("" if self.nin == 1 else ", typename B")
+        vector = ""
+        if self.vexpr:
+            # raw vectors in and out; a form calling sycl:: builtins sees
+            # its operands as sycl::vec
+            names = ("a",) if self.nin == 1 else ("a", "b")
+            vargs = ", ".join(f"const V &{n}" for n in names)
+            body = f"return {self.vexpr};"
+            if "(" in self.vexpr:
+                vargs = ", ".join(f"const V &{n}_" for n in names)
+                body = ("".join(f"const auto {n} = usmk::to_sycl({n}_); " for n in names)
+                        + f"return usmk::to_raw({self.vexpr});")
+            vector = (f"  template <typename V> static V vapply({vargs}) {{\n"
+                      f"    {body}\n"
+                      f"  }}\n")
         return (f'#include "elementwise.hpp"\n'
                 f"struct {self.struct} {{\n"
                 f"  template <{targs}> static R apply({args}) {{\n"
                 f"    return usmk::convert<R>({self.expr});\n"
-                f"  }}\n}};\n")
+                f"  }}\n{vector}}};\n")
 
     def kernel_names(self, qi):
         names = []
@@ -109,6 +128,10 @@ class ElementwiseOp:
             if self.nin == 2:
                 names += [f"binary_scalar_l<{sig}>", f"binary_scalar_r<{sig}>",
                           f"binary_bcast<{sig}, 2, 0>", f"binary_bcast<{sig}, 2, 1>"]
+            if sig in self.vector_sigs:
+                names.append(f"{k}_vec<{sig}>")
+                if self.nin == 2:
+                    names += [f"binary_scalar_l_vec<{sig}>", f"binary_scalar_r_vec<{sig}>"]
         return names
 
 
@@ -130,9 +153,10 @@ class _ElementwiseFamily(_kernels.Family):
     """All kernels of one operation form one bundle, with generated source."""
 
     def __init__(self):
-        super().__init__(("unary_contig", "unary_strided", "unary_inner", "binary_contig",
-                          "binary_strided", "binary_inner", "binary_scalar_l", "binary_scalar_r",
-                          "binary_bcast"),
+        super().__init__(("unary_contig", "unary_strided", "unary_inner", "unary_vec",
+                          "binary_contig", "binary_strided", "binary_inner", "binary_vec",
+                          "binary_scalar_l", "binary_scalar_r", "binary_scalar_l_vec",
+                          "binary_scalar_r_vec", "binary_bcast"),
                          None,
                          lambda args: args[0], None, lambda qi: list(_BY_STRUCT))
 

@@ -45,10 +45,11 @@ Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::ha
   const int64_t isz[2] = {x.itemsize, r.itemsize};
   if (it.contiguous()) {
     const int64_t n = it.size();
-    sycl::kernel k = kc.get("unary_contig<" + sig + ">");
+    const sycl::kernel *kv = simd_variant(kc, "unary_vec<" + sig + ">", ptrs[1]);
+    const sycl::kernel &k = kv ? *kv : kc.get("unary_contig<" + sig + ">");
     return Event{submit(q, {x.alloc, r.alloc}, [&](sycl::handler &h) {
       h.set_args(ptrs[0], ptrs[1], n);
-      h.parallel_for(linear_range(n, kc.wg_size), k);
+      h.parallel_for(kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size), k);
     })};
   }
   return Event{launch_strided<2>(q, kc, "unary_strided<" + sig, "unary_inner<" + sig, it, ptrs, isz,
@@ -77,10 +78,11 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
   const int64_t isz[3] = {a.itemsize, b.itemsize, r.itemsize};
   if (it.contiguous()) {
     const int64_t n = it.size();
-    sycl::kernel k = kc.get("binary_contig<" + sig + ">");
+    const sycl::kernel *kv = simd_variant(kc, "binary_vec<" + sig + ">", ptrs[2]);
+    const sycl::kernel &k = kv ? *kv : kc.get("binary_contig<" + sig + ">");
     return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
       h.set_args(ptrs[0], ptrs[1], ptrs[2], n);
-      h.parallel_for(linear_range(n, kc.wg_size), k);
+      h.parallel_for(kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size), k);
     })};
   }
   // Rows with one input constant along each (a column broadcast, or a 0-d
@@ -106,13 +108,13 @@ template <size_t N> struct Raw {
 template <size_t N>
 sycl::event scalar_launch(sycl::queue &q, const sycl::kernel &k, const char *value, char *arr,
                           char *out, bool left, int64_t n, Allocation *aa, Allocation *ra,
-                          size_t wg) {
+                          const sycl::nd_range<1> &range) {
   Raw<N> v;
   std::memcpy(v.b, value, N);
   return submit(q, {aa, ra}, [&](sycl::handler &h) {
     if (left) h.set_args(v, arr, out, n);
     else h.set_args(arr, v, out, n);
-    h.parallel_for(linear_range(n, wg), k);
+    h.parallel_for(range, k);
   });
 }
 } // namespace
@@ -137,14 +139,17 @@ Event binary_scalar(std::uintptr_t qref, KernelCache &kc, const std::string &sig
     throw nb::value_error("binary_scalar needs operands contiguous in the same order");
   const int64_t n = it.size();
   char *xp = x.data() + it.offset[0] * x.itemsize, *rp = r.data() + it.offset[1] * r.itemsize;
-  sycl::kernel k = kc.get(std::string(left ? "binary_scalar_l<" : "binary_scalar_r<") + sig + ">");
+  const std::string name = std::string(left ? "binary_scalar_l" : "binary_scalar_r");
+  const sycl::kernel *kv = simd_variant(kc, name + "_vec<" + sig + ">", rp);
+  const sycl::kernel &k = kv ? *kv : kc.get(name + "<" + sig + ">");
+  const sycl::nd_range<1> range = kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size);
   const char *v = value.c_str();
   switch (value.size()) {
-  case 1: return Event{scalar_launch<1>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
-  case 2: return Event{scalar_launch<2>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
-  case 4: return Event{scalar_launch<4>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
-  case 8: return Event{scalar_launch<8>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
-  case 16: return Event{scalar_launch<16>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, kc.wg_size)};
+  case 1: return Event{scalar_launch<1>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, range)};
+  case 2: return Event{scalar_launch<2>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, range)};
+  case 4: return Event{scalar_launch<4>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, range)};
+  case 8: return Event{scalar_launch<8>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, range)};
+  case 16: return Event{scalar_launch<16>(q, k, v, xp, rp, left, n, x.alloc, r.alloc, range)};
   }
   throw nb::value_error("scalar operand must have 1, 2, 4, 8 or 16 bytes");
 }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "sycl/geometry.hpp"
@@ -147,9 +148,15 @@ struct KernelCache {
   std::unordered_map<std::string, Lazy> lazy;
   nb::object resolver;  // callable(name): compiles/loads the bundle holding `name`
   size_t wg_size;
+  // Launch vector-block variants (usmk::simd_blocks) where bundles have them:
+  // on devices that run work-groups as SIMD loops, i.e. CPUs.
+  bool simd;
+  std::unordered_set<std::string> absent;  // names find() looked for in vain
 
   KernelCache(const sycl::context &c, const sycl::device &d, nb::object r);
   const sycl::kernel &get(const std::string &name);
+  // The kernel, or nullptr when its bundle does not provide it.
+  const sycl::kernel *find(const std::string &name);
   bool has(const std::string &name) const { return kernels.count(name) || lazy.count(name); }
 };
 // Create a kernel registered lazily (jit.cpp).
@@ -214,6 +221,14 @@ sycl::event copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &
 
 // 1-D launch over n items of a contiguous kernel taking (ptrs..., n, extra...).
 sycl::nd_range<1> linear_range(int64_t n, size_t wg);
+
+// The vector-block variant `name` of a contiguous kernel writing to `out`,
+// when the cache uses such variants, `out` is aligned for its vector stores
+// and the bundle has it; else nullptr.
+const sycl::kernel *simd_variant(KernelCache &kc, const std::string &name, const void *out);
+// Range of a vector-block kernel over n items whose narrowest operand has
+// min_itemsize bytes: work-groups of a few work-items, below any SIMD width.
+sycl::nd_range<1> simd_range(int64_t n, int64_t min_itemsize);
 
 // Python-visible event handle.
 struct Event {

@@ -19,6 +19,23 @@ KernelCache::KernelCache(const sycl::context &c, const sycl::device &d, nb::obje
   // 512 work-items per group: measured best (or equal) for streaming kernels
   // on the OpenCL CPU device, within every GPU's limit.
   wg_size = std::min<size_t>(512, dev.get_info<sycl::info::device::max_work_group_size>());
+  simd = dev.is_cpu();
+}
+
+const sycl::kernel *KernelCache::find(const std::string &name) {
+  auto it = kernels.find(name);
+  if (it != kernels.end()) return &it->second;
+  if (absent.count(name)) return nullptr;
+  if (!materialize(*this, name)) {
+    resolver(nb::str(name.c_str(), name.size()));
+    materialize(*this, name);
+  }
+  it = kernels.find(name);
+  if (it == kernels.end()) {
+    absent.insert(name);
+    return nullptr;
+  }
+  return &it->second;
 }
 
 const sycl::kernel &KernelCache::get(const std::string &name) {

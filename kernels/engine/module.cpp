@@ -174,7 +174,9 @@ NB_MODULE(_engine, m) {
       .def_prop_ro("can_cache_binaries", &can_cache_binaries)
       .def("has", &KernelCache::has)
       .def("__len__", [](const KernelCache &kc) { return kc.kernels.size() + kc.lazy.size(); })
-      .def_prop_ro("work_group_size", [](const KernelCache &kc) { return kc.wg_size; });
+      .def_prop_ro("work_group_size", [](const KernelCache &kc) { return kc.wg_size; })
+      .def_rw("simd", &KernelCache::simd,
+              "Use vector-block kernel variants where bundles have them (default: CPU devices).");
 
   bind_dlpack(m);
 

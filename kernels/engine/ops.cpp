@@ -56,6 +56,12 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
   }
   const std::string types = tname(s.tc) + ", " + tname(d.tc);
   if (it.contiguous()) {
+    if (const sycl::kernel *kv = simd_variant(kc, "cast_vec<" + types + ">", ptrs[1])) {
+      return submit(q, {s.alloc, d.alloc}, [&](sycl::handler &h) {
+        h.set_args(ptrs[0], ptrs[1], n);
+        h.parallel_for(simd_range(n, std::min(s.itemsize, d.itemsize)), *kv);
+      });
+    }
     sycl::kernel k = kc.get("cast_contig<" + types + ">");
     return submit(q, {s.alloc, d.alloc}, [&](sycl::handler &h) {
       h.set_args(ptrs[0], ptrs[1], n);
@@ -110,6 +116,17 @@ sycl::event copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &
 sycl::nd_range<1> linear_range(int64_t n, size_t wg) {
   size_t L = std::min(wg, pow2_at_least(std::max<int64_t>(n, 1)));
   return sycl::nd_range<1>{{round_up(static_cast<size_t>(std::max<int64_t>(n, 1)), L)}, {L}};
+}
+
+const sycl::kernel *simd_variant(KernelCache &kc, const std::string &name, const void *out) {
+  if (!kc.simd || reinterpret_cast<uintptr_t>(out) % kSimdBytes != 0) return nullptr;
+  return kc.find(name);
+}
+
+sycl::nd_range<1> simd_range(int64_t n, int64_t min_itemsize) {
+  const int64_t per_item = int64_t(kSimdVectors) * simd_lanes(static_cast<int>(min_itemsize));
+  const size_t items = static_cast<size_t>(std::max<int64_t>((n + per_item - 1) / per_item, 1));
+  return sycl::nd_range<1>{{round_up(items, size_t(kSimdGroup))}, {size_t(kSimdGroup)}};
 }
 
 Event copy_array(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst) {

@@ -26,6 +26,22 @@ void cast_contig(const S *x, D *y, std::int64_t n) {
   if (i < n) y[i] = usmk::convert<D>(x[i]);
 }
 
+// Vector-block variant (see usmk::simd_blocks) for conversions to float
+// types, where a vector conversion rounds like the scalar one.
+template <typename S, typename D>
+USM_SIMD_KERNEL
+void cast_vec(const S *x, D *y, std::int64_t n) {
+  static_assert(std::is_floating_point_v<D>);
+  constexpr int L = usm::simd_lanes(sizeof(S) < sizeof(D) ? sizeof(S) : sizeof(D));
+  usmk::simd_blocks<L>(
+      n,
+      [&](std::int64_t i) {
+        usmk::stream_store<D, L>(
+            __builtin_convertvector(usmk::load_raw<S, L>(x + i), usmk::raw_vec<D, L>), y + i);
+      },
+      [&](std::int64_t i) { y[i] = usmk::convert<D>(x[i]); });
+}
+
 template <typename S, typename D, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
 void cast_strided(const S *x, D *y, Geometry<ND, 2> g) {

@@ -76,3 +76,52 @@ void binary_bcast(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
   if (usmk::strided_offsets<ND, 3, WHICH == 0 ? 6 : 5>(g, off))
     r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
 }
+
+// Vector-block variants of the contiguous kernels (see usmk::simd_blocks)
+// for operations with a vector form `Op::vapply` (on usmk::raw_vec), whose
+// loops compute and return one type.
+template <class Op, typename A, typename R>
+USM_SIMD_KERNEL
+void unary_vec(const A *a, R *r, std::int64_t n) {
+  static_assert(std::is_same_v<A, R>);
+  constexpr int L = usm::simd_lanes(sizeof(R));
+  usmk::simd_blocks<L>(
+      n, [&](std::int64_t i) { usmk::stream_store<R, L>(Op::vapply(usmk::load_raw<A, L>(a + i)), r + i); },
+      [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i]); });
+}
+
+template <class Op, typename A, typename B, typename R>
+USM_SIMD_KERNEL
+void binary_vec(const A *a, const B *b, R *r, std::int64_t n) {
+  static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
+  constexpr int L = usm::simd_lanes(sizeof(R));
+  usmk::simd_blocks<L>(
+      n,
+      [&](std::int64_t i) {
+        usmk::stream_store<R, L>(Op::vapply(usmk::load_raw<A, L>(a + i), usmk::load_raw<B, L>(b + i)),
+                                 r + i);
+      },
+      [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i], b[i]); });
+}
+
+template <class Op, typename A, typename B, typename R>
+USM_SIMD_KERNEL
+void binary_scalar_r_vec(const A *a, B s, R *r, std::int64_t n) {
+  static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
+  constexpr int L = usm::simd_lanes(sizeof(R));
+  const usmk::raw_vec<B, L> sv = s;
+  usmk::simd_blocks<L>(
+      n, [&](std::int64_t i) { usmk::stream_store<R, L>(Op::vapply(usmk::load_raw<A, L>(a + i), sv), r + i); },
+      [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i], s); });
+}
+
+template <class Op, typename A, typename B, typename R>
+USM_SIMD_KERNEL
+void binary_scalar_l_vec(A s, const B *b, R *r, std::int64_t n) {
+  static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
+  constexpr int L = usm::simd_lanes(sizeof(R));
+  const usmk::raw_vec<A, L> sv = s;
+  usmk::simd_blocks<L>(
+      n, [&](std::int64_t i) { usmk::stream_store<R, L>(Op::vapply(sv, usmk::load_raw<B, L>(b + i)), r + i); },
+      [&](std::int64_t i) { r[i] = Op::template apply<R>(s, b[i]); });
+}

@@ -20,4 +20,18 @@ constexpr int kMaxKernelDims = 8;
 // Variants with unit stride in the last dimension ("inner" kernels).
 constexpr int kInnerVariants[] = {2, 3};
 
+// Vector-block kernels (unary_vec, binary_vec, cast_vec, ...): each
+// work-item takes kSimdVectors consecutive vectors of simd_lanes(...) items,
+// the narrowest operand filling one 64-byte vector (at most 16 lanes, the
+// widest sycl::vec). The host sizes the launch with the same numbers.
+constexpr int kSimdBytes = 64;
+constexpr int kSimdVectors = 8;
+// Work-items per group: fewer than any SIMD width, so a CPU runtime runs
+// each work-item's body as written rather than vectorising across them
+// (which would turn the streaming stores into ordinary ones).
+constexpr int kSimdGroup = 2;
+constexpr int simd_lanes(int min_itemsize) {
+  return kSimdBytes / min_itemsize > 16 ? 16 : kSimdBytes / min_itemsize;
+}
+
 } // namespace usm
