@@ -129,15 +129,23 @@ def _strided(prefix, targs, variants=STRIDED_VARIANTS):
     return [f"{prefix}<{targs}, {nd}>" for nd in variants]
 
 
+def simd_kernels(qi):
+    """Whether bundles for the queue's device include vector-block kernels
+    (kernels/sycl/common.hpp: usmk::simd_blocks): on CPU devices, where the
+    engine launches them (KernelCache.simd)."""
+    return qi.device.is_cpu
+
+
 def _cast_names(dst, qi):
     names = []
+    simd = simd_kernels(qi)
     for src in device_types(qi):
         if src != dst:
             names.append(f"cast_contig<{src}, {dst}>")
             names += _strided("cast_strided", f"{src}, {dst}")
             # vector-block variants: conversions to float32/float64 from
             # 32- and 64-bit real types (see VECTOR_TYPES in _elementwise_ops)
-            if dst in ("f4", "f8") and src in ("i4", "u4", "i8", "u8", "f4", "f8"):
+            if simd and dst in ("f4", "f8") and src in ("i4", "u4", "i8", "u8", "f4", "f8"):
                 names.append(f"cast_vec<{src}, {dst}>")
     return names
 

@@ -121,6 +121,7 @@ class ElementwiseOp:
     def kernel_names(self, qi):
         names = []
         k = "unary" if self.nin == 1 else "binary"
+        simd = _kernels.simd_kernels(qi)
         for _, _, sig in self._device_loops(qi):
             names.append(f"{k}_contig<{sig}>")
             names += [f"{k}_strided<{sig}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
@@ -128,7 +129,7 @@ class ElementwiseOp:
             if self.nin == 2:
                 names += [f"binary_scalar_l<{sig}>", f"binary_scalar_r<{sig}>",
                           f"binary_bcast<{sig}, 2, 0>", f"binary_bcast<{sig}, 2, 1>"]
-            if sig in self.vector_sigs:
+            if simd and sig in self.vector_sigs:
                 names.append(f"{k}_vec<{sig}>")
                 if self.nin == 2:
                     names += [f"binary_scalar_l_vec<{sig}>", f"binary_scalar_r_vec<{sig}>"]

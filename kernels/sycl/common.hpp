@@ -50,11 +50,15 @@ USM_GEOMETRY_FOR(3)
 USM_GEOMETRY_FOR(4)
 
 #define USM_KERNEL(R) SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<R>))
-// Vector-block kernels run in work-groups of kSimdGroup work-items (see
-// usmk::simd_blocks); declaring it spares the compiler vectorising the group.
+// Vector-block kernels (see usmk::simd_blocks) run in work-groups of
+// kSimdGroup work-items. The CPU compiler still builds a loop vectorised
+// across work-items that such groups never enter; the narrowest sub-group
+// (SIMD width 4) makes it the smallest, for compile time and binary size.
+// Only CPU devices get these kernels (usmarray/_kernels.py: simd_kernels).
 #define USM_SIMD_KERNEL                                                        \
   SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))             \
-  SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<usm::kSimdGroup>))
+  SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<usm::kSimdGroup>)) \
+  SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::sub_group_size<4>))
 
 namespace usmk {
 
