@@ -117,6 +117,40 @@ def test_scalar_operand_vector_forms(name, dt):
                 _same(v, s, _exact(name))
 
 
+# rows whose byte length is a multiple of 64 (the rows variant's condition):
+# one work-item per row, several, and a last partial one
+ROW_SHAPES = [(5, 16), (3, 272), (7, 1024), (2, 48)]
+
+
+@pytest.mark.parametrize("name,dt", BINARY_VECTOR, ids=[f"{n}-{d.name}" for n, d in BINARY_VECTOR])
+def test_rows_vector_forms(name, dt):
+    """A matrix with a row or a column (either side), and a column with a
+    row: the rows variant against the scalar kernels."""
+    f = getattr(ua, name)
+    with np.errstate(all="ignore"):
+        for rows, cols in ROW_SHAPES:
+            m = ua.asarray(_data(dt, rows * cols, 0).reshape(rows, cols))
+            row = ua.asarray(_data(dt, cols, 1))
+            col = ua.asarray(_data(dt, rows, 2).reshape(rows, 1))
+            for args in ((m, row), (row, m), (m, col), (col, m), (col, row), (m, m)):
+                v, s = _both_paths(lambda: f(*args))
+                assert v.shape == (rows, cols)
+                _same(v, s, _exact(name))
+
+
+def test_rows_against_numpy():
+    m = _data(ua.float32, 6 * 320, 0).reshape(6, 320)
+    r = _data(ua.float32, 320, 1)
+    c = _data(ua.float32, 6, 2).reshape(6, 1)
+    xm, xr, xc = ua.asarray(m), ua.asarray(r), ua.asarray(c)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(ua.asnumpy(xm + xr), m + r)
+        np.testing.assert_array_equal(ua.asnumpy(xc - xm), c - m)
+        np.testing.assert_array_equal(ua.asnumpy(xc * xr), c * r)
+        # rows not a multiple of 64 bytes (the one-item kernels) give the same
+        np.testing.assert_array_equal(ua.asnumpy(xm[:, :300] / xr[:300]), m[:, :300] / r[:300])
+
+
 @pytest.mark.parametrize("n", SIZES)
 def test_arithmetic_against_numpy(n):
     a = _data(ua.float32, n, 0)

@@ -133,6 +133,8 @@ class ElementwiseOp:
                 names.append(f"{k}_vec<{sig}>")
                 if self.nin == 2:
                     names += [f"binary_scalar_l_vec<{sig}>", f"binary_scalar_r_vec<{sig}>"]
+                    # matrix + row (both inputs walk rows), matrix + column
+                    names += [f"binary_rows_vec<{sig}, {m}>" for m in (1, 2, 3)]
         return names
 
 
@@ -157,7 +159,7 @@ class _ElementwiseFamily(_kernels.Family):
         super().__init__(("unary_contig", "unary_strided", "unary_inner", "unary_vec",
                           "binary_contig", "binary_strided", "binary_inner", "binary_vec",
                           "binary_scalar_l", "binary_scalar_r", "binary_scalar_l_vec",
-                          "binary_scalar_r_vec", "binary_bcast"),
+                          "binary_scalar_r_vec", "binary_rows_vec", "binary_bcast"),
                          None,
                          lambda args: args[0], None, lambda qi: list(_BY_STRUCT))
 

@@ -85,6 +85,32 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
       h.parallel_for(kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size), k);
     })};
   }
+  // Rows of a matrix and a row or a column, result rows aligned: the
+  // vector-block variant (streaming stores), where the loop has one.
+  if (it.nd == 2 && it.strides[2][1] == 1 &&
+      (it.strides[2][0] * r.itemsize) % kSimdBytes == 0 &&
+      (it.strides[0][1] == 0 || it.strides[0][1] == 1) &&
+      (it.strides[1][1] == 0 || it.strides[1][1] == 1) &&
+      (it.strides[0][1] == 1 || it.strides[1][1] == 1)) {
+    const int inner = static_cast<int>(it.strides[0][1] + 2 * it.strides[1][1]);
+    const sycl::kernel *kv = simd_variant(
+        kc, "binary_rows_vec<" + sig + ", " + std::to_string(inner) + ">", ptrs[2]);
+    if (kv) {
+      Geometry<2, 3> g;
+      for (int d = 0; d < 2; ++d) {
+        g.shape[d] = it.shape[d];
+        for (int k = 0; k < 3; ++k) g.strides[k][d] = it.strides[k][d];
+      }
+      const int64_t per_item = int64_t(kSimdVectors) * simd_lanes(static_cast<int>(r.itemsize));
+      const int64_t items = it.shape[0] * ((it.shape[1] + per_item - 1) / per_item);
+      return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+        h.set_args(ptrs[0], ptrs[1], ptrs[2], g);
+        h.parallel_for(sycl::nd_range<1>{{round_up(static_cast<size_t>(items), size_t(kSimdGroup))},
+                                         {size_t(kSimdGroup)}},
+                       *kv);
+      })};
+    }
+  }
   // Rows with one input constant along each (a column broadcast, or a 0-d
   // operand): its own variant, as a gather there would halve the speed.
   const int last = it.nd - 1;

@@ -187,10 +187,10 @@ template <typename T, int L> inline void stream_store(const raw_vec<T, L> &r, T 
   __builtin_nontemporal_store(r, reinterpret_cast<raw_vec<T, L> *>(p));
 }
 
-// This work-item's vectors: vec_body(i) for each whole L-item vector from
-// item i, item_body(j) for the items of a last partial one.
-template <int L, class V, class S> inline void simd_blocks(std::int64_t n, V &&vec_body, S &&item_body) {
-  const std::int64_t first = linear_id() * (usm::kSimdVectors * L);
+// A work-item's vectors from item `first` of n: vec_body(i) for each whole
+// L-item vector from item i, item_body(j) for the items of a last partial one.
+template <int L, class V, class S>
+inline void simd_blocks_from(std::int64_t first, std::int64_t n, V &&vec_body, S &&item_body) {
   for (int k = 0; k < usm::kSimdVectors; ++k) {
     const std::int64_t i = first + static_cast<std::int64_t>(k) * L;
     if (i + L <= n) {
@@ -200,6 +200,17 @@ template <int L, class V, class S> inline void simd_blocks(std::int64_t n, V &&v
       return;
     }
   }
+}
+
+// The same over n items laid out in order, kSimdVectors vectors per work-item.
+template <int L, class V, class S> inline void simd_blocks(std::int64_t n, V &&vec_body, S &&item_body) {
+  simd_blocks_from<L>(linear_id() * (usm::kSimdVectors * L), n, vec_body, item_body);
+}
+
+// A vector of L items from p: consecutive ones (UNIT) or L copies of *p.
+template <typename T, int L, bool UNIT> inline raw_vec<T, L> load_or_splat(const T *p) {
+  if constexpr (UNIT) return load_raw<T, L>(p);
+  else return raw_vec<T, L>(*p);
 }
 
 } // namespace usmk

@@ -125,3 +125,32 @@ void binary_scalar_l_vec(A s, const B *b, R *r, std::int64_t n) {
       n, [&](std::int64_t i) { usmk::stream_store<R, L>(Op::vapply(sv, usmk::load_raw<B, L>(b + i)), r + i); },
       [&](std::int64_t i) { r[i] = Op::template apply<R>(s, b[i]); });
 }
+
+// Rows of a 2-D iteration (a matrix and a row, or a matrix and a column):
+// result rows unit-stride and aligned for vector stores; bit k of INNER set
+// when input k walks the row, clear when it is constant along it (a column).
+// Each row takes ceil(cols / (kSimdVectors * L)) work-items.
+template <class Op, typename A, typename B, typename R, int INNER>
+USM_SIMD_KERNEL
+void binary_rows_vec(const A *a, const B *b, R *r, Geometry<2, 3> g) {
+  static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
+  constexpr int L = usm::simd_lanes(sizeof(R));
+  constexpr bool UA = INNER & 1, UB = INNER & 2;
+  constexpr std::int64_t per_item = std::int64_t(usm::kSimdVectors) * L;
+  const std::int64_t cols = g.shape[1];
+  const std::int64_t per_row = (cols + per_item - 1) / per_item;
+  const std::int64_t w = usmk::linear_id();
+  const std::int64_t row = w / per_row;
+  if (row >= g.shape[0]) return;
+  const A *ar = a + row * g.strides[0][0];
+  const B *br = b + row * g.strides[1][0];
+  R *rr = r + row * g.strides[2][0];
+  usmk::simd_blocks_from<L>(
+      (w - row * per_row) * per_item, cols,
+      [&](std::int64_t i) {
+        usmk::stream_store<R, L>(Op::vapply(usmk::load_or_splat<A, L, UA>(ar + (UA ? i : 0)),
+                                            usmk::load_or_splat<B, L, UB>(br + (UB ? i : 0))),
+                                 rr + i);
+      },
+      [&](std::int64_t i) { rr[i] = Op::template apply<R>(ar[UA ? i : 0], br[UB ? i : 0]); });
+}
