@@ -15,9 +15,9 @@ from usmarray import elementwise as ew
 from usmarray._elementwise_ops import VECTOR_TYPES
 from conftest import TOL, device_supports, sample
 
-# whole vectors (16 float32 lanes, 8 per work-item, 2 work-items per group),
-# partial last vectors and partial last work-items
-SIZES = [1, 7, 16, 17, 127, 128, 129, 255, 256, 257, 1000, 4097]
+# whole vectors (16 float32 lanes, usm::kSimdVectors = 32 per work-item, 2
+# work-items per group), partial last vectors and partial last work-items
+SIZES = [1, 7, 16, 17, 127, 128, 129, 511, 512, 513, 1023, 1024, 1025, 4097]
 
 VECTOR_OPS = sorted(name for name, op in ew.OP.items() if op.vector_sigs)
 
@@ -119,7 +119,7 @@ def test_scalar_operand_vector_forms(name, dt):
 
 # rows whose byte length is a multiple of 64 (the rows variant's condition):
 # one work-item per row, several, and a last partial one
-ROW_SHAPES = [(5, 16), (3, 272), (7, 1024), (2, 48)]
+ROW_SHAPES = [(5, 16), (3, 272), (7, 1024), (3, 1040), (2, 48)]
 
 
 @pytest.mark.parametrize("name,dt", BINARY_VECTOR, ids=[f"{n}-{d.name}" for n, d in BINARY_VECTOR])

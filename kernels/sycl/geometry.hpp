@@ -25,7 +25,7 @@ constexpr int kInnerVariants[] = {2, 3};
 // the narrowest operand filling one 64-byte vector (at most 16 lanes, the
 // widest sycl::vec). The host sizes the launch with the same numbers.
 constexpr int kSimdBytes = 64;
-constexpr int kSimdVectors = 8;
+constexpr int kSimdVectors = 32;
 // Work-items per group: fewer than any SIMD width, so a CPU runtime runs
 // each work-item's body as written rather than vectorising across them
 // (which would turn the streaming stores into ordinary ones).
