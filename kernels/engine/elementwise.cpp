@@ -101,13 +101,9 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
         g.shape[d] = it.shape[d];
         for (int k = 0; k < 3; ++k) g.strides[k][d] = it.strides[k][d];
       }
-      const int64_t per_item = int64_t(kSimdVectors) * simd_lanes(static_cast<int>(r.itemsize));
-      const int64_t items = it.shape[0] * ((it.shape[1] + per_item - 1) / per_item);
       return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
         h.set_args(ptrs[0], ptrs[1], ptrs[2], g);
-        h.parallel_for(sycl::nd_range<1>{{round_up(static_cast<size_t>(items), size_t(kSimdGroup))},
-                                         {size_t(kSimdGroup)}},
-                       *kv);
+        h.parallel_for(simd_range(it.shape[1], r.itemsize, it.shape[0]), *kv);
       })};
     }
   }

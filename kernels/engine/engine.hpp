@@ -226,9 +226,10 @@ sycl::nd_range<1> linear_range(int64_t n, size_t wg);
 // when the cache uses such variants, `out` is aligned for its vector stores
 // and the bundle has it; else nullptr.
 const sycl::kernel *simd_variant(KernelCache &kc, const std::string &name, const void *out);
-// Range of a vector-block kernel over n items whose narrowest operand has
-// min_itemsize bytes: work-groups of a few work-items, below any SIMD width.
-sycl::nd_range<1> simd_range(int64_t n, int64_t min_itemsize);
+// Range of a vector-block kernel over `rows` rows of n items whose narrowest
+// operand has min_itemsize bytes: work-groups of a few work-items, below any
+// SIMD width.
+sycl::nd_range<1> simd_range(int64_t n, int64_t min_itemsize, int64_t rows = 1);
 
 // Python-visible event handle.
 struct Event {
