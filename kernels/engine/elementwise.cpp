@@ -96,11 +96,7 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
     const sycl::kernel *kv = simd_variant(
         kc, "binary_rows_vec<" + sig + ", " + std::to_string(inner) + ">", ptrs[2]);
     if (kv) {
-      Geometry<2, 3> g;
-      for (int d = 0; d < 2; ++d) {
-        g.shape[d] = it.shape[d];
-        for (int k = 0; k < 3; ++k) g.strides[k][d] = it.strides[k][d];
-      }
+      const Geometry<2, 3> g = geometry_of<2, 3>(it);
       return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
         h.set_args(ptrs[0], ptrs[1], ptrs[2], g);
         h.parallel_for(simd_range(it.shape[1], r.itemsize, it.shape[0]), *kv);

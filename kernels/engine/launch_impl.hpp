@@ -18,11 +18,9 @@ void set_strided_args(sycl::handler &h, char *const *ptrs, const Geometry<ND, NA
   h.set_args(ptrs[I]..., g, extra...);
 }
 
-// Dimensions [first, it.nd) of `it` on the ND variant.
-template <int ND, int NA, class... Extra>
-sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
-                      char *const *ptrs, std::initializer_list<Allocation *> touched,
-                      size_t wgmax, Extra... extra) {
+// Dimensions [first, it.nd) of `it` as the Geometry of an ND variant
+// (leading size-1 dimensions pad it to ND).
+template <int ND, int NA> Geometry<ND, NA> geometry_of(const Iteration &it, int first = 0) {
   Geometry<ND, NA> g;
   const int n = it.nd - first;
   const int pad = ND - n;
@@ -34,6 +32,15 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
     g.shape[pad + d] = it.shape[first + d];
     for (int a = 0; a < NA; ++a) g.strides[a][pad + d] = it.strides[a][first + d];
   }
+  return g;
+}
+
+// Dimensions [first, it.nd) of `it` on the ND variant.
+template <int ND, int NA, class... Extra>
+sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
+                      char *const *ptrs, std::initializer_list<Allocation *> touched,
+                      size_t wgmax, Extra... extra) {
+  const Geometry<ND, NA> g = geometry_of<ND, NA>(it, first);
   const int64_t last = g.shape[ND - 1];
   size_t L = std::min(wgmax, pow2_at_least(last));
   size_t T = 1;  // work-items per work-group along dimension ND-2
