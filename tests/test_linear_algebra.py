@@ -28,11 +28,24 @@ def test_matmul(dtype, s1, s2):
     check(x1 @ x2, a @ b)
 
 
+def check_product(got, a, b):
+    """got == a @ b within the rounding error bound of a float32/float64 product
+    (the order of a BLAS's accumulation differs from NumPy's)."""
+    expected = np.matmul(a, b)
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    ref = np.matmul(a.astype(np.complex128 if expected.dtype.kind == "c" else np.float64), b)
+    bound = np.matmul(np.abs(a).astype(np.float64), np.abs(b).astype(np.float64))
+    eps = np.finfo(expected.dtype).eps
+    k = a.shape[-1]
+    assert np.all(np.abs(ua.asnumpy(got) - ref) <= 2 * k * eps * bound + np.finfo(expected.dtype).tiny)
+
+
 def test_matmul_promotion_views_and_operators():
     a = sample((5, 4), np.float32)
     b = sample((6, 5), np.int16)
     x, y = ua.asarray(a)[::-1, 1:], ua.asarray(b)[::2].mT   # strided operands
-    check(ua.matmul(x.mT, y), np.matmul(a[::-1, 1:].T, b[::2].T))
+    got = ua.matmul(x.mT, y)
+    check_product(got, a[::-1, 1:].T, b[::2].T)
     i = ua.asarray(np.eye(3, dtype="f4"))
     m = ua.asarray(sample((3, 3), np.float32, 5))
     i @= m

@@ -4,7 +4,7 @@ plain batched kernel (kernels/sycl/matmul.cpp)."""
 
 import operator
 
-from . import _dtypes, _engine, _kernels
+from . import _dtypes, _engine, _kernels, _mkl
 from ._array import empty_array, usm_ndarray
 from ._device import coerce_usm_type, common_queue
 
@@ -47,14 +47,21 @@ def matmul(x1, x2, /):
     for d in batch:
         nb *= d
 
+    # Floating products go to oneMKL's gemm, which also takes transposed
+    # (F-contiguous) matrices; integer products run a kernel of ours.
+    blas = dt.kind in "fc" and dt.itemsize >= 4
+    if blas:
+        _mkl.load()
+
     def laid_out(v, rows, cols):
-        # contiguous (B, rows, cols) of dtype dt; an operand without batch
-        # dimensions stays one matrix (batch stride 0 in the kernel)
+        # (B, rows, cols) of dtype dt, contiguous (or a transposed matrix for
+        # gemm); an operand without batch dimensions stays one matrix (batch
+        # stride 0)
         if v.ndim == 2:
             v = astype(v, dt, copy=False)
-            if not v.flags.c_contiguous:
+            if not (v.flags.c_contiguous or (blas and v.flags.f_contiguous)):
                 v = copy(v, order="C")
-            return reshape(v, (1, rows, cols))
+            return v[None]
         w = empty_array((nb, rows, cols), dt, qi, usm)
         copy_into(reshape(w, batch + (rows, cols)), broadcast_view(v, batch + (rows, cols)))
         return w
@@ -64,7 +71,11 @@ def matmul(x1, x2, /):
         if k == 0:
             out[...] = 0
         else:
-            _engine.matmul(qi.ref, qi.kc, laid_out(a, n, k), laid_out(b, k, m), out)
+            la, lb = laid_out(a, n, k), laid_out(b, k, m)
+            if blas:
+                _engine.gemm(qi.ref, la, lb, out)
+            else:
+                _engine.matmul(qi.ref, qi.kc, la, lb, out)
     shape = batch + (n, m)
     if x1.ndim == 1:
         shape = shape[:-2] + (m,)

@@ -41,6 +41,9 @@ Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::hand
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx, bool desc);
 Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, nb::handle out);
+Event gemm(std::uintptr_t qref, nb::handle a, nb::handle x, nb::handle out);
+void mkl_load(const std::vector<std::string> &libs, const std::string &shim);
+bool mkl_loaded();
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
@@ -202,6 +205,9 @@ NB_MODULE(_engine, m) {
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
   m.def("matmul", &matmul, "Batched products of contiguous matrices.");
+  m.def("gemm", &gemm, "Batched floating matrix products through oneMKL.");
+  m.def("mkl_load", &mkl_load, "Load oneMKL libraries, then libusmarray_mkl.so.");
+  m.def("mkl_loaded", &mkl_loaded);
   m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
   m.def("where", &where);
