@@ -3,6 +3,7 @@
 #include "opencl.hpp"
 
 #include <dlfcn.h>
+#include <cstdio>
 #include <sys/stat.h>
 
 #include <nanobind/stl/pair.h>
@@ -109,18 +110,30 @@ int root_device_index(const sycl::device &d) {
 }
 
 // Identity of the SYCL runtime in use, for the kernel cache's keys: the
-// headers' version and the loaded libsycl's path, size and mtime (cheap,
-// unlike asking Python package metadata).
+// headers' version and a fingerprint of the loaded libsycl (its size and a
+// hash of its first and last 64 KiB). Not its path or mtime, so that every
+// virtual environment with the same runtime release shares cache entries.
 std::string runtime_id() {
   std::string id = std::to_string(__SYCL_COMPILER_VERSION);
   Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&sycl::device::get_devices), &info) && info.dli_fname) {
-    struct stat st;
-    id += std::string("|") + info.dli_fname;
-    if (stat(info.dli_fname, &st) == 0)
-      id += "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtime);
+  if (!dladdr(reinterpret_cast<void *>(&sycl::device::get_devices), &info) || !info.dli_fname)
+    return id;
+  FILE *f = std::fopen(info.dli_fname, "rb");
+  if (!f) return id + "|" + info.dli_fname;
+  std::vector<unsigned char> buf(size_t(1) << 16);
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  auto mix = [&](size_t n) {
+    for (size_t i = 0; i < n; ++i) h = (h ^ buf[i]) * 1099511628211ull;
+  };
+  mix(std::fread(buf.data(), 1, buf.size(), f));
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  if (size > static_cast<long>(buf.size())) {
+    std::fseek(f, size - static_cast<long>(buf.size()), SEEK_SET);
+    mix(std::fread(buf.data(), 1, buf.size(), f));
   }
-  return id;
+  std::fclose(f);
+  return id + "|" + std::to_string(size) + "|" + std::to_string(h);
 }
 
 } // namespace
