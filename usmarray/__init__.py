@@ -21,6 +21,7 @@ except ImportError as _e:  # pragma: no cover - depends on how usmarray is run
             "install it (pip install .) and run from another directory, or use the "
             "`usmarray` command") from _e
     raise
+from numpy import dtype  # dpctl.tensor exported numpy.dtype as its dtype
 from ._array import usm_ndarray, Flags
 from ._copy import asnumpy, to_numpy, astype, copy
 from ._device import Device, ExecutionPlacementError, NoDeviceError
@@ -29,22 +30,27 @@ from ._dtypes import (bool, int8, uint8, int16, uint16, int32, uint32, int64, ui
                       isdtype, result_type, can_cast, finfo, iinfo)
 from ._info import __array_namespace_info__
 from ._kernels import KernelCompileError
-from ._print import set_print_options, get_print_options, print_options
+from ._print import (set_print_options, get_print_options, print_options, usm_ndarray_repr,
+                     usm_ndarray_str)
 from .creation import (asarray, empty, zeros, ones, full, arange, linspace, eye, empty_like,
-                       zeros_like, ones_like, full_like, tril, triu, meshgrid)
-from .dlpack import from_dlpack, DLDeviceType, CopyRequiredError
+                       zeros_like, ones_like, full_like, tril, triu, meshgrid, from_numpy)
+from .dlpack import (from_dlpack, DLDeviceType, CopyRequiredError, dldevice_to_sycl_device,
+                     sycl_device_to_dldevice)
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
 from .reduction import (sum, prod, max, min, all, any, mean, var, std, cumulative_sum,
                         cumulative_prod, AxisError)
 from .searching import where, argmax, argmin, count_nonzero, nonzero, searchsorted
-from .sorting import sort, argsort
+from .sorting import sort, argsort, top_k
 from .sets import unique_values, unique_counts, unique_inverse, unique_all, isin
 from .linear_algebra import matmul, vecdot, tensordot
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
-                           permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
+                           permute_dims, expand_dims, squeeze, swapaxes, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)
 from ._indexing import take, take_along_axis
+from ._testing import allclose
+from .indexing_functions import put, put_along_axis, place, extract
+from .special_reductions import logsumexp, reduce_hypot
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 __version__ = "0.1.0"

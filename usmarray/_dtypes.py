@@ -200,7 +200,8 @@ def can_cast(from_, to, /):
 class finfo_object:
     """Machine limits of a floating-point dtype (array API ``finfo``)."""
 
-    __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "dtype")
+    __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "tiny", "dtype", "precision",
+                 "resolution")
 
     def __init__(self, dt):
         info = np.finfo(dt)
@@ -209,6 +210,10 @@ class finfo_object:
         self.max = float(info.max)
         self.min = float(info.min)
         self.smallest_normal = float(info.smallest_normal)
+        # NumPy's and dpctl.tensor's names beside the array API's
+        self.tiny = self.smallest_normal
+        self.precision = int(info.precision)
+        self.resolution = float(info.resolution)
         self.dtype = DTYPES[TC[np.dtype(info.dtype)]]
 
     def __repr__(self):

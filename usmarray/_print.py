@@ -123,8 +123,16 @@ def _default_dtypes(x):
     return (np.dtype("bool"), np.dtype("int64"), qi.float, qi.complex)
 
 
-def usm_ndarray_repr(x, prefix="usm_ndarray"):
+def _options_given(**kw):
+    """set_print_options keywords of the ones given (not None)."""
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+def usm_ndarray_repr(x, line_width=None, precision=None, suppress=None, prefix="usm_ndarray"):
     """NumPy-style repr: ``usm_ndarray([1., 2., 3.], dtype=float32)``.
+
+    ``line_width``, ``precision`` and ``suppress`` override the print options
+    for this call (dpctl.tensor's signature).
 
     As NumPy's: the dtype is shown unless it is a default one (bool, int64,
     the device's default floating and complex dtypes) and always for empty
@@ -133,6 +141,10 @@ def usm_ndarray_repr(x, prefix="usm_ndarray"):
     """
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+    given = _options_given(linewidth=line_width, precision=precision, suppress=suppress)
+    if given:
+        with print_options(**given):
+            return usm_ndarray_repr(x, prefix=prefix)
     head = prefix + "("
     size = x.size
     body = "[]" if size == 0 else _format(x, head, ", ", ")")
@@ -150,12 +162,24 @@ def usm_ndarray_repr(x, prefix="usm_ndarray"):
     return text + sep + tail
 
 
-def usm_ndarray_str(x):
-    """NumPy-style str: ``[1. 2. 3.]``."""
+def usm_ndarray_str(x, line_width=None, edge_items=None, threshold=None, precision=None,
+                    floatmode=None, suppress=None, sign=None, numpy=False, separator=" ",
+                    prefix="", suffix=""):
+    """NumPy-style str: ``[1. 2. 3.]``.
+
+    The keywords (dpctl.tensor's signature) override the print options for
+    this call; ``numpy=True`` starts from NumPy's print options.
+    """
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+    given = _options_given(linewidth=line_width, edgeitems=edge_items, threshold=threshold,
+                           precision=precision, floatmode=floatmode, suppress=suppress, sign=sign)
+    if given or numpy:
+        with print_options(numpy=numpy, **given):
+            return usm_ndarray_str(x, separator=separator, prefix=prefix, suffix=suffix)
     if x.size == 0:
         return "[]"
     if x.ndim == 0:
         return str(asnumpy(x)[()])   # as NumPy: the scalar's str
-    return _format(x, "", " ")
+    # prefix and suffix only indent continuation lines, as in numpy.array2string
+    return _format(x, prefix, separator, suffix)

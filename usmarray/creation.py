@@ -18,7 +18,8 @@ from ._indexing import fill, scalar_bytes
 from ._kernels import sequence_compute_type
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "arange", "linspace", "eye",
-           "empty_like", "zeros_like", "ones_like", "full_like", "tril", "triu", "meshgrid"]
+           "empty_like", "zeros_like", "ones_like", "full_like", "tril", "triu", "meshgrid",
+           "from_numpy"]
 
 
 def _usm_type(usm_type):
@@ -426,6 +427,17 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
     out_order = "F" if (order == "F" or (order in "KA" and h.flags.f_contiguous
                                          and not h.flags.c_contiguous)) else "C"
     return from_host(h, qi, ut, out_order)
+
+
+def from_numpy(np_ary, /, *, device=None, usm_type="device", sycl_queue=None):
+    """Copy a NumPy array (or anything ``numpy.asarray`` takes) to the device.
+
+    dpctl.tensor's name for ``asarray`` of host data: the result keeps the
+    dtype (a dtype the device lacks, such as float64 without fp64, becomes
+    its same-kind device dtype), and F-contiguous input stays F-contiguous.
+    """
+    h = np.asarray(np_ary)
+    return asarray(h, device=device, usm_type=usm_type, sycl_queue=sycl_queue, order="K")
 
 
 def _asarray_usm(x, dtype, device, copy, usm_type, sycl_queue, order):

@@ -21,7 +21,8 @@ from ._array import (KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags, disp
 from ._device import _queue_for_device, queue_info, resolve_queue
 from ._suai import _queue_in
 
-__all__ = ["DLDeviceType", "from_dlpack", "CopyRequiredError"]
+__all__ = ["DLDeviceType", "from_dlpack", "CopyRequiredError", "dldevice_to_sycl_device",
+           "sycl_device_to_dldevice"]
 
 
 class CopyRequiredError(BufferError, ValueError):
@@ -316,3 +317,31 @@ def from_dlpack(x, /, *, device=None, copy=None):
     if copy is True and not copied:
         arr = copy_array(arr)
     return arr
+
+
+def dldevice_to_sycl_device(dl_dev, /):
+    """The ``dpctl.SyclDevice`` a DLPack device ``(kDLOneAPI, device_id)`` names.
+
+    ``device_id`` is the index of a root device in
+    ``sycl::device::get_devices()`` (``dpctl.get_devices()``), as the kDLOneAPI
+    protocol defines. ValueError for other device types or unknown ids.
+    """
+    if not isinstance(dl_dev, tuple) or len(dl_dev) != 2:
+        raise TypeError(f"expected a DLPack device (device_type, device_id), got {dl_dev!r}")
+    dev_type, dev_id = dl_dev
+    if int(dev_type) != _ONEAPI:
+        raise ValueError(f"not a kDLOneAPI device: {dl_dev!r}")
+    dev = _root_device(int(dev_id))
+    if dev is None:
+        raise ValueError(f"no SYCL root device has DLPack device_id {dev_id}")
+    return dev
+
+
+def sycl_device_to_dldevice(dev, /):
+    """The DLPack device ``(DLDeviceType.kDLOneAPI, device_id)`` of a root ``dpctl.SyclDevice``."""
+    if not isinstance(dev, dpctl.SyclDevice):
+        raise TypeError(f"expected a dpctl.SyclDevice, got {type(dev).__name__}")
+    idx = _engine.device_index(dev.addressof_ref())
+    if idx < 0:
+        raise ValueError(f"{dev.name} is not a root device: it has no DLPack device_id")
+    return (DLDeviceType.kDLOneAPI, idx)

@@ -7,6 +7,7 @@ operators that map to it. The kernels of one operation (all its dtype
 loops and iteration variants) form one bundle, compiled on first use.
 """
 
+import ctypes
 import struct
 
 import numpy as np
@@ -21,13 +22,16 @@ __all__ = [op[0] for op in OPS] + ["clip"]
 
 _DT = dict(zip(_dtypes.TYPE_NAMES, _dtypes.DTYPES))
 _SCALARS = (bool, int, float, complex)
+_CTYPES_SCALARS = (ctypes.c_bool, ctypes.c_byte, ctypes.c_ubyte, ctypes.c_short, ctypes.c_ushort,
+                   ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_ulong, ctypes.c_longlong,
+                   ctypes.c_ulonglong, ctypes.c_float, ctypes.c_double)
 
 
 class ElementwiseOp:
     """One operation of the table: loops, resolution, kernel source and names."""
 
     __slots__ = ("name", "nin", "struct", "expr", "vexpr", "doc", "loops", "vector_sigs", "cache",
-                 "no_bool", "ints_to_default_float")
+                 "no_bool", "ints_to_default_float", "truthy")
 
     def __init__(self, name, nin, spec, expr, doc, vexpr=None):
         self.name = name
@@ -41,6 +45,9 @@ class ElementwiseOp:
         # (float64, float32 without fp64), not in the smallest float
         # holding them: int8 / int8 in float16 would lose most values.
         self.ints_to_default_float = name == "divide"
+        # logical_* take any input as its truth value (nonzero is true), as
+        # NumPy and dpctl.tensor do: the operands are cast to bool first.
+        self.truthy = name.startswith("logical_")
         self.loops = []
         self.vector_sigs = set()   # loops with vector-block kernels
         vtypes = vector_types(vexpr) if vexpr else ()
@@ -66,7 +73,9 @@ class ElementwiseOp:
         if self.no_bool and any(d is _dtypes.bool for d in dts):
             raise TypeError(f"{self.name} does not support bool inputs")
         want = dts
-        if len(dts) == 2:
+        if self.truthy:
+            want = (_dtypes.bool,) * len(dts)
+        elif len(dts) == 2:
             p = _dtypes.promote(dts[0], dts[1])
             want = (p, p)
         if self.ints_to_default_float and all(d.kind in "biu" for d in want):
@@ -252,11 +261,13 @@ def _scalar_value(s, dt):
 
 
 def _as_scalar(s):
-    """A Python scalar for `s`, or None if it is not one."""
+    """A Python scalar for `s` (a Python, NumPy or ctypes scalar), or None."""
     if isinstance(s, _SCALARS):
         return s
     if isinstance(s, np.generic) and s.dtype.kind in "biufc":
         return s.item()
+    if isinstance(s, _CTYPES_SCALARS):
+        return s.value
     return None
 
 

@@ -6,9 +6,10 @@ import operator
 from ._array import c_strides, contig_flags, empty_array, f_strides, make, normalize_shape, usm_ndarray, view
 from ._copy import broadcast_shapes as _broadcast_shapes, broadcast_view, copy_into
 from ._device import common_queue, coerce_usm_type
+from ._exceptions import AxisError
 
 __all__ = ["reshape", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "permute_dims",
-           "expand_dims", "squeeze", "flip", "moveaxis", "matrix_transpose", "unstack", "concat",
+           "expand_dims", "squeeze", "swapaxes", "flip", "moveaxis", "matrix_transpose", "unstack", "concat",
            "stack", "roll", "repeat", "tile", "diff"]
 
 
@@ -20,7 +21,7 @@ def _check(x):
 def _normalize_axis(axis, nd):
     axis = operator.index(axis)
     if not -nd <= axis < nd:
-        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+        raise AxisError(f"axis {axis} is out of bounds for an array of dimension {nd}")
     return axis % nd
 
 
@@ -163,12 +164,16 @@ def expand_dims(x, /, axis=0):
     return view(x, x._off, tuple(shape), tuple(strides))
 
 
-def squeeze(x, /, axis):
-    """View of `x` without the given axes of length 1."""
+def squeeze(x, /, axis=None):
+    """View of `x` without the given axes of length 1 (all of them for
+    ``axis=None``, as in NumPy and dpctl.tensor)."""
     _check(x)
-    axes = axis if isinstance(axis, tuple) else (axis,)
     nd = x.ndim
-    axes = {_normalize_axis(a, nd) for a in axes}
+    if axis is None:
+        axes = {i for i in range(nd) if x._shape[i] == 1}
+    else:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        axes = {_normalize_axis(a, nd) for a in axes}
     for a in axes:
         if x._shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a}: its length is {x._shape[a]}, not 1")
@@ -208,6 +213,16 @@ def moveaxis(x, source, destination, /):
     order = [a for a in range(nd) if a not in src]
     for d, a in sorted(zip(dst, src)):
         order.insert(d, a)
+    return permute_dims(x, tuple(order))
+
+
+def swapaxes(x, axis1, axis2, /):
+    """View of `x` with axes `axis1` and `axis2` interchanged (dpctl.tensor, NumPy)."""
+    _check(x)
+    nd = x.ndim
+    a, b = _normalize_axis(axis1, nd), _normalize_axis(axis2, nd)
+    order = list(range(nd))
+    order[a], order[b] = b, a
     return permute_dims(x, tuple(order))
 
 

@@ -10,6 +10,7 @@ import operator
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
+from ._exceptions import AxisError
 
 __all__ = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "cumulative_sum",
            "cumulative_prod", "AxisError"]
@@ -18,8 +19,6 @@ _TN = _dtypes.TYPE_NAMES
 _DT = dict(zip(_TN, _dtypes.DTYPES))
 
 
-class AxisError(ValueError, IndexError):
-    """An axis argument is out of range for the array (like numpy.exceptions.AxisError)."""
 
 
 def normalize_axes(axis, nd):

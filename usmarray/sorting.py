@@ -2,11 +2,12 @@
 kernels/sycl/sort.cpp)."""
 
 import operator
+from collections import namedtuple
 
 from . import _dtypes, _engine, _kernels
 from ._array import c_strides, empty_array, usm_ndarray, view
 
-__all__ = ["sort", "argsort"]
+__all__ = ["sort", "argsort", "top_k", "TopKResult"]
 
 _kernels.register_family(_kernels.Family(
     ("sort_chunks", "merge_pass"), "sort.cpp", lambda a: a[0],
@@ -64,3 +65,49 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """int64 indices that sort `x` along `axis` (stable: equal elements keep
     their order, also when `descending`)."""
     return _sorted("argsort", x, axis, descending, True)
+
+
+TopKResult = namedtuple("TopKResult", ["values", "indices"])
+
+
+def top_k(x, k, /, *, axis=None, mode="largest"):
+    """The `k` largest (or smallest) elements of `x` along `axis` and their indices.
+
+    Parameters
+    ----------
+    x : usm_ndarray
+    k : int
+        How many elements, ``0 <= k <= x.shape[axis]``.
+    axis : int or None
+        None searches the flattened array (dpctl.tensor's default).
+    mode : {"largest", "smallest"}
+
+    Returns
+    -------
+    TopKResult
+        ``(values, indices)``: arrays of x's shape with `axis` of length `k`,
+        ordered from the most extreme; among equal elements the first wins.
+    """
+    from ._indexing import take_along_axis
+    from .manipulation import reshape
+
+    if mode not in ("largest", "smallest"):
+        raise ValueError(f"top_k: mode must be 'largest' or 'smallest', got {mode!r}")
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"top_k: expected a usm_ndarray, got {type(x).__name__}")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    nd = x.ndim
+    if nd == 0:
+        raise ValueError("top_k needs an array of at least one dimension")
+    a = operator.index(axis)
+    if not -nd <= a < nd:
+        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+    a %= nd
+    k = operator.index(k)
+    if not 0 <= k <= x.shape[a]:
+        raise ValueError(f"top_k: k={k} is outside [0, {x.shape[a]}] for axis {a}")
+    order = argsort(x, axis=a, descending=mode == "largest")
+    key = (slice(None),) * a + (slice(0, k),)
+    indices = order[key]
+    return TopKResult(take_along_axis(x, indices, axis=a), indices)

@@ -1,0 +1,285 @@
+"""dpctl.tensor names and keywords beyond the array API (issue 11): each
+checked against NumPy, with the errors dpctl.tensor raised."""
+
+import ctypes
+
+import dpctl
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import check, sample
+
+
+def test_dtype_is_numpy_dtype():
+    assert ua.dtype is np.dtype
+    assert ua.dtype("f4") == ua.float32
+    assert ua.zeros(2, dtype=ua.dtype("i2")).dtype == np.int16
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "c8", "f2"])
+def test_finfo_every_numpy_field(dt):
+    if not ua.__array_namespace_info__().default_dtypes()["real floating"] == ua.float64 \
+            and dt == "f8":
+        pytest.skip("no fp64")
+    ours, theirs = ua.finfo(dt), np.finfo(dt)
+    for f in ("bits", "eps", "max", "min", "smallest_normal", "tiny", "precision", "resolution"):
+        assert getattr(ours, f) == getattr(theirs, f), f
+    assert ours.dtype == np.dtype(theirs.dtype)
+
+
+@pytest.mark.parametrize("layout", ["C", "F"])
+def test_from_numpy(layout):
+    h = np.asarray(sample((3, 4), np.int32), order=layout)
+    x = ua.from_numpy(h)
+    check(x, h)
+    assert x.flags.f_contiguous == (layout == "F")
+    q = dpctl.SyclQueue()
+    y = ua.from_numpy(h, usm_type="shared", sycl_queue=q)
+    assert y.usm_type == "shared" and y.sycl_queue == q
+    check(ua.from_numpy([1.5, 2.5]), np.array([1.5, 2.5]))
+
+
+def test_swapaxes_and_squeeze_all():
+    h = sample((2, 1, 3, 1), np.float32)
+    x = ua.asarray(h)
+    check(ua.swapaxes(x, 0, 2), np.swapaxes(h, 0, 2))
+    check(ua.swapaxes(x, -1, 1), np.swapaxes(h, -1, 1))
+    check(ua.squeeze(x), np.squeeze(h))
+    check(ua.squeeze(x, axis=1), np.squeeze(h, axis=1))
+    check(ua.squeeze(ua.ones(())), np.squeeze(np.ones(())))
+    with pytest.raises(np.exceptions.AxisError):
+        ua.swapaxes(x, 0, 4)
+
+
+def test_axis_error_is_numpy_axis_error():
+    x = ua.ones((2, 3))
+    for f in (lambda: ua.sum(x, axis=2), lambda: ua.squeeze(x, axis=-3),
+              lambda: ua.expand_dims(x, axis=5)):
+        with pytest.raises(np.exceptions.AxisError):
+            f()
+    # still a ValueError and an IndexError, as before
+    assert issubclass(ua.AxisError, ValueError) and issubclass(ua.AxisError, IndexError)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.float32, np.complex64, np.uint8])
+def test_logical_functions_take_any_dtype(dt):
+    a, b = sample((17,), dt, 1), sample((17,), dt, 2)
+    a[::3] = 0
+    b[::4] = 0
+    x, y = ua.asarray(a), ua.asarray(b)
+    check(ua.logical_and(x, y), np.logical_and(a, b))
+    check(ua.logical_or(x, y), np.logical_or(a, b))
+    check(ua.logical_xor(x, y), np.logical_xor(a, b))
+    check(ua.logical_not(x), np.logical_not(a))
+    check(ua.logical_and(x, 0), np.logical_and(a, 0))
+    check(ua.logical_or(2.5, x), np.logical_or(2.5, a))
+    check(ua.logical_and(x, ua.asarray(b.astype(bool))), np.logical_and(a, b.astype(bool)))
+
+
+def test_ctypes_and_numpy_scalars_as_operands():
+    h = np.arange(5, dtype=np.int32)
+    x = ua.asarray(h)
+    check(x + ctypes.c_int(3), h + 3)
+    check(ctypes.c_double(0.5) * ua.asarray(h.astype(np.float32)), 0.5 * h.astype(np.float32))
+    check(x * np.int16(2), h * np.int16(2))
+    with pytest.raises(TypeError):
+        x + ctypes.c_char(b"a")
+
+
+def test_allclose():
+    a = np.array([1.0, 2.0, np.inf, -np.inf, 0.0], dtype=np.float32)
+    x = ua.asarray(a)
+    assert ua.allclose(x, ua.asarray(a * np.float32(1 + 1e-6))) is True
+    assert ua.allclose(x, ua.asarray(a * (1 + 1e-3))) is False
+    # dpctl.tensor's rule: |a - b| <= max(atol, rtol * max(|a|, |b|))
+    assert ua.allclose(ua.asarray([1e-9]), ua.asarray([0.0])) is True
+    assert ua.allclose(ua.asarray([np.inf]), ua.asarray([-np.inf])) is False
+    n = ua.asarray([np.nan, 1.0])
+    assert ua.allclose(n, n) is False
+    assert ua.allclose(n, n, equal_nan=True) is True
+    assert ua.allclose(ua.asarray([1, 2]), ua.asarray([[1, 2], [1, 2]])) is True
+    assert ua.allclose(ua.asarray([1, 2]), ua.asarray([1, 3])) is False
+    c = ua.asarray([1 + 1j, 2j], dtype=ua.complex64)
+    assert ua.allclose(c, c + 1e-9) is True
+    with pytest.raises(TypeError):
+        ua.allclose(a, x)
+    with pytest.raises(ValueError):
+        ua.allclose(x, x, atol=-1)
+
+
+def test_repr_str_functions():
+    h = np.array([1.23456, 2.5, -3.0])
+    x = ua.asarray(h)
+    assert ua.usm_ndarray_repr(x) == repr(x)
+    assert ua.usm_ndarray_str(x) == str(x)
+    assert "1.23" in ua.usm_ndarray_repr(x, precision=2) and "1.235" not in \
+        ua.usm_ndarray_repr(x, precision=2)
+    assert ua.usm_ndarray_str(x, separator=", ") == np.array2string(h, separator=", ")
+    assert ua.usm_ndarray_repr(x, prefix="tensor").startswith("tensor([")
+    # the overrides do not stick
+    assert ua.get_print_options()["precision"] == 8
+    with pytest.raises(TypeError):
+        ua.usm_ndarray_str(h)
+
+
+def test_dldevice_conversions():
+    dev = ua.empty(1).sycl_device
+    dl = ua.sycl_device_to_dldevice(dev)
+    assert dl == ua.empty(1).__dlpack_device__()
+    assert ua.dldevice_to_sycl_device(dl) == dev
+    with pytest.raises(ValueError):
+        ua.dldevice_to_sycl_device((ua.DLDeviceType.kDLCPU, 0))
+    with pytest.raises(ValueError):
+        ua.dldevice_to_sycl_device((ua.DLDeviceType.kDLOneAPI, 1000))
+    with pytest.raises(TypeError):
+        ua.sycl_device_to_dldevice("cpu")
+
+
+def _np_put(a, ind, v, axis, mode):
+    n = a.shape[axis]
+    ind = np.clip(ind, -n, n - 1) if mode == "wrap" else np.clip(ind, 0, n - 1)
+    ind = np.where(ind < 0, ind + n, ind)
+    out = np.moveaxis(a.copy(), axis, 0)
+    out[ind] = np.moveaxis(np.broadcast_to(v, a.shape[:axis] + ind.shape + a.shape[axis + 1:]),
+                           axis, 0)
+    return np.moveaxis(out, 0, axis)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "clip"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_put(mode, axis):
+    h = sample((4, 5, 3), np.float32)
+    n = h.shape[axis]
+    ind = np.array([0, -2, 7, -9])           # in range, and out of range both ways
+    # keep indices that land on distinct positions (repeats land in any order)
+    lo = -n if mode == "wrap" else 0
+    mapped = np.clip(ind, lo, n - 1)
+    mapped = np.where(mapped < 0, mapped + n, mapped)
+    _, first = np.unique(mapped, return_index=True)
+    ind = ind[np.sort(first)]
+    vshape = list(h.shape)
+    vshape[axis] = len(ind)
+    v = sample(tuple(vshape), np.float32, 3)
+    x = ua.asarray(h)
+    ua.put(x, ua.asarray(ind), ua.asarray(v), axis=axis, mode=mode)
+    check(x, _np_put(h, ind, v, axis % 3, mode))
+
+
+def test_put_errors_and_scalars():
+    x = ua.asarray(np.arange(6))
+    ua.put(x, ua.asarray([1, 3]), 9)
+    check(x, np.array([0, 9, 2, 9, 4, 5]))
+    with pytest.raises(ValueError):
+        ua.put(x, ua.asarray([1]), 1, mode="raise")
+    with pytest.raises(ValueError):
+        ua.put(ua.ones((2, 2)), ua.asarray([0]), 1.0)     # axis needed
+    with pytest.raises(ValueError):
+        ua.put(x, ua.asarray([[0]]), 1)
+    with pytest.raises(IndexError):
+        ua.put(x, ua.asarray([0.5]), 1)
+    with pytest.raises(ValueError):
+        ua.put(_read_only(), ua.asarray([0]), 1)
+
+
+def _read_only():
+    x = ua.asarray(np.arange(3))
+    x.flags.writable = False
+    return x
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_put_along_axis(axis):
+    h = sample((4, 6), np.int32)
+    ind = np.argsort(sample((4, 6), np.float32, 5), axis=axis)[:2] if axis == 0 else \
+        np.argsort(sample((4, 6), np.float32, 5), axis=axis)[:, :2]
+    v = sample(ind.shape, np.int32, 7)
+    x = ua.asarray(h)
+    ua.put_along_axis(x, ua.asarray(ind), ua.asarray(v), axis=axis)
+    expected = h.copy()
+    np.put_along_axis(expected, ind, v, axis=axis)
+    check(x, expected)
+    # out-of-range indices are clipped in "clip" mode
+    y = ua.asarray(h)
+    ua.put_along_axis(y, ua.full((4, 1), 50, dtype=ua.int64), 0, axis=1, mode="clip")
+    expected = h.copy()
+    expected[:, -1] = 0
+    check(y, expected)
+
+
+def test_extract_and_place():
+    h = sample((3, 5), np.float32)
+    cond = h > 0
+    x = ua.asarray(h)
+    check(ua.extract(ua.asarray(cond), x), np.extract(cond, h))
+    check(ua.extract(ua.asarray(cond.astype(np.int8)), x), np.extract(cond, h))
+    a = h.copy()
+    np.place(a, cond, [1.0, 2.0])
+    ua.place(x, ua.asarray(cond), ua.asarray([1.0, 2.0], dtype=ua.float32))
+    check(x, a)
+    y = ua.asarray(h)
+    ua.place(y, ua.zeros((3, 5), dtype=ua.bool), ua.asarray([], dtype=ua.float32))
+    check(y, h)
+    with pytest.raises(ValueError):
+        ua.place(y, ua.asarray(cond), ua.asarray([], dtype=ua.float32))
+    with pytest.raises(ValueError):
+        ua.extract(ua.asarray(cond[:2]), x)
+
+
+@pytest.mark.parametrize("mode", ["largest", "smallest"])
+def test_top_k(mode):
+    h = sample((6, 40), np.float32)
+    x = ua.asarray(h)
+    r = ua.top_k(x, 5, axis=1, mode=mode)
+    order = np.argsort(-h if mode == "largest" else h, axis=1, kind="stable")[:, :5]
+    check(r.indices, order)
+    check(r.values, np.take_along_axis(h, order, axis=1))
+    flat = ua.top_k(x, 3, mode=mode)
+    o = np.argsort(-h.ravel() if mode == "largest" else h.ravel(), kind="stable")[:3]
+    check(flat.indices, o)
+    check(flat.values, h.ravel()[o])
+    assert ua.top_k(x, 0, axis=0).values.shape == (0, 40)
+    with pytest.raises(ValueError):
+        ua.top_k(x, 41, axis=1)
+    with pytest.raises(ValueError):
+        ua.top_k(x, 1, mode="biggest")
+
+
+def _np_logsumexp(h, axis, keepdims):
+    h = h.astype(np.float64)
+    m = np.max(h, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    r = np.log(np.sum(np.exp(h - m), axis=axis, keepdims=True)) + m
+    return r if keepdims else np.squeeze(r, axis=axis)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_logsumexp_and_reduce_hypot(axis, keepdims):
+    h = sample((7, 9), np.float32) * 30      # exp overflows float32 without the shift
+    x = ua.asarray(h)
+    ax = tuple(range(2)) if axis is None else axis
+    got = ua.logsumexp(x, axis=axis, keepdims=keepdims)
+    assert got.dtype == ua.float32
+    np.testing.assert_allclose(ua.asnumpy(got), _np_logsumexp(h, ax, keepdims), rtol=1e-5)
+    big = h * 1e30                            # squares overflow float32
+    got = ua.reduce_hypot(ua.asarray(big), axis=axis, keepdims=keepdims)
+    ref = np.sqrt(np.sum(big.astype(np.float64) ** 2, axis=ax, keepdims=keepdims))
+    np.testing.assert_allclose(ua.asnumpy(got), ref, rtol=1e-5)
+
+
+def test_logsumexp_special_values_and_types():
+    check(ua.logsumexp(ua.asarray([-np.inf, -np.inf])), np.array(-np.inf))
+    check(ua.logsumexp(ua.asarray([np.inf, 1.0])), np.array(np.inf))
+    assert np.isnan(float(ua.logsumexp(ua.asarray([np.nan, 1.0]))))
+    check(ua.logsumexp(ua.empty((0,))), np.array(-np.inf))
+    check(ua.reduce_hypot(ua.empty((2, 0)), axis=1), np.zeros(2))
+    check(ua.reduce_hypot(ua.asarray([np.inf, np.nan])), np.array(np.inf))
+    r = ua.logsumexp(ua.asarray([1, 2, 3]))
+    assert r.dtype == ua.__array_namespace_info__().default_dtypes()["real floating"]
+    assert ua.reduce_hypot(ua.asarray([3.0, 4.0], dtype=ua.float32), dtype=ua.float32).dtype \
+        == ua.float32
+    with pytest.raises(TypeError):
+        ua.logsumexp(ua.asarray([1j]))
+    with pytest.raises(ValueError):
+        ua.reduce_hypot(ua.asarray([1.0]), dtype=ua.int32)

@@ -1,0 +1,76 @@
+"""logsumexp and reduce_hypot (dpctl.tensor's reductions beyond the array
+API), computed without overflow through the maximum of each reduced group."""
+
+from . import _dtypes
+from . import elementwise as ew
+from ._array import usm_ndarray
+from ._copy import astype
+from .creation import full
+from .reduction import any as rany, max as rmax, normalize_axes, sum as rsum
+from .manipulation import squeeze
+from .searching import where
+
+__all__ = ["logsumexp", "reduce_hypot"]
+
+
+def _float_input(name, x, dtype):
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    qi = x._q
+    if dtype is None:
+        if x.dtype.kind == "c":
+            raise TypeError(f"{name} is not defined for complex inputs")
+        dt = x.dtype if x.dtype.kind == "f" else qi.float
+    else:
+        dt = _dtypes.to_dtype(dtype)
+        if dt.kind != "f":
+            raise ValueError(f"{name}: dtype must be a real floating type, got {dt.name}")
+        _dtypes.check_device_support(dt, qi)
+    return astype(x, dt, copy=False), dt
+
+
+def _reduced_shape(x, axes, keepdims):
+    return tuple(1 if i in axes else n for i, n in enumerate(x.shape)
+                 if keepdims or i not in axes)
+
+
+def _finish(r, axes, keepdims):
+    return r if keepdims else squeeze(r, axis=axes) if axes else r
+
+
+def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False):
+    """log(sum(exp(x))) over `axis` without overflow.
+
+    Real floating results: the input's dtype, or the device's default
+    floating dtype for integer and bool input; complex input is a TypeError.
+    An empty reduction gives -inf.
+    """
+    x, dt = _float_input("logsumexp", x, dtype)
+    axes = normalize_axes(axis, x.ndim)
+    if any(x.shape[a] == 0 for a in axes) or x.size == 0:
+        return full(_reduced_shape(x, axes, keepdims), -float("inf"), dtype=dt,
+                    sycl_queue=x.sycl_queue)
+    m = rmax(x, axis=axes, keepdims=True)
+    # a group whose maximum is ±inf (or NaN) needs no shift: exp gives the answer
+    shift = where(ew.isfinite(m), m, 0.0)
+    s = rsum(ew.exp(ew.subtract(x, shift)), axis=axes, keepdims=True)
+    return _finish(ew.add(ew.log(s), shift), axes, keepdims)
+
+
+def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False):
+    """sqrt(sum(x**2)) over `axis` without overflow or underflow (as chained hypot).
+
+    Real floating results as for logsumexp; an empty reduction gives 0.
+    """
+    x, dt = _float_input("reduce_hypot", x, dtype)
+    axes = normalize_axes(axis, x.ndim)
+    if any(x.shape[a] == 0 for a in axes) or x.size == 0:
+        return full(_reduced_shape(x, axes, keepdims), 0.0, dtype=dt, sycl_queue=x.sycl_queue)
+    a = ew.abs(x)
+    m = rmax(a, axis=axes, keepdims=True)
+    scale = where(ew.logical_and(ew.isfinite(m), ew.greater(m, 0)), m, 1.0)
+    r = ew.multiply(ew.sqrt(rsum(ew.square(ew.divide(a, scale)), axis=axes, keepdims=True)), scale)
+    # an infinite element makes the result inf even beside NaNs (as hypot)
+    r = where(rany(ew.isinf(a), axis=axes, keepdims=True), float("inf"), r)
+    return _finish(r, axes, keepdims)
+
