@@ -283,3 +283,113 @@ def test_logsumexp_special_values_and_types():
         ua.logsumexp(ua.asarray([1j]))
     with pytest.raises(ValueError):
         ua.reduce_hypot(ua.asarray([1.0]), dtype=ua.int32)
+
+
+# ------------------------------------------------------------ out= and order=
+@pytest.mark.parametrize("name", ["sin", "abs", "negative", "isnan", "logical_not"])
+def test_unary_out(name):
+    h = sample((4, 5), np.float32)
+    x = ua.asarray(h)
+    expected = getattr(np, name if name != "abs" else "absolute")(h)
+    out = ua.empty(h.shape, dtype=expected.dtype)
+    assert getattr(ua, name)(x, out=out) is out
+    check(out, expected)
+    # a strided out
+    big = ua.zeros((4, 10), dtype=expected.dtype)
+    getattr(ua, name)(x, out=big[:, ::2])
+    check(big[:, ::2], expected)
+    check(big[:, 1::2], np.zeros((4, 5), expected.dtype))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "less", "maximum", "logical_and"])
+def test_binary_out(name):
+    a, b = sample((3, 4), np.int32, 1), sample((4,), np.int32, 2)
+    x, y = ua.asarray(a), ua.asarray(b)
+    expected = getattr(np, name)(a, b)
+    out = ua.empty((3, 4), dtype=expected.dtype)
+    assert getattr(ua, name)(x, y, out=out) is out
+    check(out, expected)
+    out = ua.empty((3, 4), dtype=expected.dtype)
+    getattr(ua, name)(x, 3, out=out)                 # scalar operand
+    check(out, getattr(np, name)(a, np.int32(3)))
+
+
+def test_out_casts_same_kind_and_rejects_others():
+    a = sample((6,), np.float64)
+    x = ua.asarray(a)
+    o32 = ua.empty(6, dtype=ua.float32)
+    ua.multiply(x, x, out=o32)
+    check(o32, (a * a).astype(np.float32))
+    oc = ua.empty(6, dtype=ua.complex128)
+    ua.add(x, 1.0, out=oc)                             # float64 -> complex128 is safe
+    check(oc, (a + 1).astype(np.complex128))
+    with pytest.raises(ValueError):
+        ua.add(x, x, out=ua.empty(6, dtype=ua.int64))     # float -> int is not same kind
+    with pytest.raises(ValueError):
+        ua.add(x, x, out=ua.empty(5))
+    with pytest.raises(TypeError):
+        ua.add(x, x, out=np.empty(6))
+    ro = ua.empty(6)
+    ro.flags.writable = False
+    with pytest.raises(ValueError):
+        ua.sin(x, out=ro)
+    other = ua.empty(6, sycl_queue=dpctl.SyclQueue())
+    with pytest.raises(ValueError):                    # ExecutionPlacementError
+        ua.add(x, x, out=other)
+    with pytest.raises(ValueError):
+        ua.add(x, x, order="Q")
+
+
+def test_out_overlapping_inputs_as_numpy():
+    h = np.arange(12.0).reshape(3, 4)
+    x = ua.asarray(h)
+    ua.add(x[:, :3], x[:, 1:], out=x[:, 1:])           # shifted overlap: needs a temporary
+    e = h.copy()
+    np.add(e[:, :3], e[:, 1:], out=e[:, 1:])
+    check(x, e)
+    y = ua.asarray(h)
+    ua.multiply(y, 2.0, out=y)                         # the same view: in place
+    check(y, h * 2)
+    z = ua.asarray(h)
+    ua.negative(z[::-1], out=z)                        # reversed view of itself
+    check(z, -h[::-1])
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_order_of_new_results(order):
+    h = np.asfortranarray(sample((3, 5), np.float32))
+    x = ua.asarray(h)
+    assert x.flags.f_contiguous
+    for r in (ua.exp(x, order=order), ua.add(x, x, order=order), ua.add(x, 1.0, order=order),
+              ua.where(ua.asarray(h > 0), x, 0.0, order=order),
+              ua.clip(x, -1.0, 1.0, order=order)):
+        want_f = order in ("F", "A", "K")
+        assert r.flags.f_contiguous == want_f and r.flags.c_contiguous == (not want_f)
+    check(ua.exp(x, order="C"), np.exp(h))
+
+
+def test_where_and_clip_out():
+    h = sample((4, 4), np.float32)
+    x = ua.asarray(h)
+    out = ua.empty((4, 4), dtype=ua.float32)
+    assert ua.where(ua.asarray(h > 0), x, -x, out=out) is out
+    check(out, np.where(h > 0, h, -h))
+    out = ua.empty((4, 4), dtype=ua.float32)
+    assert ua.clip(x, -1.0, 1.0, out=out) is out
+    check(out, np.clip(h, -1.0, 1.0))
+    with pytest.raises(ValueError):
+        ua.clip(x, 0.0, 1.0, out=ua.empty((4, 4), dtype=ua.int32))
+
+
+def test_elementwise_function_objects():
+    import inspect
+    import pickle
+
+    assert ua.add.nin == 2 and ua.add.nout == 1 and ua.sin.nin == 1
+    assert ua.add.__name__ == "add" and "out=" in ua.add.__doc__
+    assert "ff->f" in ua.add.types and "d->d" in ua.sin.types
+    assert all("->?" in t for t in ua.less.types)
+    sig = inspect.signature(ua.add)
+    assert list(sig.parameters)[:2] == ["x1", "x2"]
+    assert sig.parameters["x1"].kind is inspect.Parameter.POSITIONAL_ONLY
+    assert pickle.loads(pickle.dumps(ua.multiply)) is ua.multiply

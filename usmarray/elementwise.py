@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _dtypes, _engine, _kernels
 from ._array import C_CONTIG, F_CONTIG, WRITABLE, empty_array, usm_ndarray
-from ._copy import broadcast_shapes, broadcast_view
+from ._copy import broadcast_shapes, broadcast_view, copy_into
 from ._device import ExecutionPlacementError, coerce_usm_type
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
 
@@ -196,7 +196,64 @@ def _order(*arrays):
     return "F"
 
 
-def _unary(op, x):
+_ORDERS = ("K", "C", "F", "A")
+
+
+def _layout(order, operands):
+    """Memory order of a new result: "C" and "F" as asked; "K" and "A" keep
+    the operands' order when they are all F-contiguous (a C result otherwise)."""
+    if order == "C" or order == "F":
+        return order
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of 'K', 'C', 'F', 'A', got {order!r}")
+    return _order(*operands)
+
+
+def _same_view(a, b):
+    return (a._off == b._off and a._shape == b._shape and a._strides == b._strides
+            and a._dtype.itemsize == b._dtype.itemsize)
+
+
+def _check_out(name, out, shape, dt, qi):
+    """Validate `out=` for a result of `shape` and dtype `dt` on queue `qi`."""
+    if not isinstance(out, usm_ndarray):
+        raise TypeError(f"{name}: out must be a usm_ndarray, got {type(out).__name__}")
+    if out._shape != shape:
+        raise ValueError(f"{name}: out has shape {out._shape}, the result has shape {shape}")
+    if not out._flags & WRITABLE:
+        raise ValueError(f"{name}: out is read-only")
+    if out._q is not qi:
+        raise ExecutionPlacementError(f"{name}: out is bound to another SYCL queue than the "
+                                      "operands")
+    if out._dtype is not dt and not np.can_cast(dt, out._dtype, "same_kind"):
+        raise ValueError(f"{name}: the result dtype {dt.name} cannot be cast to out's dtype "
+                         f"{out._dtype.name}")
+
+
+def _destination(name, out, shape, dt, qi, kind, order, operands):
+    """(array the kernel writes, array returned to the caller).
+
+    Writes go to `out` itself when it has the result dtype and overlaps no
+    operand except as the same view (elementwise kernels allow that); else
+    to a temporary, copied (and cast) into `out` afterwards, as NumPy does.
+    """
+    if out is None:
+        r = empty_array(shape, dt, qi, kind, _layout(order, operands))
+        return r, r
+    _check_out(name, out, shape, dt, qi)
+    if out._dtype is dt and not any(a._alloc is out._alloc and not _same_view(a, out)
+                                    for a in operands):
+        return out, out
+    return empty_array(shape, dt, qi, out._alloc.kind, _order(out)), out
+
+
+def _deliver(dest, result):
+    if dest is not result:
+        copy_into(result, dest)
+    return result
+
+
+def _unary(op, x, out=None, order="K"):
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{op.name}: expected a usm_ndarray, got {type(x).__name__}")
     qi = x._q
@@ -206,10 +263,13 @@ def _unary(op, x):
     ins, out_dt, sig = r
     if x._dtype is not ins[0]:
         x = _cast(x, ins[0])
-    out = empty_array(x._shape, out_dt, qi, x._alloc.kind,
-                      "F" if (x._flags & 3) == F_CONTIG else "C")
-    _engine.unary(qi.ref, qi.kc, sig, x, out)
-    return out
+    if out is None and order == "K":
+        res = dest = empty_array(x._shape, out_dt, qi, x._alloc.kind,
+                                 "F" if (x._flags & 3) == F_CONTIG else "C")
+    else:
+        dest, res = _destination(op.name, out, x._shape, out_dt, qi, x._alloc.kind, order, (x,))
+    _engine.unary(qi.ref, qi.kc, sig, x, dest)
+    return _deliver(dest, res)
 
 
 def _weak_scalar_dtype(s, adt, qi):
@@ -271,21 +331,21 @@ def _as_scalar(s):
     return None
 
 
-def _binary(op, x1, x2):
+def _binary(op, x1, x2, out=None, order="K"):
     if isinstance(x1, usm_ndarray):
         if isinstance(x2, usm_ndarray):
-            return _binary_arrays(op, x1, x2)
+            return _binary_arrays(op, x1, x2, out, order)
         s = _as_scalar(x2)
         if s is None:
             raise TypeError(f"{op.name}: unsupported operand type {type(x2).__name__}; "
                             "use usm_ndarrays or Python scalars (asarray() host data first)")
-        return _binary_scalar(op, x1, s, False)
+        return _binary_scalar(op, x1, s, False, out, order)
     if isinstance(x2, usm_ndarray):
         s = _as_scalar(x1)
         if s is None:
             raise TypeError(f"{op.name}: unsupported operand type {type(x1).__name__}; "
                             "use usm_ndarrays or Python scalars (asarray() host data first)")
-        return _binary_scalar(op, x2, s, True)
+        return _binary_scalar(op, x2, s, True, out, order)
     raise TypeError(f"{op.name}: at least one argument must be a usm_ndarray")
 
 
@@ -296,7 +356,7 @@ def _placement_error(x1, x2):
         "move one of them with x.to_device(y.device) before combining them")
 
 
-def _binary_arrays(op, x1, x2):
+def _binary_arrays(op, x1, x2, out=None, order="K"):
     qi = x1._q
     if x2._q is not qi:
         _placement_error(x1, x2)
@@ -313,13 +373,17 @@ def _binary_arrays(op, x1, x2):
         shape = broadcast_shapes(shape, x2._shape)
         x1 = broadcast_view(x1, shape)
         x2 = broadcast_view(x2, shape)
-        order = "C"
+        layout = "C"
     else:
-        order = _order(x1, x2)
+        layout = _order(x1, x2)
     k1, k2 = x1._alloc.kind, x2._alloc.kind
-    out = empty_array(shape, out_dt, qi, k1 if k1 == k2 else coerce_usm_type((k1, k2)), order)
-    _engine.binary(qi.ref, qi.kc, sig, x1, x2, out)
-    return out
+    kind = k1 if k1 == k2 else coerce_usm_type((k1, k2))
+    if out is None and order == "K":
+        res = dest = empty_array(shape, out_dt, qi, kind, layout)
+    else:
+        dest, res = _destination(op.name, out, shape, out_dt, qi, kind, order, (x1, x2))
+    _engine.binary(qi.ref, qi.kc, sig, x1, x2, dest)
+    return _deliver(dest, res)
 
 
 def _scalar_array(s, dt, qi, kind, shape):
@@ -331,7 +395,7 @@ def _scalar_array(s, dt, qi, kind, shape):
     return broadcast_view(a, shape)
 
 
-def _binary_scalar(op, x, s, left):
+def _binary_scalar(op, x, s, left, out=None, order="K"):
     qi = x._q
     sdt = _weak_scalar_dtype(s, x._dtype, qi)
     dts = (sdt, x._dtype) if left else (x._dtype, sdt)
@@ -343,15 +407,18 @@ def _binary_scalar(op, x, s, left):
     if x._dtype is not adt:
         x = _cast(x, adt)
     kind = x._alloc.kind
-    if x._flags & (C_CONTIG | F_CONTIG):
-        value = _scalar_value(s, sdt)
-        out = empty_array(x._shape, out_dt, qi, kind, "C" if x._flags & C_CONTIG else "F")
-        _engine.binary_scalar(qi.ref, qi.kc, sig, x, value, left, out)
-        return out
+    if out is None and order == "K":
+        res = dest = empty_array(x._shape, out_dt, qi, kind,
+                                 "F" if (x._flags & 3) == F_CONTIG else "C")
+    else:
+        dest, res = _destination(op.name, out, x._shape, out_dt, qi, kind, order, (x,))
+    if x._flags & (C_CONTIG | F_CONTIG) and (dest._flags & 3) == (x._flags & 3):
+        # the contiguous scalar kernel walks x and the result in one order
+        _engine.binary_scalar(qi.ref, qi.kc, sig, x, _scalar_value(s, sdt), left, dest)
+        return _deliver(dest, res)
     sv = _scalar_array(s, sdt, qi, kind, x._shape)
-    out = empty_array(x._shape, out_dt, qi, kind)
-    _engine.binary(qi.ref, qi.kc, sig, sv if left else x, x if left else sv, out)
-    return out
+    _engine.binary(qi.ref, qi.kc, sig, sv if left else x, x if left else sv, dest)
+    return _deliver(dest, res)
 
 
 def _inplace(op, x1, x2):
@@ -378,8 +445,6 @@ def _inplace(op, x1, x2):
                              f"broadcast to the left operand's shape {x1._shape}")
     if ins[0] is not x1._dtype or out_dt is not x1._dtype:
         # computed in another dtype: evaluate, then cast into x1
-        from ._copy import copy_into
-
         copy_into(x1, _binary(op, x1, x2 if s is None else s))
         return x1
     if s is not None:
@@ -395,35 +460,78 @@ def _inplace(op, x1, x2):
 
 
 # ----------------------------------------------------------------- functions
-def _make_function(op):
-    if op.nin == 1:
-        def f(x, /):
-            return _unary(op, x)
-        params = "x"
-    else:
-        def f(x1, x2, /):
-            return _binary(op, x1, x2)
-        params = "x1, x2"
-    f.__name__ = f.__qualname__ = op.name
-    f.__module__ = "usmarray"
-    types = sorted({ins[0].name for ins, _, _ in op.loops})
-    f.__doc__ = (f"{op.doc[0].upper()}{op.doc[1:]}, elementwise: ``{op.name}({params})``.\n\n"
-                 f"Computes in the dtypes {', '.join(types)}; other inputs are promoted "
-                 "(array API type promotion, then the first of these the inputs cast to "
-                 "safely). Python scalars take the array's dtype where their kind allows.\n")
-    return f
+class _ElementwiseFunction:
+    """An elementwise function of the table: callable like a function, with
+    dpctl.tensor's introspection attributes (``nin``, ``nout``, ``types``)."""
+
+    __module__ = "usmarray"
+    nout = 1
+
+    def __init__(self, op):
+        self._op = op
+        self.__name__ = self.__qualname__ = op.name
+        params = "x" if op.nin == 1 else "x1, x2"
+        types = sorted({ins[0].name for ins, _, _ in op.loops})
+        self.__doc__ = (
+            f"{op.doc[0].upper()}{op.doc[1:]}, elementwise: ``{op.name}({params}, /, *, "
+            "out=None, order='K')``.\n\n"
+            f"Computes in the dtypes {', '.join(types)}; other inputs are promoted "
+            "(array API type promotion, then the first of these the inputs cast to "
+            "safely). Python scalars take the array's dtype where their kind allows.\n\n"
+            "``out``: a usm_ndarray of the result's shape on the operands' queue, whose "
+            "dtype the result dtype casts to (same kind); operands overlapping it are "
+            "read before it is written. ``order``: memory order of a new result, 'K' "
+            "(as the operands), 'C', 'F' or 'A'.\n")
+
+    @property
+    def nin(self):
+        return self._op.nin
+
+    @property
+    def types(self):
+        """The loops as NumPy type-code signatures (``'ff->f'``)."""
+        return ["".join(d.char for d in ins) + "->" + out.char for ins, out, _ in self._op.loops]
+
+    def __repr__(self):
+        return f"<usmarray elementwise function '{self.__name__}'>"
+
+    def __reduce__(self):
+        return self.__name__
+
+
+class UnaryElementwiseFunction(_ElementwiseFunction):
+    def __call__(self, x, /, *, out=None, order="K"):
+        return _unary(self._op, x, out, order)
+
+
+class BinaryElementwiseFunction(_ElementwiseFunction):
+    def __call__(self, x1, x2, /, *, out=None, order="K"):
+        return _binary(self._op, x1, x2, out, order)
 
 
 for _op in OP.values():
-    globals()[_op.name] = _make_function(_op)
+    globals()[_op.name] = (UnaryElementwiseFunction if _op.nin == 1
+                           else BinaryElementwiseFunction)(_op)
 
 
-def clip(x, /, min=None, max=None):
+def clip(x, /, min=None, max=None, *, out=None, order="K"):
     """Clamp each element of `x` to [min, max]; the result has x's dtype.
 
     `min` and `max` may be None, Python scalars or arrays; the result has the
     shape x, min and max broadcast to. NaN in any argument gives NaN.
+    ``out`` and ``order`` as for elementwise functions.
     """
+    if out is not None or order != "K":
+        r = clip(x, min, max)
+        if out is None:
+            layout = _layout(order, (x,))
+            if _order(r) == layout:
+                return r
+            out = empty_array(r._shape, r._dtype, r._q, r._alloc.kind, layout)
+        else:
+            _check_out("clip", out, r._shape, r._dtype, r._q)
+        copy_into(out, r)
+        return out
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"clip: expected a usm_ndarray, got {type(x).__name__}")
     r = x

@@ -36,13 +36,14 @@ _kernels.register_family(_kernels.Family(
     lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")]))
 
 
-def where(condition, x1, x2, /):
+def where(condition, x1, x2, /, *, out=None, order="K"):
     """Elements of `x1` where `condition` is true, else of `x2` (broadcast).
 
     `x1` and `x2` may be Python scalars (not both); the result dtype is
-    their promoted dtype.
+    their promoted dtype. ``out`` and ``order`` as for elementwise functions.
     """
-    from .elementwise import _as_scalar, _cast, _scalar_array, _weak_scalar_dtype
+    from .elementwise import (_as_scalar, _cast, _deliver, _destination, _scalar_array,
+                              _weak_scalar_dtype)
 
     if not isinstance(condition, usm_ndarray):
         raise TypeError(f"where: condition must be a usm_ndarray, got {type(condition).__name__}")
@@ -69,9 +70,9 @@ def where(condition, x1, x2, /):
         else:
             ops.append(_scalar_array(_as_scalar(v), dt, qi, kind, shape))
     c = condition if condition._dtype is _dtypes.bool else _cast(condition, _dtypes.bool)
-    out = empty_array(shape, dt, qi, kind)
-    _engine.where(qi.ref, qi.kc, broadcast_view(c, shape), ops[0], ops[1], out)
-    return out
+    dest, res = _destination("where", out, shape, dt, qi, kind, order, [condition] + arrays)
+    _engine.where(qi.ref, qi.kc, broadcast_view(c, shape), ops[0], ops[1], dest)
+    return _deliver(dest, res)
 
 
 def _arg_extreme(name, x, axis, keepdims):
