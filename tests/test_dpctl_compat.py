@@ -393,3 +393,42 @@ def test_elementwise_function_objects():
     assert list(sig.parameters)[:2] == ["x1", "x2"]
     assert sig.parameters["x1"].kind is inspect.Parameter.POSITIONAL_ONLY
     assert pickle.loads(pickle.dumps(ua.multiply)) is ua.multiply
+
+
+# ------------------------------------------------------------ in-place operators
+@pytest.mark.parametrize("left, right", [("f4", "f8"), ("i1", "i8"), ("u1", "u4"), ("c8", "c16"),
+                                         ("i4", "i8")])
+def test_inplace_casts_right_operand_same_kind(left, right):
+    """dpctl.tensor ran x op= y when y casts (same kind) to x's dtype."""
+    a, b = sample((5,), left, 1), sample((5,), right, 2)
+    x = ua.asarray(a)
+    x += ua.asarray(b)
+    expected = (a + b.astype(left)).astype(left)
+    check(x, expected)
+    y = ua.asarray(a)
+    y *= ua.asarray(b)
+    check(y, (a * b.astype(left)).astype(left))
+
+
+@pytest.mark.parametrize("left, right", [("i4", "f4"), ("f4", "c8"), ("u1", "i1")])
+def test_inplace_rejects_other_kinds(left, right):
+    x = ua.asarray(sample((3,), left))
+    with pytest.raises(TypeError) as e:
+        x += ua.asarray(sample((3,), right))
+    assert isinstance(e.value, ValueError)       # dpctl.tensor raised ValueError
+    with pytest.raises(ValueError):
+        x /= 2 if left[0] in "iu" else 1j
+
+
+def test_inplace_with_overlapping_operand():
+    h = np.arange(10.0)
+    x = ua.asarray(h)
+    x[1:] += x[:-1]
+    e = h.copy()
+    e[1:] += e[:-1]                               # NumPy reads the operand before writing
+    check(x, e)
+    y = ua.asarray(h)
+    y[::-1] -= y
+    f = h.copy()
+    f[::-1] -= f
+    check(y, f)

@@ -22,6 +22,12 @@ __all__ = [op[0] for op in OPS] + ["clip"]
 
 _DT = dict(zip(_dtypes.TYPE_NAMES, _dtypes.DTYPES))
 _SCALARS = (bool, int, float, complex)
+
+
+class InPlaceCastError(TypeError, ValueError):
+    """An in-place operator whose result cannot be stored in the left operand's
+    dtype: a TypeError as in NumPy, and a ValueError as in dpctl.tensor."""
+
 _CTYPES_SCALARS = (ctypes.c_bool, ctypes.c_byte, ctypes.c_ubyte, ctypes.c_short, ctypes.c_ushort,
                    ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_ulong, ctypes.c_longlong,
                    ctypes.c_ulonglong, ctypes.c_float, ctypes.c_double)
@@ -437,8 +443,17 @@ def _inplace(op, x1, x2):
     qi = x1._q
     ins, out_dt, sig = op.resolve((x1._dtype, dt2), qi)
     if not _dtypes.can_cast(out_dt, x1._dtype):
-        raise TypeError(f"in-place {op.name}: the result dtype {out_dt.name} cannot be cast to "
-                        f"the left operand's dtype {x1._dtype.name}")
+        # dpctl.tensor's rule: the right operand is cast to the left one's
+        # dtype when that is a same-kind cast (float32 += float64 array) and
+        # the operation then gives the left operand's dtype
+        r = None
+        if np.can_cast(dt2, x1._dtype, "same_kind"):
+            r = op.resolve((x1._dtype, x1._dtype), qi)
+        if r is None or r[1] is not x1._dtype:
+            raise InPlaceCastError(
+                f"in-place {op.name}: the result dtype {out_dt.name} cannot be cast to the left "
+                f"operand's dtype {x1._dtype.name}")
+        ins, out_dt, sig = r
     if s is None and x2._shape != x1._shape:
         if broadcast_shapes(x1._shape, x2._shape) != x1._shape:
             raise ValueError(f"in-place {op.name}: an operand of shape {x2._shape} cannot be "
@@ -453,7 +468,10 @@ def _inplace(op, x1, x2):
             return x1
         b = _scalar_array(s, ins[1], qi, x1._alloc.kind, x1._shape)
     else:
-        b = x2 if x2._dtype is ins[1] else _cast(x2, ins[1])
+        # an operand overlapping x1 other than as the same view is read
+        # from a copy, so no element is read after it was written
+        overlap = x2._alloc is x1._alloc and not _same_view(x2, x1)
+        b = x2 if x2._dtype is ins[1] and not overlap else _cast(x2, ins[1])
         b = broadcast_view(b, x1._shape)
     _engine.binary(qi.ref, qi.kc, sig, x1, b, x1)
     return x1
