@@ -432,3 +432,35 @@ def test_inplace_with_overlapping_operand():
     f = h.copy()
     f[::-1] -= f
     check(y, f)
+
+
+# ------------------------------------------------------------ out= on reductions, take modes
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "argmax", "argmin",
+                                  "cumulative_sum", "logsumexp"])
+def test_out_keyword_of_reductions(name):
+    h = sample((4, 6), np.float32)
+    x = ua.asarray(h)
+    r = getattr(ua, name)(x, axis=1)
+    out = ua.empty(r.shape, dtype=r.dtype)
+    assert getattr(ua, name)(x, axis=1, out=out) is out
+    check(out, ua.asnumpy(r))
+    with pytest.raises(ValueError):
+        getattr(ua, name)(x, axis=1, out=ua.empty((99,), dtype=r.dtype))
+
+
+@pytest.mark.parametrize("mode", ["wrap", "clip"])
+def test_take_modes(mode):
+    h = sample((5, 4), np.int32)
+    x = ua.asarray(h)
+    ind = np.array([0, -1, 7, -8, 2])
+    n = 5
+    m = np.clip(ind, -n, n - 1) if mode == "wrap" else np.clip(ind, 0, n - 1)
+    m = np.where(m < 0, m + n, m)
+    check(ua.take(x, ua.asarray(ind), axis=0, mode=mode), h[m])
+    out = ua.empty((5, 4), dtype=ua.int32)
+    assert ua.take(x, ua.asarray(ind), axis=0, mode=mode, out=out) is out
+    check(out, h[m])
+    with pytest.raises(IndexError):
+        ua.take(x, ua.asarray(ind), axis=0)                # the array API's function checks
+    ta = ua.take_along_axis(x, ua.asarray(np.full((5, 1), 9)), axis=1, mode=mode)
+    check(ta, h[:, [3]] if mode == "clip" else h[:, [3]])

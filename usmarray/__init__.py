@@ -47,11 +47,17 @@ from .linear_algebra import matmul, vecdot, tensordot
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, swapaxes, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)
-from ._indexing import take, take_along_axis
+from .indexing_functions import take, take_along_axis
 from ._testing import allclose
 from .indexing_functions import put, put_along_axis, place, extract
 from .special_reductions import logsumexp, reduce_hypot
+from ._copy import with_out as _with_out
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
+
+# dpctl.tensor's out= keyword on the functions that had it
+(sum, prod, max, min, argmax, argmin, cumulative_sum, cumulative_prod, logsumexp,
+ reduce_hypot) = map(_with_out, (sum, prod, max, min, argmax, argmin, cumulative_sum,
+                                 cumulative_prod, logsumexp, reduce_hypot))
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"

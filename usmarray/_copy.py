@@ -7,6 +7,8 @@ the data is staged through host memory, moving only the bytes the view
 spans (or gathering a sparse view on its device first).
 """
 
+import functools
+import inspect
 import math
 
 import numpy as np
@@ -14,7 +16,7 @@ import numpy as np
 from . import _dtypes, _engine
 from ._array import (RO_LOCK, WRITABLE, contig_flags, displacement_bounds, empty_array, make,
                      usm_ndarray)
-from ._device import resolve_queue
+from ._device import ExecutionPlacementError, resolve_queue
 
 __all__ = ["asnumpy", "to_numpy", "copy", "astype", "copy_into", "assign", "broadcast_shapes",
            "broadcast_view", "host_view", "from_host", "to_queue", "layout_like"]
@@ -284,3 +286,41 @@ def astype(x, dtype, /, *, copy=True, device=None, order="K", casting="unsafe"):
     copy_into(out, x)
     return out
 
+
+
+# ------------------------------------------------------------ out= arguments
+def check_out(name, out, shape, dt, qi):
+    """Validate an ``out=`` argument for a result of `shape` and dtype `dt` on
+    queue `qi` (dpctl.tensor's rules: same shape and queue, writable, and a
+    dtype the result casts to within its kind)."""
+    if not isinstance(out, usm_ndarray):
+        raise TypeError(f"{name}: out must be a usm_ndarray, got {type(out).__name__}")
+    if out._shape != shape:
+        raise ValueError(f"{name}: out has shape {out._shape}, the result has shape {shape}")
+    if not out._flags & WRITABLE:
+        raise ValueError(f"{name}: out is read-only")
+    if out._q is not qi:
+        raise ExecutionPlacementError(f"{name}: out is bound to another SYCL queue than the "
+                                      "operands")
+    if out._dtype is not dt and not np.can_cast(dt, out._dtype, "same_kind"):
+        raise ValueError(f"{name}: the result dtype {dt.name} cannot be cast to out's dtype "
+                         f"{out._dtype.name}")
+
+
+def with_out(func):
+    """`func` (returning a new array) with dpctl.tensor's keyword-only ``out=``:
+    the result is copied into `out` (cast within its kind), which is returned."""
+    @functools.wraps(func)
+    def wrapper(*args, out=None, **kwargs):
+        r = func(*args, **kwargs)
+        if out is None:
+            return r
+        check_out(func.__name__, out, r._shape, r._dtype, r._q)
+        copy_into(out, r)
+        return out
+
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
+    wrapper.__signature__ = sig.replace(parameters=params)
+    return wrapper

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _dtypes, _engine, _kernels
 from ._array import C_CONTIG, F_CONTIG, WRITABLE, empty_array, usm_ndarray
-from ._copy import broadcast_shapes, broadcast_view, copy_into
+from ._copy import broadcast_shapes, broadcast_view, check_out, copy_into
 from ._device import ExecutionPlacementError, coerce_usm_type
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
 
@@ -220,22 +220,6 @@ def _same_view(a, b):
             and a._dtype.itemsize == b._dtype.itemsize)
 
 
-def _check_out(name, out, shape, dt, qi):
-    """Validate `out=` for a result of `shape` and dtype `dt` on queue `qi`."""
-    if not isinstance(out, usm_ndarray):
-        raise TypeError(f"{name}: out must be a usm_ndarray, got {type(out).__name__}")
-    if out._shape != shape:
-        raise ValueError(f"{name}: out has shape {out._shape}, the result has shape {shape}")
-    if not out._flags & WRITABLE:
-        raise ValueError(f"{name}: out is read-only")
-    if out._q is not qi:
-        raise ExecutionPlacementError(f"{name}: out is bound to another SYCL queue than the "
-                                      "operands")
-    if out._dtype is not dt and not np.can_cast(dt, out._dtype, "same_kind"):
-        raise ValueError(f"{name}: the result dtype {dt.name} cannot be cast to out's dtype "
-                         f"{out._dtype.name}")
-
-
 def _destination(name, out, shape, dt, qi, kind, order, operands):
     """(array the kernel writes, array returned to the caller).
 
@@ -246,7 +230,7 @@ def _destination(name, out, shape, dt, qi, kind, order, operands):
     if out is None:
         r = empty_array(shape, dt, qi, kind, _layout(order, operands))
         return r, r
-    _check_out(name, out, shape, dt, qi)
+    check_out(name, out, shape, dt, qi)
     if out._dtype is dt and not any(a._alloc is out._alloc and not _same_view(a, out)
                                     for a in operands):
         return out, out
@@ -547,7 +531,7 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
                 return r
             out = empty_array(r._shape, r._dtype, r._q, r._alloc.kind, layout)
         else:
-            _check_out("clip", out, r._shape, r._dtype, r._q)
+            check_out("clip", out, r._shape, r._dtype, r._q)
         copy_into(out, r)
         return out
     if not isinstance(x, usm_ndarray):

@@ -1,5 +1,5 @@
 """dpctl.tensor's indexing functions beyond the array API: put,
-put_along_axis, place, extract.
+put_along_axis, place, extract; and take/take_along_axis with its ``mode=``.
 
 They are compositions of integer-array and boolean-mask assignment
 (``_indexing.py``). Out-of-range indices follow dpctl.tensor's modes:
@@ -12,13 +12,15 @@ import operator
 
 from . import _dtypes
 from . import elementwise as ew
+from . import _indexing
 from ._array import usm_ndarray
+from ._copy import with_out
 from ._exceptions import AxisError
 from .creation import arange, asarray
 from .manipulation import concat, moveaxis, reshape, broadcast_to
 from .searching import count_nonzero, where
 
-__all__ = ["put", "put_along_axis", "place", "extract"]
+__all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "extract"]
 
 
 def _index_mode(indices, n, mode):
@@ -29,12 +31,37 @@ def _index_mode(indices, n, mode):
         raise IndexError(f"indices must be integers, got {indices.dtype.name}")
     if n == 0:
         if indices.size:
-            raise IndexError("cannot put into an axis of length 0")
+            raise IndexError("cannot index an axis of length 0")
         return indices
     if mode == "clip":
         return ew.clip(indices, 0, n - 1)
     i = ew.clip(indices, -n, n - 1)
     return where(ew.less(i, 0), ew.add(i, n), i) if indices.dtype.kind == "i" else i
+
+
+@with_out
+def take(x, indices, /, *, axis=None, mode=None):
+    """Elements of `x` at the 1-D integer `indices` along `axis` (None only
+    for 1-D `x`).
+
+    ``mode=None`` (the array API's function) raises IndexError for an index
+    outside ``[-n, n)``; dpctl.tensor's "wrap" and "clip" map such indices
+    into range instead (see the module docstring). ``out=`` as dpctl.tensor.
+    """
+    if mode is not None and isinstance(x, usm_ndarray) and isinstance(indices, usm_ndarray):
+        a = 0 if axis is None else _axis(axis, x.ndim)
+        if x.ndim:
+            indices = _index_mode(indices, x.shape[a], mode)
+    return _indexing.take(x, indices, axis=axis)
+
+
+def take_along_axis(x, indices, /, *, axis=-1, mode=None):
+    """x[..., indices, ...] element by element along `axis` (the array API's
+    function); ``mode`` as for `take`."""
+    if mode is not None and isinstance(x, usm_ndarray) and isinstance(indices, usm_ndarray) \
+            and x.ndim:
+        indices = _index_mode(indices, x.shape[_axis(axis, x.ndim)], mode)
+    return _indexing.take_along_axis(x, indices, axis=axis)
 
 
 def _values(vals, x):
