@@ -103,10 +103,20 @@ Event fft(std::uintptr_t qref, nb::handle x_h, nb::handle out_h, const std::vect
   }
   plan.scale = scale;
   std::vector<BatchDim> dims = batch_dims(x, r, axes);
-  // The longest batch dimension goes to the descriptor, the rest are looped.
-  size_t pick = 0;
-  for (size_t i = 1; i < dims.size(); ++i)
-    if (dims[i].n > dims[pick].n) pick = i;
+  // One batch dimension goes to the descriptor, the rest are looped over.
+  // The innermost one (transforms interleaved at a small distance) lets
+  // oneMKL vectorise across transforms: measured ~6x faster per element than
+  // an outer one for (512, 64, 512) along axis 1. The longest one wins only
+  // when it saves most of the calls (each costs tens of microseconds).
+  size_t pick = dims.empty() ? 0 : dims.size() - 1, longest = 0;
+  int64_t total = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    total *= dims[i].n;
+    if (dims[i].n > dims[longest].n) longest = i;
+  }
+  if (!dims.empty() && total / dims[pick].n > 64 &&
+      total / dims[longest].n <= total / dims[pick].n / 8)
+    pick = longest;
   plan.batch = 1;
   if (!dims.empty()) {
     plan.batch = dims[pick].n;
