@@ -7,9 +7,10 @@ Run from outside the source tree so the installed package is imported::
 
 Rows (issue 10; warm, median of repetitions): fft complex64 2^20; rfft
 float32 2^20; fftn complex64 256^3; rfft2 (rfftn over both axes) float32
-1024^2; and the first call of each in a fresh process, which loads oneMKL
-and commits the transform's descriptor (the kernel cache is warm: usmarray's
-own kernels are not involved in these transforms).
+1024^2; the first call of each in a fresh process, which loads oneMKL and
+commits the transform's descriptor (the kernel cache is warm: usmarray's
+own kernels are not involved in these transforms). One more warm row: fft
+along the middle axis of a (512, 64, 512) complex64 array (looped batches).
 """
 
 import argparse
@@ -83,6 +84,9 @@ def main(argv=None):
         ("fftn complex64 256^3", ua.fft.fftn, np.fft.fftn, "fftn", c3, {}, n_d),
         ("rfft2 float32 1024^2", ua.fft.rfftn, np.fft.rfftn, "rfftn", r2, {"axes": (-2, -1)},
          n_d),
+        # not an issue-10 row: a transform along a middle axis (looped batches)
+        ("fft complex64 (512, 64, 512), axis 1", ua.fft.fft, np.fft.fft, "fft",
+         c3.reshape(512, 64, 512), {"axis": 1}, None),
     ]
     for label, fu, fn, dname, h, kw, rtarget in cases:
         x = ua.asarray(h)
