@@ -314,6 +314,8 @@ def test_errors():
         ua.fft.fftfreq(0)
     with pytest.raises(ValueError):
         ua.fft.fftfreq(4, d=0.0)
+    with pytest.raises(TypeError):
+        ua.fft.fftfreq(4, d=1j)
     with pytest.raises(ValueError):
         ua.fft.rfftfreq(4, dtype=ua.int32)
     with pytest.raises(ValueError):
@@ -335,7 +337,7 @@ def test_float64_needs_fp64(monkeypatch):
 
 # ------------------------------------------------------------------ frequencies and shifts
 @pytest.mark.parametrize("n", [1, 2, 7, 10])
-@pytest.mark.parametrize("d", [1.0, 0.25, 3])
+@pytest.mark.parametrize("d", [1.0, 0.25, 3, np.float32(0.5)])
 @pytest.mark.parametrize("dtype", [None, ua.float32, ua.float64], ids=str)
 def test_fftfreq(n, d, dtype):
     for fn in ("fftfreq", "rfftfreq"):

@@ -10,6 +10,7 @@ descriptors in a bounded cache. docs/fft.md has the details.
 """
 
 import math
+import numbers
 import operator
 
 import numpy as np
@@ -416,7 +417,7 @@ def _freq_dtype(dtype, device):
 def _freq(values, n, d, dtype, device):
     # computed in float64 on the host, as NumPy does, then cast: n values
     # are cheap to move and the rounding matches NumPy's
-    if not isinstance(d, (int, float)) or isinstance(d, bool):
+    if not isinstance(d, numbers.Real) or isinstance(d, bool):
         raise TypeError(f"d must be a real number, got {type(d).__name__}")
     if d == 0:
         raise ValueError("d must not be zero")
