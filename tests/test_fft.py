@@ -6,6 +6,7 @@ errors, and the descriptor cache."""
 
 import threading
 
+import dpctl
 import numpy as np
 import pytest
 
@@ -414,3 +415,15 @@ def test_threads():
 
 def test_capabilities_list_fft():
     assert "fft" in ua.__array_namespace_info__().capabilities()["extensions"]
+
+
+def test_out_of_order_queue():
+    """Transforms are ordered by events with the commands around them."""
+    q = dpctl.SyclQueue(ua.get_default_queue().sycl_device)   # out of order
+    assert not q.is_in_order
+    h = complex_sample((64, 300), np.complex64)
+    x = ua.asarray(h, sycl_queue=q)
+    z = ua.fft.ifftn(ua.fft.fftn(x * 2, axes=(0, 1)), axes=(0, 1)) + 1
+    assert np.allclose(ua.asnumpy(z), 2 * h + 1, atol=1e-4)
+    r = ua.fft.irfftn(ua.fft.rfftn(ua.real(x), axes=(1, 0)), s=(300, 64), axes=(1, 0))
+    assert np.allclose(ua.asnumpy(r), h.real, atol=1e-4)
