@@ -291,8 +291,11 @@ def _c2r(x, lengths, axes, norm, name):
     if not axes:
         raise ValueError(f"{name} needs at least one axis")
     if len(set(axes)) != len(axes):
-        y = _c2c(x, lengths[:-1], axes[:-1], norm, False, name)
-        return _c2r(y, lengths[-1:], axes[-1:], norm, name)
+        # repeated axes: one inverse transform per entry but the last, in
+        # order (NumPy's irfftn; its ifftn goes from the last entry)
+        for n, a in zip(lengths[:-1], axes[:-1]):
+            x = _c2c(x, [n], [a], norm, False, name)
+        return _c2r(x, lengths[-1:], axes[-1:], norm, name)
     sizes = dict(zip(axes, lengths))
     sizes[axes[-1]] = lengths[-1] // 2 + 1
     x = _resized(x, sizes)
