@@ -52,6 +52,7 @@ from ._testing import allclose
 from .indexing_functions import put, put_along_axis, place, extract
 from .special_reductions import logsumexp, reduce_hypot
 from ._copy import with_out as _with_out
+from . import fft
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 # dpctl.tensor's out= keyword on the functions that had it

@@ -44,6 +44,9 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx
 Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, nb::handle out);
 Event gemm(std::uintptr_t qref, nb::handle a, nb::handle x, nb::handle out);
 void mkl_load(const std::vector<std::string> &libs, const std::string &shim);
+Event fft(std::uintptr_t qref, nb::handle x, nb::handle out, const std::vector<int> &axes,
+          bool forward, bool real, double scale);
+nb::tuple fft_cache(int64_t limit);
 bool mkl_loaded();
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
@@ -221,6 +224,8 @@ NB_MODULE(_engine, m) {
   m.def("gemm", &gemm, "Batched floating matrix products through oneMKL.");
   m.def("mkl_load", &mkl_load, "Load oneMKL libraries, then libusmarray_mkl.so.");
   m.def("mkl_loaded", &mkl_loaded);
+  m.def("fft", &fft, "Batched DFT over up to 3 axes through oneMKL.");
+  m.def("fft_cache", &fft_cache, "oneMKL descriptor cache: (entries, limit, hits, misses).");
   m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
   m.def("where", &where);
