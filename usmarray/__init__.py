@@ -45,6 +45,7 @@ from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_sh
                            permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)
 from ._indexing import take, take_along_axis
+from . import linalg
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 __version__ = "0.1.0"

@@ -45,6 +45,7 @@ Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, n
 Event gemm(std::uintptr_t qref, nb::handle a, nb::handle x, nb::handle out);
 void mkl_load(const std::vector<std::string> &libs, const std::string &shim);
 bool mkl_loaded();
+void bind_linalg(nb::module_ &m);  // linalg.cpp
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
@@ -221,6 +222,7 @@ NB_MODULE(_engine, m) {
   m.def("gemm", &gemm, "Batched floating matrix products through oneMKL.");
   m.def("mkl_load", &mkl_load, "Load oneMKL libraries, then libusmarray_mkl.so.");
   m.def("mkl_loaded", &mkl_loaded);
+  bind_linalg(m);
   m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
   m.def("where", &where);
