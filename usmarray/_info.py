@@ -1,5 +1,7 @@
 """``__array_namespace_info__``: inspection of capabilities, devices and dtypes."""
 
+import importlib.util
+
 import dpctl
 
 from . import _dtypes
@@ -19,6 +21,8 @@ _KIND_TABLE = {
 _KIND_TABLE["numeric"] = _KIND_TABLE["integral"] + _KIND_TABLE["real floating"] + \
     _KIND_TABLE["complex floating"]
 
+_EXTENSIONS = tuple(e for e in ("fft", "linalg") if importlib.util.find_spec(f"{__package__}.{e}"))
+
 
 class Info:
     """What this implementation supports (array API inspection namespace)."""
@@ -26,7 +30,9 @@ class Info:
     __module__ = "usmarray"
 
     def capabilities(self):
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64,
+                # not a key of the standard: which of its extensions this build has
+                "extensions": _EXTENSIONS}
 
     def default_device(self):
         return Device._of(default_queue())
