@@ -11,6 +11,8 @@
 // items); Python turns it into LinAlgError.
 #include <nanobind/stl/pair.h>
 
+#include <algorithm>
+
 #include "mkl.hpp"
 #include "mkl/lapack_api.hpp"
 
@@ -69,8 +71,24 @@ Result with_scratch(sycl::queue &q, Allocation *a0, Allocation *a1, Allocation *
   std::unique_ptr<Allocation> scratch(allocate(q, static_cast<size_t>(bytes), KIND_DEVICE));
   w.scratch = scratch->ptr;
   w.scratch_bytes = bytes;
+  // oneMKL's LAPACK on the CPU device computes on the calling thread and
+  // waits only for the events it is given, not for earlier commands of an
+  // in-order queue (which enqueue leaves out): it gets the pending last use
+  // of every operand, whatever its queue.
+  std::vector<sycl::event> own;
+  for (Allocation *x : {a0, a1, a2, a3, scratch.get()}) {
+    if (!x || !x->last->event) continue;
+    const sycl::event &ev = *x->last->event;
+    if (ev.get_info<sycl::info::event::command_execution_status>() !=
+        sycl::info::event_command_status::complete)
+      own.push_back(ev);
+  }
   sycl::event e = enqueue(q, {a0, a1, a2, a3, scratch.get()},
-                          [&](const std::vector<sycl::event> &deps) { return call(w, deps); });
+                          [&](const std::vector<sycl::event> &deps) {
+    for (const sycl::event &d : deps)
+      if (std::find(own.begin(), own.end(), d) == own.end()) own.push_back(d);
+    return call(w, own);
+  });
   return {Event{e}, w.info};
 }
 

@@ -7,7 +7,7 @@ import operator
 from .. import _dtypes
 from .. import elementwise as ew
 from .._array import usm_ndarray, view
-from .._copy import astype, broadcast_shapes, broadcast_view
+from .._copy import astype, broadcast_shapes, broadcast_view, copy
 from ..creation import eye, zeros
 from ..linear_algebra import matmul
 from ..manipulation import expand_dims, matrix_transpose, reshape, stack
@@ -196,4 +196,4 @@ def matrix_power(x, n, /):
         n >>= 1
         if n:
             base = matmul(base, base)
-    return result
+    return copy(result) if result is x else result
