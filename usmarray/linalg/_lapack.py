@@ -12,7 +12,6 @@ column-major r x c matrices is a C-contiguous (B, c, r) array.
 """
 
 import math
-import operator
 from typing import NamedTuple
 
 import numpy as np
@@ -21,7 +20,7 @@ from .. import _dtypes, _engine, _mkl
 from .. import elementwise as ew
 from .._array import empty_array, usm_ndarray, view
 from .._copy import asnumpy, astype, broadcast_shapes, broadcast_view, copy, copy_into, from_host
-from ..creation import arange, eye, ones, tril, triu, zeros
+from ..creation import eye, ones, tril, triu, zeros
 from ..manipulation import reshape
 from ..reduction import prod, sum as rsum
 
@@ -200,11 +199,13 @@ def _lu_diagonal(lu, batch, n):
 
 
 def _permutation_sign(piv, batch, n, dt):
-    # (-1) ** (number of rows getrf swapped)
-    swaps = rsum(ew.not_equal(piv, arange(1, n + 1, dtype=_dtypes.int64, device=piv.device)),
-                 axis=-1)
-    sign = ew.subtract(1, ew.multiply(2, ew.remainder(swaps, 2)))
-    return reshape(astype(sign, dt), batch)
+    # (-1) ** (number of rows getrf swapped), counted on the host: the pivots
+    # are a few bytes per matrix, and oneMKL's getrf on a CPU device has
+    # finished when it returns; device kernels for this would cost a first
+    # call four more kernel bundles to load
+    swaps = np.count_nonzero(asnumpy(piv) != np.arange(1, n + 1), axis=-1)
+    sign = np.where(swaps % 2 == 1, -1, 1).astype(dt).reshape(batch)
+    return from_host(sign, piv._q)
 
 
 def det(x, /):
