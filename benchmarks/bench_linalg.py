@@ -94,6 +94,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=_util.REPS, help="repetitions of each warm row")
     p.add_argument("--first-reps", type=int, default=3, help="fresh processes per first-call row")
+    p.add_argument("--pause", type=float, default=0.1,
+                   help="untimed sleep before each call, so the other library's BLAS threads "
+                        "stop spinning (see _util.time_interleaved)")
     p.add_argument("--only", default=None, help="comma-separated case names (default: all)")
     args = p.parse_args(argv)
     only = None if args.only is None else set(args.only.split(","))
@@ -106,7 +109,10 @@ def main(argv=None):
     note = t.footnote(
         f"Median of {args.reps} repetitions after one untimed run (oneMKL loaded, result and "
         "scratchpad blocks pooled); each usmarray repetition ends with ua.synchronize(). The "
-        "libraries take turns, so load from elsewhere hits all columns alike. Ratio = usmarray / "
+        "libraries take turns, so load from elsewhere hits all columns alike, with "
+        f"{args.pause * 1e3:.0f} ms of untimed sleep before each call: NumPy's OpenBLAS threads "
+        "spin after a call and, back to back, slow oneMKL's next call down by up to 2x on this "
+        "2-core machine (and oneMKL's TBB workers slow NumPy). Ratio = usmarray / "
         "NumPy time. The dpnp column (when shown) is dpnp.matmul / dpnp.linalg, which also call "
         "oneMKL.")
     t.section("warm")
@@ -123,7 +129,7 @@ def main(argv=None):
             fd = (lambda dxs=dxs, dfun=dfun: (dfun(*dxs), dxs[0].sycl_queue.wait()))
         load = _util.OtherLoad()
         su, sn, sd = time_interleaved([lambda: (fu(*xs), sync()), lambda: fn(*hargs), fd],
-                                      reps=args.reps)
+                                      reps=args.reps, pause=args.pause)
         t.add(Row(label, su, sn, dpt=sd, note=note,
                   ratio_target=(f"<= {limit} NumPy", lambda rr, limit=limit: rr <= limit)))
         t.rows[-1].other_load = load.cpus()
