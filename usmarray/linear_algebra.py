@@ -1,6 +1,7 @@
 """Linear algebra functions of the main namespace: matmul, vecdot, tensordot
-(matrix_transpose lives with the manipulation functions). matmul runs a
-plain batched kernel (kernels/sycl/matmul.cpp)."""
+(matrix_transpose lives with the manipulation functions). Floating matmul
+runs oneMKL's gemm, integer and bool products a register-tiled kernel of ours
+(kernels/sycl/matmul.cpp)."""
 
 import operator
 
@@ -11,8 +12,8 @@ from ._device import coerce_usm_type, common_queue
 __all__ = ["matmul", "vecdot", "tensordot"]
 
 _kernels.register_family(_kernels.Family(
-    ("matmul_naive",), "matmul.cpp", lambda a: a[0],
-    lambda t, qi: [f"matmul_naive<{t}>"],
+    ("matmul_tiled",), "matmul.cpp", lambda a: a[0],
+    lambda t, qi: [f"matmul_tiled<{t}>"],
     lambda qi: [t for t in _kernels.device_types(qi) if t != "b1"]))
 
 
