@@ -14,7 +14,8 @@ __all__ = ["matmul", "vecdot", "tensordot"]
 _kernels.register_family(_kernels.Family(
     ("matmul_tiled",), "matmul.cpp", lambda a: a[0],
     lambda t, qi: [f"matmul_tiled<{t}>"],
-    lambda qi: [t for t in _kernels.device_types(qi) if t != "b1"]))
+    # float32/64 and complex products run oneMKL's gemm: no kernels for them
+    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("b1", "f4", "f8", "c8", "c16")]))
 
 
 def _operands(name, x1, x2):
