@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 
+import dpctl
 import numpy as np
 import pytest
 
@@ -301,6 +302,7 @@ def test_matrix_norm(dt, ord, keepdims):
     _close(got, expected, dt, scale=10)
 
 
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # NumPy's ord=-1 with a 0
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
 @pytest.mark.parametrize("ord", [2, 1, 0, np.inf, -np.inf, 3, 0.5, -1])
 @pytest.mark.parametrize("axis, keepdims", [(None, False), (-1, False), ((0, 2), True),
@@ -405,6 +407,27 @@ def test_results_are_independent_of_inputs():
     LA.qr(x)
     LA.svd(x)
     np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+def test_other_queues():
+    # an out-of-order queue: the LAPACK calls must wait for the copies before them by events
+    dev = ua.get_default_queue().sycl_device
+    ctx = dpctl.SyclContext(dev)
+    q1, q2 = dpctl.SyclQueue(ctx, dev), dpctl.SyclQueue(ctx, dev)
+    a, b = _well((3, 6, 6), np.float64, 20), _rand((3, 6, 2), np.float64, 21)
+    spd = _hpd((3, 6, 6), np.float64, 22)
+    for _ in range(3):
+        x, y, s = (ua.asarray(h, sycl_queue=q1) for h in (a, b, spd))
+        sol = LA.solve(ua.multiply(x, 1.0), ua.multiply(y, 1.0))
+        assert sol.sycl_queue == q1
+        _close(sol, np.linalg.solve(a, b), ua.float64)
+        _close(LA.inv(ua.multiply(x, 1.0)), np.linalg.inv(a), ua.float64)
+        _close(LA.det(ua.multiply(x, 1.0)), np.linalg.det(a), ua.float64, scale=1e6)
+        _close(LA.cholesky(ua.multiply(s, 1.0)), np.linalg.cholesky(spd), ua.float64)
+        _close(LA.svdvals(ua.multiply(x, 1.0)), np.linalg.svd(a, compute_uv=False), ua.float64)
+        _close(LA.eigvalsh(ua.multiply(s, 1.0)), np.linalg.eigvalsh(spd), ua.float64)
+    with pytest.raises(ua.ExecutionPlacementError):
+        LA.solve(ua.asarray(a, sycl_queue=q1), ua.asarray(b, sycl_queue=q2))
 
 
 def test_missing_onemkl_raises_import_error():

@@ -19,7 +19,8 @@ import numpy as np
 from .. import _dtypes, _engine, _mkl
 from .. import elementwise as ew
 from .._array import empty_array, usm_ndarray, view
-from .._copy import asnumpy, astype, broadcast_shapes, broadcast_view, copy, copy_into, from_host
+from .._copy import asnumpy, broadcast_shapes, broadcast_view, copy, copy_into, from_host
+from .._device import common_queue
 from ..creation import eye, ones, tril, triu, zeros
 from ..manipulation import reshape
 from ..reduction import prod, sum as rsum
@@ -72,7 +73,7 @@ def compute_dtype(name, *arrays):
     for x in arrays:
         if not isinstance(x, usm_ndarray):
             raise TypeError(f"{name}: expected usm_ndarrays, got {type(x).__name__}")
-    qi = arrays[0]._q
+    qi = common_queue(*arrays) if len(arrays) > 1 else arrays[0]._q
     dt = _dtypes.result_type(*arrays) if len(arrays) > 1 else arrays[0].dtype
     if dt.kind in "biu":
         return qi, qi.float
