@@ -97,6 +97,8 @@ def test_singular(dt):
             LA.solve(ua.asarray(x), ua.asarray(np.ones(2, dt)))
         with pytest.raises(LA.LinAlgError):
             LA.inv(ua.asarray(x))
+        with pytest.raises(LA.LinAlgError):
+            LA.solve(ua.asarray(x), ua.asarray(np.ones((3,) + x.shape, dt)))
     assert issubclass(LA.LinAlgError, ValueError)
     # singular matrices have determinant 0 and slogdet (0, -inf)
     _close(LA.det(ua.asarray(s)), 0.0, dt)

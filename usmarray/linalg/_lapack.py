@@ -173,10 +173,17 @@ def solve(x1, x2, /):
     B = math.prod(batch)
     rhs = col_major(b, dt, batch, B, m, k)
     if B and m and k:
-        lu, piv, info = _lu("solve", x1, dt, batch, B, m)
+        if abatch:
+            lu, piv, info = _lu("solve", x1, dt, batch, B, m)
+            b_lapack = rhs
+        else:
+            # one matrix for every right-hand side: factor it once; the
+            # column-major stack is one m x (B * k) right-hand side
+            lu, piv, info = _lu("solve", x1, dt, (), 1, m)
+            b_lapack = view(rhs, 0, (1, B * k, m), (B * k * m, m, 1))
         _check(info, "solve", "singular matrix")
         # lu holds the factors of A^T: solve with their transpose
-        _engine.lapack_getrs(qi.ref, lu, piv, rhs, True)
+        _engine.lapack_getrs(qi.ref, lu, piv, b_lapack, True)
     out = as_cols(rhs, batch, m, k)
     return out[..., 0] if x2.ndim == 1 else out
 
