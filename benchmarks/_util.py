@@ -258,8 +258,9 @@ class Row:
 
 
 class Table:
-    def __init__(self, with_dpt):
+    def __init__(self, with_dpt, dpt_label="dpnp.tensor"):
         self.with_dpt = with_dpt
+        self.dpt_label = dpt_label    # header of the third library's column
         self.rows = []        # Row or a section title (str)
         self.notes = []       # footnote texts; a Row's note is an index into it (1-based)
 
@@ -277,7 +278,7 @@ class Table:
     def render(self):
         head = ["measurement", "usmarray", "(min .. max)", "NumPy", "ratio ua/np"]
         if self.with_dpt:
-            head.append("dpnp.tensor")
+            head.append(self.dpt_label)
         head += ["target", "status", "other load"]
         body = []
         for r in self.rows:

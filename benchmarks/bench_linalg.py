@@ -101,7 +101,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     only = None if args.only is None else set(args.only.split(","))
     dp, dp_reason = _dpnp()
-    t = Table(with_dpt=dp is not None)
+    t = Table(with_dpt=dp is not None, dpt_label="dpnp")
     sync = ua.synchronize
     ns = {}
     exec(SETUP, ns)
