@@ -138,8 +138,9 @@ def main(argv=None):
     t.section("first call in a fresh process")
     note_f = t.footnote(
         "Fresh process per sample, same input as the warm row; timed from just before the call "
-        "to its completion (ua.synchronize()): loading oneMKL's libraries (dlopen, about 100 MB) "
-        "and the call. usmarray's kernel cache is warm.")
+        "to its completion (ua.synchronize()): loading oneMKL's libraries (dlopen of about 280 MB, "
+        "plus its CPU kernels for the instruction set on the first computation), oneMKL's "
+        "one-time initialisation (docs/linalg.md) and the call. usmarray's kernel cache is warm.")
     for key, label, _ in LABELS:
         if only is not None and key not in only:
             continue
