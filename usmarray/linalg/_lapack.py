@@ -223,8 +223,14 @@ def det(x, /):
     if not B or not n:
         return ones(batch, dtype=dt, device=x.device)
     lu, piv, _ = _lu("det", x, dt, batch, B, n)  # singular: det 0, not an error
-    return ew.multiply(prod(_lu_diagonal(lu, batch, n), axis=-1),
-                       _permutation_sign(piv, batch, n, dt))
+    # one product over the diagonal and the permutation's sign, side by side
+    # (copies, not a multiply kernel: one bundle less to load on a first call)
+    factors = empty_array((B, n + 1), dt, qi, x.usm_type)
+    copy_into(view(factors, 0, batch + (n,), _bstrides(batch, n + 1) + (1,)),
+              _lu_diagonal(lu, batch, n))
+    copy_into(view(factors, n, batch, _bstrides(batch, n + 1)),
+              _permutation_sign(piv, batch, n, dt))
+    return reshape(prod(factors, axis=-1), batch)
 
 
 def slogdet(x, /):
