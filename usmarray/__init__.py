@@ -41,11 +41,11 @@ from .searching import where, argmax, argmin, count_nonzero, nonzero, searchsort
 from .sorting import sort, argsort
 from .sets import unique_values, unique_counts, unique_inverse, unique_all, isin
 from .linear_algebra import matmul, vecdot, tensordot
+from . import linalg
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)
 from ._indexing import take, take_along_axis
-from . import linalg
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 __version__ = "0.1.0"

@@ -45,9 +45,9 @@ Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, n
 Event gemm(std::uintptr_t qref, nb::handle a, nb::handle x, nb::handle out);
 void mkl_load(const std::vector<std::string> &libs, const std::string &shim);
 bool mkl_loaded();
-void bind_linalg(nb::module_ &m);  // linalg.cpp
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
+void bind_linalg(nb::module_ &m);  // linalg.cpp: the lapack_* commands
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
                      nb::handle out);
 void bind_dlpack(nb::module_ &m);
@@ -218,11 +218,11 @@ NB_MODULE(_engine, m) {
   m.def("mask_positions", &mask_positions, "Indices of the true elements of a mask.");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
+  bind_linalg(m);
   m.def("matmul", &matmul, "Batched products of contiguous matrices.");
   m.def("gemm", &gemm, "Batched floating matrix products through oneMKL.");
   m.def("mkl_load", &mkl_load, "Load oneMKL libraries, then libusmarray_mkl.so.");
   m.def("mkl_loaded", &mkl_loaded);
-  bind_linalg(m);
   m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
   m.def("where", &where);
