@@ -90,13 +90,16 @@ def time_reps(fn, reps=REPS, warmup=1, setup=None):
     return Stat(out)
 
 
-def time_interleaved(fns, reps=REPS, warmup=1):
+def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0):
     """Stats of several functions timed in turns: repetition i runs every
     function once before repetition i + 1 starts.
 
     A burst of load from elsewhere then lands on all of them alike, so their
     ratios stay meaningful on a shared machine. `None` entries are skipped and
-    give `None`."""
+    give `None`. `pause` seconds of sleep (untimed) before each call let the
+    previous library's worker threads go idle: BLAS thread pools (NumPy's
+    OpenBLAS, oneMKL's TBB workers) spin for a while after a call and, on a
+    machine with few cores, slow the next library down by up to 2x."""
     live = [f for f in fns if f is not None]
     for _ in range(warmup):
         for f in live:
@@ -104,6 +107,8 @@ def time_interleaved(fns, reps=REPS, warmup=1):
     samples = {id(f): [] for f in live}
     for _ in range(reps):
         for f in live:
+            if pause:
+                time.sleep(pause)
             t0 = time.perf_counter()
             f()
             samples[id(f)].append(time.perf_counter() - t0)
@@ -253,8 +258,9 @@ class Row:
 
 
 class Table:
-    def __init__(self, with_dpt):
+    def __init__(self, with_dpt, dpt_label="dpnp.tensor"):
         self.with_dpt = with_dpt
+        self.dpt_label = dpt_label    # header of the third library's column
         self.rows = []        # Row or a section title (str)
         self.notes = []       # footnote texts; a Row's note is an index into it (1-based)
 
@@ -272,7 +278,7 @@ class Table:
     def render(self):
         head = ["measurement", "usmarray", "(min .. max)", "NumPy", "ratio ua/np"]
         if self.with_dpt:
-            head.append("dpnp.tensor")
+            head.append(self.dpt_label)
         head += ["target", "status", "other load"]
         body = []
         for r in self.rows:

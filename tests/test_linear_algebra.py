@@ -40,6 +40,19 @@ def check_product(got, a, b):
     assert np.all(np.abs(ua.asnumpy(got) - ref) <= 2 * k * eps * bound + np.finfo(expected.dtype).tiny)
 
 
+@pytest.mark.parametrize("dtype", [ua.int8, ua.int32, ua.uint64], ids=lambda d: d.name)
+@pytest.mark.parametrize("s1, s2", [((9, 13), (13, 6)), ((2, 5, 7), (7, 3)), ((4, 8), (8, 4)),
+                                    ((3, 70, 33), (3, 33, 65))])
+def test_matmul_tiled_rows(dtype, s1, s2):
+    # the integer kernel computes 4 rows per work-item: full and partial row tiles, batches,
+    # and an operand read through a strided view (copied to a contiguous layout first)
+    a, b = _small(s1, dtype, 3), _small(s2, dtype, 4)
+    x1, x2 = ua.asarray(a), ua.asarray(b)
+    check(ua.matmul(x1, x2), np.matmul(a, b))
+    big = _small(s1[:-1] + (2 * s1[-1],), dtype, 5)
+    check(ua.matmul(ua.asarray(big)[..., ::2], x2), np.matmul(big[..., ::2], b))
+
+
 def test_matmul_promotion_views_and_operators():
     a = sample((5, 4), np.float32)
     b = sample((6, 5), np.int16)

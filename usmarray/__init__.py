@@ -44,6 +44,7 @@ from .searching import where, argmax, argmin, count_nonzero, nonzero, searchsort
 from .sorting import sort, argsort, top_k
 from .sets import unique_values, unique_counts, unique_inverse, unique_all, isin
 from .linear_algebra import matmul, vecdot, tensordot
+from . import linalg
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, swapaxes, flip, moveaxis, matrix_transpose,
                            unstack, concat, stack, roll, repeat, tile, diff)

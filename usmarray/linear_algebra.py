@@ -1,6 +1,7 @@
 """Linear algebra functions of the main namespace: matmul, vecdot, tensordot
-(matrix_transpose lives with the manipulation functions). matmul runs a
-plain batched kernel (kernels/sycl/matmul.cpp)."""
+(matrix_transpose lives with the manipulation functions). Floating matmul
+runs oneMKL's gemm, integer and bool products a register-tiled kernel of ours
+(kernels/sycl/matmul.cpp)."""
 
 import operator
 
@@ -11,9 +12,10 @@ from ._device import coerce_usm_type, common_queue
 __all__ = ["matmul", "vecdot", "tensordot"]
 
 _kernels.register_family(_kernels.Family(
-    ("matmul_naive",), "matmul.cpp", lambda a: a[0],
-    lambda t, qi: [f"matmul_naive<{t}>"],
-    lambda qi: [t for t in _kernels.device_types(qi) if t != "b1"]))
+    ("matmul_tiled",), "matmul.cpp", lambda a: a[0],
+    lambda t, qi: [f"matmul_tiled<{t}>"],
+    # float32/64 and complex products run oneMKL's gemm: no kernels for them
+    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("b1", "f4", "f8", "c8", "c16")]))
 
 
 def _operands(name, x1, x2):

@@ -1,4 +1,4 @@
-// Batched matrix products (kernels/sycl/matmul.cpp). Python broadcasts,
+// Batched integer and bool matrix products (kernels/sycl/matmul.cpp). Python broadcasts,
 // promotes and lays out the operands: a (Ba, n, k) and x (Bx, k, m), each
 // contiguous with Ba, Bx in {1, B}; out (B, n, m) contiguous.
 #include "engine.hpp"
@@ -24,13 +24,16 @@ Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a_h, nb::handle x_
     throw nb::value_error("matmul: operand shapes do not match");
   if (B == 0 || n == 0 || m == 0) return Event{};
   const int64_t sa = a.shape[0] == 1 ? 0 : n * k, sx = x.shape[0] == 1 ? 0 : k * m;
-  const sycl::kernel &kern = kc.get(std::string("matmul_naive<") + kTypeName[a.tc] + ">");
+  const sycl::kernel &kern = kc.get(std::string("matmul_tiled<") + kTypeName[a.tc] + ">");
+  // each work-item computes kRows rows of one column (kernels/sycl/matmul.cpp)
+  constexpr int64_t kRows = 4;
+  const int64_t tiles = (n + kRows - 1) / kRows;
   const size_t L = std::min<size_t>(kc.wg_size, pow2_at_least(m));
-  const size_t T = std::max<size_t>(1, std::min<size_t>(kc.wg_size / L, pow2_at_least(n)));
+  const size_t T = std::max<size_t>(1, std::min<size_t>(kc.wg_size / L, pow2_at_least(tiles)));
   char *ap = a.data(), *xp = x.data(), *rp = r.data();
   return Event{submit(q, {a.alloc, x.alloc, r.alloc}, [&](sycl::handler &h) {
     h.set_args(ap, xp, rp, n, k, m, sa, sx);
-    h.parallel_for(sycl::nd_range<3>{{static_cast<size_t>(B), round_up(static_cast<size_t>(n), T),
+    h.parallel_for(sycl::nd_range<3>{{static_cast<size_t>(B), round_up(static_cast<size_t>(tiles), T),
                                       round_up(static_cast<size_t>(m), L)},
                                      {1, T, L}},
                    kern);

@@ -50,6 +50,7 @@ nb::tuple fft_cache(int64_t limit);
 bool mkl_loaded();
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
+void bind_linalg(nb::module_ &m);  // linalg.cpp: the lapack_* commands
 Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
                      nb::handle out);
 void bind_dlpack(nb::module_ &m);
@@ -220,6 +221,7 @@ NB_MODULE(_engine, m) {
   m.def("mask_positions", &mask_positions, "Indices of the true elements of a mask.");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
+  bind_linalg(m);
   m.def("matmul", &matmul, "Batched products of contiguous matrices.");
   m.def("gemm", &gemm, "Batched floating matrix products through oneMKL.");
   m.def("mkl_load", &mkl_load, "Load oneMKL libraries, then libusmarray_mkl.so.");

@@ -1,0 +1,199 @@
+"""linalg functions built from others: norms, rank, pseudo-inverse, powers,
+cross and outer products, diagonals and traces."""
+
+import math
+import operator
+
+from .. import _dtypes
+from .. import elementwise as ew
+from .._array import usm_ndarray, view
+from .._copy import astype, broadcast_shapes, broadcast_view, copy
+from ..creation import eye, zeros
+from ..linear_algebra import matmul
+from ..manipulation import expand_dims, matrix_transpose, reshape, stack
+from ..reduction import max as rmax, min as rmin, normalize_axes, sum as rsum
+from ..searching import count_nonzero, where
+from ._lapack import compute_dtype, inv, matrices, real_dtype, svd, svdvals
+
+__all__ = ["cross", "diagonal", "matrix_norm", "matrix_power", "matrix_rank", "outer", "pinv",
+           "trace", "vector_norm"]
+
+
+def _array(name, x):
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+
+
+def diagonal(x, /, *, offset=0):
+    """The ``offset`` diagonal of each matrix (a view): shape (..., k)."""
+    _array("diagonal", x)
+    matrices("diagonal", x)
+    offset = operator.index(offset)
+    m, n = x.shape[-2:]
+    s0, s1 = x.strides[-2:]
+    if offset >= 0:
+        k = max(0, min(m, n - offset))
+        start = offset * s1 if k else 0
+    else:
+        k = max(0, min(m + offset, n))
+        start = -offset * s0 if k else 0
+    return view(x, x._off + start, x.shape[:-2] + (k,), x.strides[:-2] + (s0 + s1,))
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """Sums of the ``offset`` diagonals; ``dtype`` as in ``sum``."""
+    return rsum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
+
+
+def outer(x1, x2, /):
+    """Outer product of two vectors."""
+    _array("outer", x1)
+    _array("outer", x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError("outer: expected two 1-d arrays")
+    return ew.multiply(x1[:, None], x2[None, :])
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """Cross products of 3-element vectors along ``axis`` (broadcast)."""
+    _array("cross", x1)
+    _array("cross", x2)
+    axis = operator.index(axis)
+    if axis >= 0:
+        raise ValueError("cross: axis must be negative (it counts from the last dimension)")
+    if -axis > min(x1.ndim, x2.ndim):
+        raise ValueError(f"cross: axis {axis} is out of bounds for shapes {x1.shape}, {x2.shape}")
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"cross: the vectors along axis {axis} must have 3 elements")
+    shape = broadcast_shapes(x1.shape, x2.shape)
+    a, b = broadcast_view(x1, shape), broadcast_view(x2, shape)
+    idx = (slice(None),) * (len(shape) + axis)
+
+    def comp(v, i):
+        return v[idx + (i,)]
+
+    def term(i, j):
+        return ew.subtract(ew.multiply(comp(a, i), comp(b, j)), ew.multiply(comp(a, j), comp(b, i)))
+
+    return stack([term(1, 2), term(2, 0), term(0, 1)], axis=axis)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """Vector p-norms over ``axis`` (None: all elements; an int or a tuple):
+    ord ±inf, 0 (number of non-zeros), 1, 2, any other real p."""
+    _array("vector_norm", x)
+    qi, dt = compute_dtype("vector_norm", x)
+    rdt = real_dtype(dt)
+    axes = normalize_axes(axis, x.ndim)
+    a = ew.abs(x if x.dtype == dt else astype(x, dt))
+    if a.dtype != rdt:
+        a = astype(a, rdt)
+    if ord == math.inf:
+        r = rmax(a, axis=axes, keepdims=keepdims) if a.size else \
+            zeros(_reduced_shape(x.shape, axes, keepdims), dtype=rdt, device=x.device)
+    elif ord == -math.inf:
+        r = rmin(a, axis=axes, keepdims=keepdims)
+    elif ord == 0:
+        r = astype(count_nonzero(a, axis=axes, keepdims=keepdims), rdt)
+    elif ord == 1:
+        r = rsum(a, axis=axes, keepdims=keepdims)
+    elif ord == 2:
+        r = ew.sqrt(rsum(ew.multiply(a, a), axis=axes, keepdims=keepdims))
+    else:
+        p = float(ord)
+        if p == 0 or math.isnan(p):
+            raise ValueError(f"vector_norm: invalid ord {ord!r}")
+        r = ew.pow(rsum(ew.pow(a, p), axis=axes, keepdims=keepdims), 1.0 / p)
+    return r
+
+
+def _reduced_shape(shape, axes, keepdims):
+    return tuple(1 if i in axes else d for i, d in enumerate(shape) if keepdims or i not in axes)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """Matrix norms: "fro", "nuc", 1, -1, 2, -2, inf, -inf."""
+    _array("matrix_norm", x)
+    matrices("matrix_norm", x)
+    qi, dt = compute_dtype("matrix_norm", x)
+    rdt = real_dtype(dt)
+    if ord in ("fro", "nuc", 2, -2):
+        if ord == "fro":
+            r = vector_norm(x, axis=(-2, -1), keepdims=False, ord=2)
+        else:
+            s = svdvals(x)
+            if ord == "nuc":
+                r = rsum(s, axis=-1)
+            elif s.shape[-1] == 0:
+                r = zeros(s.shape[:-1], dtype=rdt, device=x.device)
+            else:
+                r = rmax(s, axis=-1) if ord == 2 else rmin(s, axis=-1)
+    elif ord in (1, -1, math.inf, -math.inf):
+        a = ew.abs(x if x.dtype == dt else astype(x, dt))
+        if a.dtype != rdt:
+            a = astype(a, rdt)
+        sums = rsum(a, axis=-2 if ord in (1, -1) else -1)
+        r = rmax(sums, axis=-1) if ord in (1, math.inf) else rmin(sums, axis=-1)
+    else:
+        raise ValueError(f"matrix_norm: invalid ord {ord!r}")
+    if keepdims:
+        r = reshape(r, r.shape + (1, 1))
+    return r
+
+
+def _rtol(s, rtol, m, n, rdt):
+    # the cutoff relative to the largest singular value, per matrix
+    if rtol is None:
+        rtol = max(m, n) * float(_dtypes.finfo(rdt).eps)
+    if isinstance(rtol, usm_ndarray):
+        rtol = expand_dims(astype(rtol, rdt), axis=-1)
+    return ew.multiply(rmax(s, axis=-1, keepdims=True), rtol)
+
+
+def matrix_rank(x, /, *, rtol=None):
+    """Number of singular values above ``rtol`` times the largest (default
+    rtol: max(M, N) * eps)."""
+    _array("matrix_rank", x)
+    _, _, m, n = matrices("matrix_rank", x)
+    s = svdvals(x)
+    if s.shape[-1] == 0:
+        return zeros(s.shape[:-1], dtype=_dtypes.int64, device=x.device)
+    return count_nonzero(ew.greater(s, _rtol(s, rtol, m, n, s.dtype)), axis=-1)
+
+
+def pinv(x, /, *, rtol=None):
+    """Moore-Penrose pseudo-inverse (singular values at or below ``rtol``
+    times the largest are treated as zero; default rtol max(M, N) * eps)."""
+    _array("pinv", x)
+    batch, _, m, n = matrices("pinv", x)
+    qi, dt = compute_dtype("pinv", x)
+    if m == 0 or n == 0:
+        return zeros(batch + (n, m), dtype=dt, device=x.device)
+    u, s, vh = svd(x, full_matrices=False)
+    keep = ew.greater(s, _rtol(s, rtol, m, n, s.dtype))
+    sinv = where(keep, ew.divide(1, where(keep, s, 1)), 0)
+    v = matrix_transpose(ew.conj(vh) if dt.kind == "c" else vh)
+    uh = matrix_transpose(ew.conj(u) if dt.kind == "c" else u)
+    return matmul(ew.multiply(v, astype(sinv[..., None, :], dt)), uh)
+
+
+def matrix_power(x, n, /):
+    """x raised to the integer power n (n < 0: powers of the inverse)."""
+    _array("matrix_power", x)
+    batch, _, m, _ = matrices("matrix_power", x, square=True)
+    n = operator.index(n)
+    if n == 0:
+        e = eye(m, dtype=x.dtype, device=x.device)
+        return astype(broadcast_view(e, batch + (m, m)), x.dtype)
+    if n < 0:
+        x = inv(x)
+        n = -n
+    result = None
+    base = x
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    return copy(result) if result is x else result
