@@ -153,7 +153,10 @@ NB_MODULE(_engine, m) {
   nb::class_<Event>(m, "Event", "A SYCL event of a submitted command.")
       .def(nb::init<>())
       .def("wait", &Event::wait, "Block until the command completed.")
-      .def_prop_ro("complete", &Event::complete);
+      .def_prop_ro("complete", [](const Event &e) {
+        collect_deferred();  // completion checks also release what completed
+        return e.complete();
+      });
 
   nb::class_<Allocation>(m, "Allocation", "A USM allocation (pooled or owned by another object).")
       .def_prop_ro("ptr", [](const Allocation &a) { return reinterpret_cast<std::uintptr_t>(a.ptr); })
@@ -161,7 +164,10 @@ NB_MODULE(_engine, m) {
       .def_prop_ro("capacity", [](const Allocation &a) { return a.capacity; })
       .def_prop_ro("kind", [](const Allocation &a) { return kind_name(a.kind); })
       .def_prop_ro("owner", [](const Allocation &a) { return a.owner ? a.owner : nb::none(); })
-      .def_prop_ro("pending", [](const Allocation &a) { return a.last->pending(); })
+      .def_prop_ro("pending", [](const Allocation &a) {
+        collect_deferred();
+        return a.last->pending();
+      })
       .def("wait", &Allocation::wait, "Block until the last command using this memory completed.")
       .def("same_context", [](const Allocation &a, std::uintptr_t ctxref) {
         return a.ctx == context_from_ref(ctxref);
@@ -271,12 +277,21 @@ NB_MODULE(_engine, m) {
     d["in_use_bytes"] = s.in_use_bytes;
     d["in_use_blocks"] = s.in_use_blocks;
     d["deferred"] = s.deferred;
+    d["deferred_bytes"] = s.deferred_bytes;
     d["limit"] = s.limit;
     return d;
   });
   m.def("pool_set_limit", &pool_set_limit);
   m.def("pool_free_cached", &pool_free_cached);
-  m.def("collect", &collect_deferred);
+  m.def("collect", &collect_deferred_all);
+  m.def("synchronize", &synchronize_all,
+        "Wait for every command on memory usmarray knows, then release the deferred list.");
+  m.def("queue_wait", [](std::uintptr_t qref) {
+    sycl::queue &q = queue_from_ref(qref);
+    sycl::event e = q.ext_oneapi_submit_barrier();
+    nb::gil_scoped_release rel;
+    host_wait(e);
+  }, "Wait for every command submitted to a queue so far (deadlock-safe queue.wait()).");
   m.def("shutdown", &engine_shutdown);
   m.def("is_shut_down", &engine_is_shut_down);
 }
