@@ -353,7 +353,10 @@ Allocation *allocate(sycl::queue &q, size_t nbytes, int kind) {
     // Out of memory: give back everything cached (waiting for its users) and retry.
     pool_free_cached();
     ptr = raw_alloc(cap, kind, key.ctx, key.dev);
-    if (!ptr) throw std::bad_alloc();
+    if (!ptr) {
+      PyErr_Format(PyExc_MemoryError, "cannot allocate %zu bytes of USM", nbytes);
+      throw nb::python_error();
+    }
   }
   p.in_use_bytes += cap;
   p.in_use_blocks += 1;

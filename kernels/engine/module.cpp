@@ -202,8 +202,17 @@ NB_MODULE(_engine, m) {
 
   bind_dlpack(m);
 
-  m.def("allocate", [](std::uintptr_t qref, size_t nbytes, int kind) {
-    return allocate(queue_from_ref(qref), nbytes, kind);
+  m.def("allocate", [](std::uintptr_t qref, nb::handle nbytes, int kind) {
+    // Sizes come from Python arithmetic on shapes: any int, however large.
+    nb::object n = nb::steal(PyNumber_Index(nbytes.ptr()));
+    if (!n) throw nb::python_error();
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(n.ptr(), &overflow);
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    if (overflow || v < 0)
+      throw nb::value_error(("array is too big: " + nb::cast<std::string>(nb::str(n)) +
+                             " bytes is not a possible allocation size").c_str());
+    return allocate(queue_from_ref(qref), static_cast<size_t>(v), kind);
   }, nb::rv_policy::take_ownership);
   m.def("wrap", [](std::uintptr_t ptr, size_t nbytes, int kind, std::uintptr_t ctxref,
                    std::uintptr_t devref, nb::object owner) {
