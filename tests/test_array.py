@@ -347,6 +347,73 @@ def test_ctor_array_namespace_kwarg():
     assert y.__array_namespace__() is ua
 
 
+OVERFLOWING = {
+    "empty_2d": lambda: ua.empty((2 ** 40, 2 ** 40)),
+    "ctor_f8": lambda: ua.usm_ndarray((2 ** 61,), "f8"),
+    "ctor_offset": lambda: ua.usm_ndarray((2,), "f8", offset=2 ** 62),
+    "ctor_strides": lambda: ua.usm_ndarray((2, 2), "f8", strides=(2 ** 62, 1)),
+    "arange": lambda: ua.arange(0, 2 ** 62),
+    "zeros_3d": lambda: ua.zeros((2 ** 31,) * 3, dtype="u1"),
+    "full": lambda: ua.full((2 ** 62,), 1.5),
+    "ones_like_shape": lambda: ua.ones((2 ** 63 - 1,), dtype="i2"),
+    "huge_but_representable": lambda: ua.empty((2 ** 50,), dtype="u1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OVERFLOWING))
+def test_sizes_too_big_raise_value_or_memory_error(case):
+    """As NumPy: a size whose bytes overflow is a ValueError, memory that
+    cannot be had a MemoryError (never a TypeError of the engine's binding)."""
+    with pytest.raises((ValueError, MemoryError)):
+        OVERFLOWING[case]()
+
+
+class _ReadOnlySUAI:
+    def __init__(self, mem, n):
+        self._mem = mem
+        self.__sycl_usm_array_interface__ = {
+            "data": (mem._pointer, True), "shape": (n,), "strides": None, "typestr": "<f8",
+            "version": 1, "syclobj": mem.sycl_queue}
+
+
+def _read_only_arrays():
+    x = ua.arange(8.0)
+    x.flags.writable = False
+    mem = dpm.MemoryUSMDevice(64, queue=ua.get_default_queue())
+    y = ua.asarray(_ReadOnlySUAI(mem, 8))    # memory shared read-only: locked
+    return {"flag": x, "import": y}
+
+
+@pytest.mark.parametrize("origin", ["flag", "import"])
+@pytest.mark.parametrize("how", ["array", "usm_data", "view_usm_data"])
+def test_buffer_of_read_only_memory_is_read_only(origin, how):
+    """usm_ndarray(..., buffer=b) over read-only memory is read-only and
+    cannot be made writable, as NumPy arrays built on a read-only buffer."""
+    ro = _read_only_arrays()[origin]
+    before = _host(ro).copy()
+    buf = {"array": ro, "usm_data": ro.usm_data, "view_usm_data": ro[2:].usm_data}[how]
+    y = ua.usm_ndarray((4,), "f8", buffer=buf, offset=1)
+    assert not y.flags.writable
+    with pytest.raises(ValueError):
+        y[0] = 5.0
+    with pytest.raises(ValueError):
+        y.flags.writable = True
+    with pytest.raises(ValueError):
+        y += 1
+    z = ua.usm_ndarray((8,), "f8", buffer=ua.usm_ndarray((8,), "f8", buffer=buf))
+    assert not z.flags.writable
+    np.testing.assert_array_equal(_host(ro), before)
+
+
+def test_buffer_of_writable_memory_stays_writable():
+    x = ua.zeros(8)
+    for buf in (x, x.usm_data):
+        y = ua.usm_ndarray((8,), "f8", buffer=buf)
+        assert y.flags.writable
+        y[1] = 2.0
+    assert _host(x)[1] == 2.0
+
+
 # ------------------------------------------------------------------ attributes
 def test_basic_attributes():
     h = sample((2, 3, 4), "f4")

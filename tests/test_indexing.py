@@ -311,6 +311,24 @@ def test_setitem_complex_into_real_raises(dt):
         x[...] = 0j
 
 
+@pytest.mark.parametrize("dt", ["f4", "i4", "?"])
+@pytest.mark.parametrize("cdt", ["c8", "c16"])
+def test_setitem_complex_array_into_real_raises(dt, cdt):
+    """A complex array into a real array is refused like a complex scalar,
+    through every kind of index and from device and host arrays alike."""
+    if not _device_supports(cdt) or not _device_supports(dt):
+        pytest.skip("dtype not supported by the device")
+    x = ua.zeros(4, dtype=dt)
+    c = ua.asarray(np.array([1 + 2j, 3, 4, 5], dtype=cdt))
+    for key, value in [(Ellipsis, c), (slice(1, 3), c[:2]), (0, c[0]),
+                       (ua.asarray([0, 2]), c[:2]), (ua.asarray([True, False, True, False]), c[:2]),
+                       (ua.asarray([True, False, False, False]), c[:1]),
+                       (Ellipsis, ua.asnumpy(c)), (slice(None), [1j, 2, 3, 4])]:
+        with pytest.raises(TypeError):
+            x[key] = value
+    np.testing.assert_array_equal(_host(x), np.zeros(4, dtype=dt))
+
+
 def test_setitem_into_bool():
     x = ua.zeros(3, dtype="?")
     x[1] = True
@@ -440,6 +458,12 @@ def test_setitem_casts_array_values(src_dt, dtype):
     xs = ua.asarray(hs)
     h = np.zeros((3, 4), dtype=dtype)
     x = ua.asarray(h)
+    if np.dtype(src_dt).kind == "c" and np.dtype(dtype).kind != "c":
+        # dropping the imaginary part is refused, as for complex scalars
+        for value in (xs, hs, xs[0]):
+            with pytest.raises(TypeError):
+                x[...] = value
+        return
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         x[...] = xs

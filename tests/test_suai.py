@@ -593,6 +593,24 @@ def test_malformed_geometry(mem16, changes):
     _both_paths_raise(_base_iface(mem16, **changes), match=key, keep=mem16)
 
 
+@pytest.mark.parametrize("changes", [
+    {"data": (-1, False)}, {"data": (2 ** 70, False)}, {"data": (0, False)},
+    {"typestr": None}, {"version": 1.0}, {"version": True},
+    {"shape": (1,) * 65}, {"shape": (2 ** 62,)}, {"offset": 2 ** 62},
+    {"shape": (2, 2), "strides": (2 ** 62, 1)}, {"shape": (2 ** 40, 2 ** 40)},
+], ids=["pointer-negative", "pointer-2**70", "pointer-null", "typestr-None", "version-1.0",
+        "version-True", "65-dims", "shape-2**62", "offset-2**62", "strides-2**62", "size-2**80"])
+def test_malformed_values_raise_value_error(mem16, changes):
+    """Values of the right key but impossible content: ValueError on both
+    import paths, never a TypeError from the engine's bindings, and never a
+    silent default (typestr None is not float64)."""
+    obj = RawSUAI(_base_iface(mem16, **changes), mem16)
+    with pytest.raises(ValueError):
+        ua.asarray(obj)
+    with pytest.raises(ValueError):
+        ua.usm_ndarray((1,), dtype="i4", buffer=obj)
+
+
 def test_malformed_interface_not_a_dict():
     with pytest.raises(TypeError):
         ua.asarray(RawSUAI([("shape", (1,))]))

@@ -239,6 +239,25 @@ _MEMORY_CLASS = {"device": dpm.MemoryUSMDevice, "shared": dpm.MemoryUSMShared,
                  "host": dpm.MemoryUSMHost}
 
 
+# dpctl.memory objects cannot say read-only (their SUAI always does): the
+# memory of a read-only array is handed out as one of these, and arrays built
+# on it are read-only, as NumPy arrays built on a read-only buffer are.
+class _ReadOnlyMemoryUSMDevice(dpm.MemoryUSMDevice):
+    _usmarray_read_only = True
+
+
+class _ReadOnlyMemoryUSMShared(dpm.MemoryUSMShared):
+    _usmarray_read_only = True
+
+
+class _ReadOnlyMemoryUSMHost(dpm.MemoryUSMHost):
+    _usmarray_read_only = True
+
+
+_READ_ONLY_MEMORY_CLASS = {"device": _ReadOnlyMemoryUSMDevice, "shared": _ReadOnlyMemoryUSMShared,
+                           "host": _ReadOnlyMemoryUSMHost}
+
+
 class usm_ndarray:
     """An N-dimensional array in SYCL USM memory.
 
@@ -405,6 +424,9 @@ class usm_ndarray:
         """The dpctl.memory object of the array's allocation."""
         # Code outside usmarray does not see our events: finish pending work first.
         self._alloc.wait()
+        if not self._flags & WRITABLE:
+            return _READ_ONLY_MEMORY_CLASS[self._alloc.kind](
+                _AllocationMemory(self._alloc, self._q.queue))
         owner = self._alloc.owner
         if isinstance(owner, (dpm.MemoryUSMDevice, dpm.MemoryUSMShared, dpm.MemoryUSMHost)) \
                 and owner._pointer == self._alloc.ptr:
@@ -508,6 +530,11 @@ class usm_ndarray:
     def __setitem__(self, key, value):
         from ._indexing import setitem
 
+        if (isinstance(value, (usm_ndarray, np.ndarray)) and value.dtype.kind == "c"
+                and self._dtype.kind != "c"):
+            # (every path: basic, integer-array and boolean-mask indexing)
+            raise TypeError(f"cannot assign a complex array ({value.dtype.name}) to an array "
+                            f"of dtype {self._dtype.name}")
         setitem(self, key, value)
 
     def __len__(self):
@@ -628,13 +655,13 @@ class usm_ndarray:
 def _buffer_of(buffer):
     """(Allocation, _QueueInfo, read_only) of a buffer given to the constructor."""
     if isinstance(buffer, usm_ndarray):
-        return buffer._alloc, buffer._q, bool(buffer._flags & RO_LOCK)
+        return buffer._alloc, buffer._q, not buffer._flags & WRITABLE
     if isinstance(buffer, (dpm.MemoryUSMDevice, dpm.MemoryUSMShared, dpm.MemoryUSMHost)):
         q = buffer.sycl_queue
         qi = queue_info(q)
         alloc = _engine.wrap(buffer._pointer, buffer.nbytes, KIND_CODE[buffer.get_usm_type()],
                              qi.context.addressof_ref(), buffer.sycl_device.addressof_ref(), buffer)
-        return alloc, qi, False
+        return alloc, qi, getattr(buffer, "_usmarray_read_only", False)
     if hasattr(buffer, "__sycl_usm_array_interface__"):
         from ._suai import import_suai_memory
 

@@ -182,6 +182,13 @@ def copy_into(dst, src):
     _from_host_into(dst, h)
 
 
+def _check_complex_into_real(dst, dt):
+    if dt.kind == "c" and dst._dtype.kind != "c":
+        # as for a complex Python scalar: silently dropping the imaginary part is a bug
+        raise TypeError(f"cannot assign a complex array ({dt.name}) to an array of dtype "
+                        f"{dst._dtype.name}")
+
+
 def assign(dst, value):
     """dst[...] = value for an array-like `value` (usm_ndarray, SUAI object, NumPy array, sequence)."""
     if not isinstance(value, usm_ndarray):
@@ -193,6 +200,7 @@ def assign(dst, value):
             h = np.asarray(value)
             if h.dtype == object or h.dtype.kind not in "biufc":
                 raise TypeError(f"cannot assign a value of type {type(value).__name__}")
+            _check_complex_into_real(dst, h.dtype)
             if h.ndim > dst.ndim and all(d == 1 for d in h.shape[:h.ndim - dst.ndim]):
                 h = h.reshape(h.shape[h.ndim - dst.ndim:])
             h = np.broadcast_to(h, broadcast_shapes(h.shape, dst._shape))
@@ -202,6 +210,7 @@ def assign(dst, value):
                 h = h.astype(dst._dtype)
             _from_host_into(dst, h if h.flags.c_contiguous else h.copy(order="C"))
             return
+    _check_complex_into_real(dst, value._dtype)
     copy_into(dst, broadcast_view(value, dst._shape))
 
 

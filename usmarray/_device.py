@@ -209,7 +209,7 @@ class Device:
 
     def wait(self):
         """Wait for all commands submitted to the device's queue."""
-        self._qi.queue.wait()
+        _engine.queue_wait(self._qi.ref)
 
     def print_device_info(self):
         self._qi.device.print_device_info()

@@ -36,8 +36,13 @@ def get_default_queue(device=None):
 
 
 def synchronize(device=None):
-    """Wait for all work submitted to a device's usmarray queue."""
-    get_default_queue(device).wait()
+    """Wait for all work usmarray submitted: the device's default queue and
+    every command on arrays usmarray knows, on any queue. Then release the
+    foreign memory (dpctl.memory, imported buffers) whose last use completed.
+    """
+    qi = default_queue() if device is None else resolve_queue(device)
+    _engine.queue_wait(qi.ref)
+    _engine.synchronize()
 
 
 def _parse_size(text):

@@ -96,17 +96,26 @@ def _parse(obj):
     for key in ("data", "shape", "typestr", "version", "syclobj"):
         if key not in iface:
             raise ValueError(f"__sycl_usm_array_interface__ lacks the required key {key!r}")
-    if iface["version"] != 1:
+    version = iface["version"]
+    if not (isinstance(version, (int, np.integer)) and not isinstance(version, bool)
+            and version == 1):
         raise ValueError(f"__sycl_usm_array_interface__ version {iface['version']!r} is not "
                          "supported (only version 1)")
     data = iface["data"]
     if not (isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], int)):
         raise TypeError("SUAI 'data' must be a tuple (pointer: int, read_only: bool)")
     ptr, ro = data
+    if not 0 < ptr < 1 << 64:
+        raise ValueError(f"SUAI data pointer {ptr} is not an address")
     shape = iface["shape"]
     if not isinstance(shape, tuple) or not all(isinstance(s, int) and s >= 0 for s in shape):
         raise ValueError(f"SUAI 'shape' must be a tuple of non-negative ints, got {shape!r}")
+    if len(shape) > 64:
+        raise ValueError(f"SUAI 'shape' has {len(shape)} dimensions; arrays have at most 64")
     typestr = iface["typestr"]
+    if not isinstance(typestr, str):
+        # (np.dtype(None) would be float64)
+        raise ValueError(f"SUAI 'typestr' must be a type string, got {typestr!r}")
     try:
         dt = np.dtype(typestr)
     except Exception:
@@ -128,6 +137,9 @@ def _parse(obj):
 
 def _wrap(owner, ptr, nbytes, ctx, q):
     """(Allocation, _QueueInfo) of USM [ptr, ptr + nbytes) in context `ctx`, kept alive by `owner`."""
+    if ptr + nbytes > 1 << 64:
+        raise ValueError(f"SUAI shape/strides/offset reach {ptr + nbytes - (1 << 64)} bytes "
+                         "past the end of the address space")
     ctxref = ctx.addressof_ref()
     kind = _engine.pointer_kind(ptr, ctxref)
     if kind == "unknown":

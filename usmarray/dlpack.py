@@ -208,7 +208,10 @@ class _HostMemory:
             "strides": None if strides is None else tuple(s * dt.itemsize for s in strides)}
 
 
-def _import_oneapi(holder, info):
+def _oneapi_plan(info):
+    """What viewing a kDLOneAPI tensor needs, checked before its capsule is
+    consumed: (dtype, shape, strides, lo, start, end, USM kind, context
+    address, home _QueueInfo); start is None for an empty tensor."""
     dt = _dtypes.DTYPES[info["tc"]]
     shape = info["shape"]
     strides = info["strides"]
@@ -221,7 +224,7 @@ def _import_oneapi(holder, info):
     ctx, ctxref, devs, devrefs, root = target
     bounds = displacement_bounds(shape, strides)
     if bounds is None:
-        return empty_array(shape, dt, queue_info(_queue_for_device(root)))
+        return dt, shape, strides, 0, None, None, None, None, queue_info(_queue_for_device(root))
     ptr = info["data"]
     kind = _engine.pointer_kind(ptr, ctxref)
     if kind == "unknown":
@@ -235,7 +238,28 @@ def _import_oneapi(holder, info):
         home = _homes[(device_id, idx)] = queue_info(_queue_in(ctx, alloc_dev))
     lo, hi = bounds
     isz = dt.itemsize
-    alloc = _engine.wrap(ptr + lo * isz, (hi - lo + 1) * isz, KIND_CODE[kind], ctxref,
+    start, end = ptr + lo * isz, ptr + (hi + 1) * isz
+    # The producer's shape and strides are not trusted: the view must lie in
+    # the USM allocation holding element zero (as SUAI imports check).
+    rng = _engine.allocation_range(ptr, ctxref)
+    if rng is not None:
+        base, size = rng
+        if start < base or end > base + size:
+            raise BufferError(
+                f"the DLPack tensor's shape, strides and byte_offset reach bytes "
+                f"[{start - base}, {end - base}) of a USM allocation of {size} bytes")
+    elif (_engine.pointer_kind(start, ctxref) == "unknown"
+          or _engine.pointer_kind(end - 1, ctxref) == "unknown"):
+        raise BufferError("the DLPack tensor's shape, strides and byte_offset reach outside "
+                          "USM memory")
+    return dt, shape, strides, lo, start, end, kind, ctxref, home
+
+
+def _import_oneapi(holder, info, plan):
+    dt, shape, strides, lo, start, end, kind, ctxref, home = plan
+    if start is None:
+        return empty_array(shape, dt, home)
+    alloc = _engine.wrap(start, end - start, KIND_CODE[kind], ctxref,
                          home.device.addressof_ref(), holder)
     ro = bool(info["flags"] & READ_ONLY)
     flags = contig_flags(shape, strides) | (RO_LOCK if ro else WRITABLE)
@@ -282,17 +306,21 @@ def from_dlpack(x, /, *, device=None, copy=None):
     else:
         raise TypeError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
                         f"got {type(x).__name__}")
-    holder, info = _engine.dlpack_consume(cap)
+    # Everything that can refuse the tensor runs before the capsule is consumed.
+    info = _engine.dlpack_info(cap)
     dev_type = info["device_type"]
     copied = bool(info["flags"] & IS_COPIED)
     if dev_type == _ONEAPI:
-        arr = _import_oneapi(holder, info)
+        plan = _oneapi_plan(info)
+        holder, info = _engine.dlpack_consume(cap)
+        arr = _import_oneapi(holder, info, plan)
     elif dev_type in (_CPU, int(DLDeviceType.kDLCUDAHost), int(DLDeviceType.kDLROCMHost)):
         if copy is False:
             raise CopyRequiredError("the DLPack tensor is in host memory, which is not USM: "
                                     "importing it needs a copy, but copy=False")
         from ._copy import from_host
 
+        holder, info = _engine.dlpack_consume(cap)
         dt = _dtypes.DTYPES[info["tc"]]
         if info["data"] == 0 or 0 in info["shape"]:
             h = np.empty(info["shape"], dtype=dt)

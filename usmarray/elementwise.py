@@ -321,7 +321,31 @@ def _as_scalar(s):
     return None
 
 
+def _check_integer_power(x1, x2):
+    """ValueError for integers to negative integer powers, as NumPy: the
+    result would be an integer that cannot hold 1/x. Checking an exponent
+    array means a reduction and a host wait, paid only by integer ** integer."""
+    def kind(v):
+        if isinstance(v, usm_ndarray):
+            return v._dtype.kind
+        v = _as_scalar(v)
+        return "b" if isinstance(v, bool) else "i" if isinstance(v, int) else "f"
+
+    if kind(x1) not in "biu" or kind(x2) != "i":
+        return
+    if isinstance(x2, usm_ndarray):
+        from .reduction import min as rmin
+
+        negative = x2.size > 0 and int(rmin(x2)) < 0
+    else:
+        negative = _as_scalar(x2) < 0
+    if negative:
+        raise ValueError("integers to negative integer powers are not allowed")
+
+
 def _binary(op, x1, x2, out=None, order="K"):
+    if op.name == "pow":
+        _check_integer_power(x1, x2)
     if isinstance(x1, usm_ndarray):
         if isinstance(x2, usm_ndarray):
             return _binary_arrays(op, x1, x2, out, order)
@@ -424,6 +448,8 @@ def _inplace(op, x1, x2):
         dt2 = _weak_scalar_dtype(s, x1._dtype, x1._q)
     if not x1._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
+    if op.name == "pow":
+        _check_integer_power(x1, x2)
     qi = x1._q
     ins, out_dt, sig = op.resolve((x1._dtype, dt2), qi)
     if not _dtypes.can_cast(out_dt, x1._dtype):

@@ -88,6 +88,51 @@ int type_code(DLDataType t) {
   return -1;
 }
 
+// Checks a tensor's geometry before anything reads through it: a shape to
+// read, no negative dimension, an element count and a byte extent that fit
+// in int64, a data pointer where there are elements, an address range that
+// does not wrap. Producers are not trusted: a capsule is plain memory.
+void check_geometry(const DLTensor &t, int64_t itemsize) {
+  if (t.ndim > 0 && !t.shape)
+    throw nb::buffer_error("DLPack tensor has ndim >= 1 but a NULL shape");
+  bool empty = false;
+  for (int i = 0; i < t.ndim; ++i) {
+    if (t.shape[i] < 0)
+      throw nb::buffer_error(("DLPack tensor has a negative dimension (" +
+                              std::to_string(t.shape[i]) + ")").c_str());
+    empty = empty || t.shape[i] == 0;
+  }
+  if (empty) return;
+  auto too_big = [] {
+    return nb::value_error("DLPack tensor is too big: its size or extent in bytes overflows");
+  };
+  // [lo, hi]: element displacements from element zero
+  int64_t lo = 0, hi = 0, size = 1, contiguous = 1;
+  for (int i = t.ndim - 1; i >= 0; --i) {
+    const int64_t n = t.shape[i];
+    const int64_t st = t.strides ? t.strides[i] : contiguous;
+    int64_t d;
+    if (__builtin_mul_overflow(size, n, &size) || __builtin_mul_overflow(n - 1, st, &d) ||
+        (d < 0 ? __builtin_add_overflow(lo, d, &lo) : __builtin_add_overflow(hi, d, &hi)))
+      throw too_big();
+    if (!t.strides && __builtin_mul_overflow(contiguous, n, &contiguous)) throw too_big();
+  }
+  int64_t span, nbytes, total, lo_bytes;
+  if (__builtin_sub_overflow(hi, lo, &span) || __builtin_add_overflow(span, 1, &span) ||
+      __builtin_mul_overflow(span, itemsize, &nbytes) ||
+      __builtin_mul_overflow(size, itemsize, &total) ||
+      __builtin_mul_overflow(lo, itemsize, &lo_bytes))
+    throw too_big();
+  if (!t.data)
+    throw nb::buffer_error("DLPack tensor has a NULL data pointer but a non-zero size");
+  // first and one-past-last byte of the view must be addresses
+  const __int128 start = static_cast<__int128>(reinterpret_cast<uintptr_t>(t.data)) +
+                         static_cast<__int128>(t.byte_offset) + lo_bytes;
+  if (start <= 0 || start + nbytes > (static_cast<__int128>(1) << 64))
+    throw nb::buffer_error("DLPack tensor's data pointer, byte_offset and strides give "
+                           "addresses outside the address space");
+}
+
 nb::tuple as_tuple(const int64_t *v, int n) {
   nb::list l;
   for (int i = 0; i < n; ++i) l.append(v[i]);
@@ -156,9 +201,11 @@ nb::object dlpack_capsule(nb::handle owner, std::uintptr_t ptr, nb::tuple shape,
   return nb::steal(cap);
 }
 
-// Takes a capsule apart: returns (holder, info) and marks the capsule used.
-// Raises BufferError (before consuming it) for tensors usmarray cannot hold.
-nb::tuple dlpack_consume(nb::handle cap) {
+namespace {
+// Validates the capsule's tensor and describes it, without consuming it:
+// BufferError (or ValueError for sizes that overflow) for tensors usmarray
+// cannot hold.
+nb::dict inspect(nb::handle cap, void *&ptr, bool &versioned) {
   PyObject *c = cap.ptr();
   if (!PyCapsule_CheckExact(c)) throw nb::type_error("expected a DLPack capsule");
   const char *name = PyCapsule_GetName(c);
@@ -166,10 +213,10 @@ nb::tuple dlpack_consume(nb::handle cap) {
   const std::string n = name;
   if (n == kCapsuleUsed || n == kCapsuleVersionedUsed)
     throw nb::buffer_error("this DLPack capsule was already consumed");
-  const bool versioned = n == kCapsuleVersioned;
+  versioned = n == kCapsuleVersioned;
   if (!versioned && n != kCapsule)
     throw nb::type_error(("not a DLPack capsule (its name is '" + n + "')").c_str());
-  void *ptr = PyCapsule_GetPointer(c, name);
+  ptr = PyCapsule_GetPointer(c, name);
   if (!ptr) throw nb::python_error();
   DLTensor *t;
   uint64_t flags = 0;
@@ -204,6 +251,10 @@ nb::tuple dlpack_consume(nb::handle cap) {
     throw nb::buffer_error(("DLPack byte_offset " + std::to_string(t->byte_offset) +
                             " is not a multiple of the item size " + std::to_string(kItemSize[tc]))
                                .c_str());
+  check_geometry(*t, kItemSize[tc]);
+  if (t->device.device_type == kDLCPU && t->device.device_id != 0)
+    throw nb::buffer_error(("kDLCPU tensors have device_id 0, this one has " +
+                            std::to_string(t->device.device_id)).c_str());
   nb::dict info;
   info["version"] = version;
   info["flags"] = flags;
@@ -213,7 +264,24 @@ nb::tuple dlpack_consume(nb::handle cap) {
   info["shape"] = as_tuple(t->shape, t->ndim);
   info["strides"] = t->strides ? nb::object(as_tuple(t->strides, t->ndim)) : nb::none();
   info["tc"] = tc;
-  if (PyCapsule_SetName(c, versioned ? kCapsuleVersionedUsed : kCapsuleUsed) != 0)
+  return info;
+}
+}  // namespace
+
+// The description of a capsule's tensor; the capsule stays unconsumed.
+nb::dict dlpack_info(nb::handle cap) {
+  void *ptr;
+  bool versioned;
+  return inspect(cap, ptr, versioned);
+}
+
+// Takes a capsule apart: returns (holder, info) and marks the capsule used.
+// Raises (before consuming it) for tensors usmarray cannot hold.
+nb::tuple dlpack_consume(nb::handle cap) {
+  void *ptr;
+  bool versioned;
+  nb::dict info = inspect(cap, ptr, versioned);
+  if (PyCapsule_SetName(cap.ptr(), versioned ? kCapsuleVersionedUsed : kCapsuleUsed) != 0)
     throw nb::python_error();
   auto *h = new DLPackHolder;
   h->tensor = ptr;
@@ -228,6 +296,7 @@ void bind_dlpack(nb::module_ &m) {
         nb::arg("strides"), nb::arg("tc"), nb::arg("versioned"), nb::arg("device_type"),
         nb::arg("device_id"), nb::arg("flags"));
   m.def("dlpack_consume", &dlpack_consume);
+  m.def("dlpack_info", &dlpack_info, "Validate and describe a DLPack capsule without consuming it.");
 }
 
 } // namespace usm

@@ -49,6 +49,11 @@ struct LastUse {
   bool pending() const;
 };
 
+// Block until `e` completed. Every host wait goes through this (without the
+// GIL): the OpenCL CPU runtime deadlocks when several threads block in it at
+// once on out-of-order queues (memory.cpp).
+void host_wait(const sycl::event &e);
+
 // ---------------------------------------------------------------- memory
 struct Allocation {
   void *ptr = nullptr;
@@ -80,12 +85,16 @@ Allocation *wrap_foreign(void *ptr, size_t nbytes, int kind, const sycl::context
                          const sycl::device &dev, nb::object owner);
 
 struct PoolStats {
-  size_t cached_bytes, cached_blocks, in_use_bytes, in_use_blocks, deferred, limit;
+  size_t cached_bytes, cached_blocks, in_use_bytes, in_use_blocks, deferred, deferred_bytes, limit;
 };
 PoolStats pool_stats();
 void pool_set_limit(size_t limit);
 void pool_free_cached();   // frees every cached block (waiting for pending work)
-void collect_deferred();   // releases what completed commands no longer need
+void collect_deferred();   // releases what completed commands no longer need (cheap scan)
+void collect_deferred_all();  // the same, looking at every entry
+// Host wait for every command on memory usmarray knows (arrays on any
+// queue, pooled blocks, the deferred list), then release the deferred list.
+void synchronize_all();
 void engine_shutdown();    // at interpreter exit: wait for everything, free all
 bool engine_is_shut_down();
 

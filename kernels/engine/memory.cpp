@@ -9,9 +9,12 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include <sys/mman.h>
 
@@ -38,6 +41,36 @@ static bool event_complete(const sycl::event &e) {
 }
 
 bool LastUse::pending() const { return event && !event_complete(*event); }
+
+// ------------------------------------------------------------- host waits
+// Intel's OpenCL CPU runtime deadlocks when two or more host threads block
+// in clWaitForEvents/clFinish on out-of-order queues at the same time (seen
+// with 2..8 threads, each on its own queue, no dependency between them):
+// each blocking wait enters the runtime's TBB arena, whose slots (one per
+// core) end up held by executor tasks in nested waits while the flushes that
+// would let them finish wait for a slot. So one thread at a time blocks in the
+// runtime; the others poll the event's status, which needs no arena slot,
+// and take the turn when it is free.
+namespace {
+std::mutex g_wait_turn;
+}
+
+void host_wait(const sycl::event &e) {
+  if (event_complete(e)) return;
+  for (unsigned round = 0;; ++round) {
+    if (g_wait_turn.try_lock()) {
+      std::lock_guard<std::mutex> turn(g_wait_turn, std::adopt_lock);
+      sycl::event(e).wait_and_throw();
+      return;
+    }
+    if (event_complete(e)) return;
+    if (round < 16)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(
+          std::chrono::microseconds(std::min(200u, 10u << std::min(5u, (round - 16) / 4))));
+  }
+}
 
 // ------------------------------------------------------------- ordering
 void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
@@ -69,8 +102,11 @@ void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl
 }
 
 void Event::wait() {
-  nb::gil_scoped_release rel;
-  ev.wait_and_throw();
+  {
+    nb::gil_scoped_release rel;
+    host_wait(ev);
+  }
+  collect_deferred();
 }
 bool Event::complete() const { return event_complete(ev); }
 
@@ -114,11 +150,18 @@ struct Deferred {
   void *ptr;  // freed with sycl::free once ev completed, if not null
   std::optional<sycl::context> ctx;
   nb::object owner;  // released once ev completed
+  size_t nbytes;     // memory held back: a block's capacity, a foreign view's extent
 };
+
+// Past this many bytes held on the deferred list, dropping more memory
+// waits for the list's commands (memory an application frees in a loop of
+// imports that never allocates would otherwise pile up).
+constexpr size_t kDeferredLimit = size_t(256) << 20;
 
 struct Pool {
   std::unordered_map<PoolKey, std::unordered_map<size_t, std::vector<Block>>, PoolKeyHash> free;
   std::deque<Deferred> deferred;
+  size_t deferred_bytes = 0;
   std::map<uintptr_t, Region> regions;
   size_t cached_bytes = 0, cached_blocks = 0, in_use_bytes = 0, in_use_blocks = 0;
   size_t limit = size_t(1) << 30;
@@ -159,9 +202,10 @@ void *raw_alloc(size_t n, int kind, const sycl::context &ctx, const sycl::device
 }
 
 // Return a block to SYCL once nothing uses it any more.
-void release_to_system(void *ptr, const sycl::context &ctx, const LastUse &last) {
+void release_to_system(void *ptr, size_t cap, const sycl::context &ctx, const LastUse &last) {
   if (last.pending()) {
-    P().deferred.push_back(Deferred{*last.event, ptr, ctx, nb::object()});
+    P().deferred.push_back(Deferred{*last.event, ptr, ctx, nb::object(), cap});
+    P().deferred_bytes += cap;
   } else {
     sycl::free(ptr, ctx);
   }
@@ -177,7 +221,7 @@ void evict_until(size_t target) {
         v.pop_back();
         p.cached_bytes -= b.cap;
         p.cached_blocks -= 1;
-        release_to_system(b.ptr, kv.first.ctx, *b.last);
+        release_to_system(b.ptr, b.cap, kv.first.ctx, *b.last);
       }
     }
   }
@@ -209,6 +253,14 @@ void remove_region(const void *ptr, const std::shared_ptr<LastUse> &l) {
 
 } // namespace
 
+namespace {
+void release(Deferred &d) {
+  P().deferred_bytes -= d.nbytes;
+  if (d.ptr) sycl::free(d.ptr, *d.ctx);
+  d.ptr = nullptr;
+}
+}  // namespace
+
 void collect_deferred() {
   Pool &p = P();
   // Commands complete roughly in submission order: stop at the first one
@@ -216,8 +268,61 @@ void collect_deferred() {
   while (!p.deferred.empty() && event_complete(p.deferred.front().ev)) {
     Deferred d = std::move(p.deferred.front());
     p.deferred.pop_front();
-    if (d.ptr) sycl::free(d.ptr, *d.ctx);
+    release(d);
+  }  // (an owner's release may run Python code that drops more memory)
+}
+
+void collect_deferred_all() {
+  Pool &p = P();
+  // Entries of several queues complete out of order: look at every one.
+  std::vector<Deferred> done;
+  for (auto it = p.deferred.begin(); it != p.deferred.end();) {
+    if (event_complete(it->ev)) {
+      done.push_back(std::move(*it));
+      it = p.deferred.erase(it);
+    } else {
+      ++it;
+    }
   }
+  for (auto &d : done) release(d);
+}
+
+namespace {
+// Host wait (without the GIL) for `evs`, then release what completed.
+void wait_then_collect(const std::vector<sycl::event> &evs) {
+  {
+    nb::gil_scoped_release rel;
+    for (auto &e : evs) host_wait(e);
+  }
+  collect_deferred_all();
+}
+
+// Called where no pool structure is being walked: the wait releases the GIL.
+void limit_deferred() {
+  Pool &p = P();
+  if (p.deferred_bytes <= kDeferredLimit || p.shut_down) return;
+  collect_deferred_all();
+  if (p.deferred_bytes <= kDeferredLimit) return;
+  std::vector<sycl::event> evs;
+  for (auto &d : p.deferred) evs.push_back(d.ev);
+  wait_then_collect(evs);
+}
+}  // namespace
+
+void synchronize_all() {
+  Pool &p = P();
+  // Every command usmarray submitted is the last use of some allocation or
+  // ordered before one (commands on one allocation are chained).
+  std::vector<sycl::event> evs;
+  auto add = [&](const LastUse *l) {
+    if (l && l->event) evs.push_back(*l->event);
+  };
+  for (auto &r : p.regions) add(r.second.last.lock().get());
+  for (auto &kv : p.free)
+    for (auto &cls : kv.second)
+      for (auto &b : cls.second) add(b.last.get());
+  for (auto &d : p.deferred) evs.push_back(d.ev);
+  wait_then_collect(evs);
 }
 
 Allocation *allocate(sycl::queue &q, size_t nbytes, int kind) {
@@ -248,7 +353,10 @@ Allocation *allocate(sycl::queue &q, size_t nbytes, int kind) {
     // Out of memory: give back everything cached (waiting for its users) and retry.
     pool_free_cached();
     ptr = raw_alloc(cap, kind, key.ctx, key.dev);
-    if (!ptr) throw std::bad_alloc();
+    if (!ptr) {
+      PyErr_Format(PyExc_MemoryError, "cannot allocate %zu bytes of USM", nbytes);
+      throw nb::python_error();
+    }
   }
   p.in_use_bytes += cap;
   p.in_use_blocks += 1;
@@ -278,34 +386,41 @@ Allocation::~Allocation() {
   }
   if (capacity == 0) {
     if (last.use_count() == 1) remove_region(ptr, last);
-    if (owner && last->pending())
-      p.deferred.push_back(Deferred{*last->event, nullptr, std::nullopt, std::move(owner)});
+    if (owner && last->pending()) {
+      p.deferred.push_back(Deferred{*last->event, nullptr, std::nullopt, std::move(owner), nbytes});
+      p.deferred_bytes += nbytes;
+      limit_deferred();
+    }
     return;
   }
   remove_region(ptr, last);
   p.in_use_bytes -= capacity;
   p.in_use_blocks -= 1;
   if (p.limit == 0 || capacity > p.limit) {
-    release_to_system(ptr, ctx, *last);
-    return;
+    release_to_system(ptr, capacity, ctx, *last);
+  } else {
+    if (p.cached_bytes + capacity > p.limit) evict_until(p.limit - capacity);
+    p.free[PoolKey{ctx, dev, kind}][capacity].push_back(Block{ptr, capacity, std::move(last)});
+    p.cached_bytes += capacity;
+    p.cached_blocks += 1;
   }
-  if (p.cached_bytes + capacity > p.limit) evict_until(p.limit - capacity);
-  p.free[PoolKey{ctx, dev, kind}][capacity].push_back(Block{ptr, capacity, std::move(last)});
-  p.cached_bytes += capacity;
-  p.cached_blocks += 1;
+  limit_deferred();
 }
 
 void Allocation::wait() {
   if (!last->event) return;
   sycl::event e = *last->event;
-  nb::gil_scoped_release rel;
-  e.wait_and_throw();
+  {
+    nb::gil_scoped_release rel;
+    host_wait(e);
+  }
+  collect_deferred();
 }
 
 PoolStats pool_stats() {
   Pool &p = P();
   return PoolStats{p.cached_bytes, p.cached_blocks, p.in_use_bytes, p.in_use_blocks,
-                   p.deferred.size(), p.limit};
+                   p.deferred.size(), p.deferred_bytes, p.limit};
 }
 
 void pool_set_limit(size_t limit) {
@@ -320,11 +435,7 @@ void pool_free_cached() {
   // Waiting here is what the caller asked for: memory back to the system.
   std::vector<sycl::event> evs;
   for (auto &d : p.deferred) evs.push_back(d.ev);
-  {
-    nb::gil_scoped_release rel;
-    for (auto &e : evs) e.wait();
-  }
-  collect_deferred();
+  wait_then_collect(evs);
 }
 
 void engine_shutdown() {

@@ -157,7 +157,10 @@ NB_MODULE(_engine, m) {
   nb::class_<Event>(m, "Event", "A SYCL event of a submitted command.")
       .def(nb::init<>())
       .def("wait", &Event::wait, "Block until the command completed.")
-      .def_prop_ro("complete", &Event::complete);
+      .def_prop_ro("complete", [](const Event &e) {
+        collect_deferred();  // completion checks also release what completed
+        return e.complete();
+      });
 
   nb::class_<Allocation>(m, "Allocation", "A USM allocation (pooled or owned by another object).")
       .def_prop_ro("ptr", [](const Allocation &a) { return reinterpret_cast<std::uintptr_t>(a.ptr); })
@@ -165,7 +168,10 @@ NB_MODULE(_engine, m) {
       .def_prop_ro("capacity", [](const Allocation &a) { return a.capacity; })
       .def_prop_ro("kind", [](const Allocation &a) { return kind_name(a.kind); })
       .def_prop_ro("owner", [](const Allocation &a) { return a.owner ? a.owner : nb::none(); })
-      .def_prop_ro("pending", [](const Allocation &a) { return a.last->pending(); })
+      .def_prop_ro("pending", [](const Allocation &a) {
+        collect_deferred();
+        return a.last->pending();
+      })
       .def("wait", &Allocation::wait, "Block until the last command using this memory completed.")
       .def("same_context", [](const Allocation &a, std::uintptr_t ctxref) {
         return a.ctx == context_from_ref(ctxref);
@@ -200,8 +206,17 @@ NB_MODULE(_engine, m) {
 
   bind_dlpack(m);
 
-  m.def("allocate", [](std::uintptr_t qref, size_t nbytes, int kind) {
-    return allocate(queue_from_ref(qref), nbytes, kind);
+  m.def("allocate", [](std::uintptr_t qref, nb::handle nbytes, int kind) {
+    // Sizes come from Python arithmetic on shapes: any int, however large.
+    nb::object n = nb::steal(PyNumber_Index(nbytes.ptr()));
+    if (!n) throw nb::python_error();
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(n.ptr(), &overflow);
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    if (overflow || v < 0)
+      throw nb::value_error(("array is too big: " + nb::cast<std::string>(nb::str(n)) +
+                             " bytes is not a possible allocation size").c_str());
+    return allocate(queue_from_ref(qref), static_cast<size_t>(v), kind);
   }, nb::rv_policy::take_ownership);
   m.def("wrap", [](std::uintptr_t ptr, size_t nbytes, int kind, std::uintptr_t ctxref,
                    std::uintptr_t devref, nb::object owner) {
@@ -278,12 +293,21 @@ NB_MODULE(_engine, m) {
     d["in_use_bytes"] = s.in_use_bytes;
     d["in_use_blocks"] = s.in_use_blocks;
     d["deferred"] = s.deferred;
+    d["deferred_bytes"] = s.deferred_bytes;
     d["limit"] = s.limit;
     return d;
   });
   m.def("pool_set_limit", &pool_set_limit);
   m.def("pool_free_cached", &pool_free_cached);
-  m.def("collect", &collect_deferred);
+  m.def("collect", &collect_deferred_all);
+  m.def("synchronize", &synchronize_all,
+        "Wait for every command on memory usmarray knows, then release the deferred list.");
+  m.def("queue_wait", [](std::uintptr_t qref) {
+    sycl::queue &q = queue_from_ref(qref);
+    sycl::event e = q.ext_oneapi_submit_barrier();
+    nb::gil_scoped_release rel;
+    host_wait(e);
+  }, "Wait for every command submitted to a queue so far (deadlock-safe queue.wait()).");
   m.def("shutdown", &engine_shutdown);
   m.def("is_shut_down", &engine_is_shut_down);
 }

@@ -234,8 +234,11 @@ void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_
     return to_host ? q.memcpy(h, dev, static_cast<size_t>(n), deps)
                    : q.memcpy(dev, h, static_cast<size_t>(n), deps);
   });
-  nb::gil_scoped_release rel;
-  e.wait_and_throw();
+  {
+    nb::gil_scoped_release rel;
+    host_wait(e);
+  }
+  collect_deferred();
 }
 
 } // namespace usm
