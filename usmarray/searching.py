@@ -18,9 +18,10 @@ def _where_family():
 
 def _take_family():
     # gathers and scatters of one item size share a bundle
-    return _kernels.Family(("take_strided", "put_strided", "gather"), "where.cpp", lambda a: a[0],
+    return _kernels.Family(("take_strided", "put_strided", "gather", "gather_vec"), "where.cpp", lambda a: a[0],
                            lambda t, qi: [f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
-                                          for nd in _kernels.STRIDED_VARIANTS] + [f"gather<{t}>"],
+                                          for nd in _kernels.STRIDED_VARIANTS] + [f"gather<{t}>"] +
+                           ([f"gather_vec<{t}>"] if _kernels.simd_kernels(qi) else []),
                            lambda qi: _kernels.MOVE_TYPES)
 
 

@@ -131,12 +131,21 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx
   enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {
     return q.memset(ep, 0, sizeof(int32_t), deps);
   });
-  const sycl::kernel &k = kc.get(std::string("gather<") +
-                                 move_type_name(static_cast<int>(x.itemsize)) + ">");
+  const std::string T = move_type_name(static_cast<int>(x.itemsize));
+  const sycl::kernel *kv = kc.simd && inner == 1 ? kc.find("gather_vec<" + T + ">") : nullptr;
+  const sycl::kernel &k = kv ? *kv : kc.get("gather<" + T + ">");
   char *xp = x.data(), *ip = idx.data(), *rp = r.data();
   submit(q, {x.alloc, idx.alloc, r.alloc, err.get()}, [&](sycl::handler &h) {
-    h.set_args(xp, ip, rp, total, inner, n0, s0, si, ep);
-    h.parallel_for(linear_range(total, kc.wg_size), k);
+    if (kv) {
+      constexpr int64_t kBlock = 4096;  // kGatherBlock in kernels/sycl/where.cpp
+      const size_t items = static_cast<size_t>((total + kBlock - 1) / kBlock);
+      h.set_args(xp, ip, rp, total, n0, s0, ep);
+      h.parallel_for(sycl::nd_range<1>{{(items + kSimdGroup - 1) / kSimdGroup * kSimdGroup},
+                                       {size_t(kSimdGroup)}}, k);
+    } else {
+      h.set_args(xp, ip, rp, total, inner, n0, s0, si, ep);
+      h.parallel_for(linear_range(total, kc.wg_size), k);
+    }
   });
   int32_t flag = 0;
   sycl::event e = enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {

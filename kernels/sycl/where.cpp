@@ -45,6 +45,30 @@ void gather(const T *x, const std::int64_t *idx, T *out, std::int64_t total, std
   out[j] = x[k * s0 + b * si];
 }
 
+// The same for inner == 1 on CPU devices: one work-item per block of
+// kGatherBlock indices, independent scalar loads, so each core keeps
+// many cache misses in flight.
+constexpr std::int64_t kGatherBlock = 4096;
+template <typename T>
+USM_SIMD_KERNEL
+void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
+                std::int64_t n0, std::int64_t s0, std::int32_t *err) {
+  const std::int64_t j0 = usmk::linear_id() * kGatherBlock;
+  if (j0 >= total) return;
+  const std::int64_t e = total < j0 + kGatherBlock ? total : j0 + kGatherBlock;
+  bool bad = false;
+  for (std::int64_t j = j0; j < e; ++j) {
+    std::int64_t k = idx[j];
+    k += k < 0 ? n0 : 0;
+    if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) {
+      bad = true;
+      continue;
+    }
+    out[j] = x[k * s0];
+  }
+  if (bad) *err = 1;
+}
+
 // x[offs + ...] = v: the scatter of integer-array assignment, over the same
 // geometry as take_strided (duplicate offsets: one of the values lands).
 template <typename T, int ND>
