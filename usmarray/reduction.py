@@ -306,12 +306,14 @@ def _scan_names(op, qi):
             targs = f"{op}, {s}, {t}"
             names += [f"scan_totals<{targs}>", f"scan_apply<{targs}>", f"scan_cols<{targs}>"]
             if simd and t in _SCAN_VEC and s != "f2":
-                names += [f"scan_totals_vec<{targs}>", f"scan_apply_vec<{targs}>"]
+                names += [f"scan_totals_vec<{targs}>", f"scan_apply_vec<{targs}>",
+                          f"scan_cols_vec<{targs}>"]
     return names
 
 
 _kernels.register_family(_kernels.Family(
-    ("scan_totals", "scan_apply", "scan_cols", "scan_totals_vec", "scan_apply_vec"), "scan.cpp",
+    ("scan_totals", "scan_apply", "scan_cols", "scan_totals_vec", "scan_apply_vec",
+     "scan_cols_vec"), "scan.cpp",
     lambda a: a[0], _scan_names, lambda qi: list(_SCAN_OPS)))
 
 

@@ -84,9 +84,21 @@ Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::hand
   if (B == 0 || n == 0 || C == 0) return Event{};
   const int64_t *xs = x.strides, *ys = y.strides;
   if (C > 1 && (B * C >= kColsMin || n <= kColsMin)) {
-    const sycl::kernel &k = kc.get("scan_cols<" + op + ", " + kTypeName[x.tc] + ", " +
-                                   kTypeName[y.tc] + ">");
+    const std::string targs = op + ", " + kTypeName[x.tc] + ", " + kTypeName[y.tc] + ">";
     char *xp = x.data(), *yp = y.data();
+    const sycl::kernel *kv =
+        kc.simd && xs[2] == 1 && ys[2] == 1 ? kc.find("scan_cols_vec<" + targs) : nullptr;
+    if (kv) {
+      const int64_t L = simd_lanes(static_cast<int>(kItemSize[y.tc]));
+      const int64_t items = B * ceil_div(C, L);
+      return Event{submit(q, {x.alloc, y.alloc}, [&](sycl::handler &h) {
+        h.set_args(xp, yp, B, n, C, xs[0], xs[1], ys[0], ys[1]);
+        h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(round_up_to(items, kSimdGroup))},
+                                         {size_t(kSimdGroup)}},
+                       *kv);
+      })};
+    }
+    const sycl::kernel &k = kc.get("scan_cols<" + targs);
     return Event{submit(q, {x.alloc, y.alloc}, [&](sycl::handler &h) {
       h.set_args(xp, yp, B, n, C, xs[0], xs[1], xs[2], ys[0], ys[1], ys[2]);
       h.parallel_for(linear_range(B * C, kc.wg_size), k);

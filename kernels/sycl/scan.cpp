@@ -152,6 +152,37 @@ void scan_cols(const S *x, T *y, std::int64_t B, std::int64_t n, std::int64_t C,
   }
 }
 
+// Column walks on CPU devices: a work-item takes L consecutive columns (unit
+// column strides) of one outer slice and walks the rows with vectors (the
+// same sequential order as scan_cols).
+template <class Op, typename S, typename T>
+USM_SIMD_KERNEL
+void scan_cols_vec(const S *x, T *y, std::int64_t B, std::int64_t n, std::int64_t C,
+                   std::int64_t xb, std::int64_t xn, std::int64_t yb, std::int64_t yn) {
+  constexpr int L = usm::simd_lanes(sizeof(T));
+  const std::int64_t nblk = (C + L - 1) / L;
+  const std::int64_t j = usmk::linear_id();
+  if (j >= B * nblk) return;
+  const std::int64_t c0 = (j % nblk) * L;
+  const S *xr = x + (j / nblk) * xb + c0;
+  T *yr = y + (j / nblk) * yb + c0;
+  if (c0 + L <= C) {
+    usmk::raw_vec<T, L> acc = Op::template identity<T>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      acc = Op::combine(acc, usmk::load_as<T, L>(xr + i * xn));
+      __builtin_memcpy(yr + i * yn, &acc, sizeof(acc));
+    }
+  } else {
+    for (std::int64_t c = 0; c < C - c0; ++c) {
+      T acc = Op::template identity<T>();
+      for (std::int64_t i = 0; i < n; ++i) {
+        acc = Op::combine(acc, static_cast<T>(xr[i * xn + c]));
+        yr[i * yn + c] = acc;
+      }
+    }
+  }
+}
+
 // Vector-block variants (CPU devices): one work-item per tile of
 // kScanVecTile elements of a row with unit strides, on clang vectors.
 template <class Op, typename S, typename T>
@@ -190,11 +221,16 @@ void scan_apply_vec(const S *x, T *y, const T *tot, std::int64_t rows, std::int6
   T *q = USM_SCAN_ROW(y, r, C, yb, yc) + t * usm::kScanVecTile;
   const std::int64_t m = sycl::min(usm::kScanVecTile, n - t * usm::kScanVecTile);
   usmk::raw_vec<T, L> carry = t > 0 ? tot[g - 1] : Op::template identity<T>();
+  // results larger than the caches go straight to memory (no read for
+  // ownership of their lines) when the tile is aligned for it
+  const bool stream = reinterpret_cast<std::uintptr_t>(q) % sizeof(carry) == 0 &&
+                      rows * n * std::int64_t(sizeof(T)) >= (std::int64_t(1) << 23);
   std::int64_t i = 0;
   for (; i + L <= m; i += L) {
     const usmk::raw_vec<T, L> v =
         Op::combine(carry, usmk::lane_scan<Op, T, L>(usmk::load_as<T, L>(p + i)));
-    __builtin_memcpy(q + i, &v, sizeof(v));
+    if (stream) usmk::stream_store<T, L>(v, q + i);
+    else __builtin_memcpy(q + i, &v, sizeof(v));
     carry = usmk::splat_last(v, std::make_index_sequence<L>{});
   }
   T c = carry[0];
