@@ -290,18 +290,26 @@ def _scan_types(qi):
     return [t for t in _kernels.device_types(qi) if t not in ("b1", "f2")]
 
 
-# input types a scan kernel converts on the fly (the default accumulators of
-# sum); other conversions are a copy first
-_SCAN_WIDEN = {"i8": ("b1", "i1", "i2", "i4"), "u8": ("u1", "u2", "u4"), "f4": ("f2",)}
+# input types a scan kernel converts on the fly (the common default
+# accumulators of sum); other conversions are a copy first
+_SCAN_WIDEN = {"i8": ("b1", "i4"), "u8": ("u4",), "f4": ("f2",)}
 # accumulators with vector-block variants (CPU devices)
 _SCAN_VEC = ("i4", "u4", "i8", "u8", "f4", "f8")
+# bundles per operation: by kind of accumulator (a bundle of every type
+# compiles for tens of seconds)
+_SCAN_GROUPS = {"float": ("f4", "f8"), "int64": ("i8", "u8"),
+                "int": ("i1", "u1", "i2", "u2", "i4", "u4"), "complex": ("c8", "c16")}
+_SCAN_GROUP_OF = {t: g for g, ts in _SCAN_GROUPS.items() for t in ts}
 
 
-def _scan_names(op, qi):
+def _scan_names(key, qi):
+    op, group = key.split("|")
     simd = _kernels.simd_kernels(qi)
     dev = _kernels.device_types(qi)
     names = []
-    for t in _scan_types(qi):
+    for t in _SCAN_GROUPS[group]:
+        if t not in dev:
+            continue
         for s in (t,) + tuple(w for w in _SCAN_WIDEN.get(t, ()) if w in dev):
             targs = f"{op}, {s}, {t}"
             names += [f"scan_totals<{targs}>", f"scan_apply<{targs}>", f"scan_cols<{targs}>"]
@@ -311,10 +319,17 @@ def _scan_names(op, qi):
     return names
 
 
+def _scan_keys(qi):
+    dev = _kernels.device_types(qi)
+    # (this module's `any` is the array reduction)
+    return [f"{op}|{g}" for op in _SCAN_OPS for g, ts in _SCAN_GROUPS.items()
+            if set(ts) & set(dev)]
+
+
 _kernels.register_family(_kernels.Family(
     ("scan_totals", "scan_apply", "scan_cols", "scan_totals_vec", "scan_apply_vec",
-     "scan_cols_vec"), "scan.cpp",
-    lambda a: a[0], _scan_names, lambda qi: list(_SCAN_OPS)))
+     "scan_cols_vec"), "scan.cpp", lambda a: f"{a[0]}|{_SCAN_GROUP_OF[a[2]]}", _scan_names,
+    _scan_keys))
 
 
 def _bnc_view(x, a0):

@@ -18,32 +18,38 @@ def _where_family():
 
 def _take_family():
     # gathers and scatters of one item size share a bundle
-    return _kernels.Family(("take_strided", "put_strided", "gather", "gather_vec"), "where.cpp", lambda a: a[0],
-                           lambda t, qi: [f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
-                                          for nd in _kernels.STRIDED_VARIANTS] + [f"gather<{t}>"] +
-                           ([f"gather_vec<{t}>"] if _kernels.simd_kernels(qi) else []),
-                           lambda qi: _kernels.MOVE_TYPES)
+    def names(t, qi):
+        return ([f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
+                 for nd in _kernels.STRIDED_VARIANTS] + [f"gather<{t}>"] +
+                ([f"gather_vec<{t}>"] if _kernels.simd_kernels(qi) else []))
+
+    return _kernels.Family(("take_strided", "put_strided", "gather", "gather_vec"), "where.cpp",
+                           lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES)
 
 
 _kernels.register_family(_where_family())
 _kernels.register_family(_take_family())
 
 
-def _mask_names(_key, qi):
-    mv = _kernels.MOVE_TYPES
-    names = ["mask_count<i8>", "mask_offsets<i8>", "mask_compact<u8, 1>"]
-    names += [f"mask_compact<{t}, 0>" for t in mv] + [f"mask_expand<{t}>" for t in mv]
-    if _kernels.simd_kernels(qi):
-        names += ["mask_count_vec<i8>", "mask_compact_vec<u8, 1>"]
-        names += [f"mask_compact_vec<{t}, 0>" for t in mv] + [f"mask_expand_vec<{t}>" for t in mv]
-    return names
+def _mask_core_names(_key, qi):
+    v = ["_vec"] if _kernels.simd_kernels(qi) else []
+    return [f"{k}{s}<i8>" for k in ("mask_count", "mask_index") for s in [""] + v] + \
+        ["mask_offsets<i8>"]
 
 
-# boolean masks and nonzero: one bundle
+def _mask_move_names(t, qi):
+    v = ["_vec"] if _kernels.simd_kernels(qi) else []
+    return [f"{k}{s}<{t}>" for k in ("mask_compact", "mask_expand") for s in [""] + v]
+
+
+# boolean masks and nonzero: the count and the indices in one bundle, the
+# compaction and expansion of values in one per item size
 _kernels.register_family(_kernels.Family(
-    ("mask_count", "mask_offsets", "mask_compact", "mask_expand", "mask_count_vec",
-     "mask_compact_vec", "mask_expand_vec"), "scan.cpp", lambda a: "all", _mask_names,
-    lambda qi: ("all",)))
+    ("mask_count", "mask_offsets", "mask_index", "mask_count_vec", "mask_index_vec"),
+    "scan.cpp", lambda a: "i8", _mask_core_names, lambda qi: ("i8",)))
+_kernels.register_family(_kernels.Family(
+    ("mask_compact", "mask_expand", "mask_compact_vec", "mask_expand_vec"), "scan.cpp",
+    lambda a: a[0], _mask_move_names, lambda qi: _kernels.MOVE_TYPES))
 # one bundle per type: both sides
 _kernels.register_family(_kernels.Family(
     ("search_sorted",), "where.cpp", lambda a: a[0],

@@ -191,9 +191,9 @@ Event mask_compact(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::han
   const int64_t n = m.shape[0];
   if (n == 0 || r.shape[0] == 0) return Event{};
   ntiles = ceil_div(n, mask_tile(kc));
-  const std::string T = idx ? "u8" : move_type_name(static_cast<int>(r.itemsize));
-  const sycl::kernel &k = kc.get(std::string(mask_vec(kc) ? "mask_compact_vec<" : "mask_compact<") +
-                                 T + (idx ? ", 1>" : ", 0>"));
+  const std::string name = idx ? "mask_index" : "mask_compact";
+  const std::string T = idx ? "i8" : move_type_name(static_cast<int>(r.itemsize));
+  const sycl::kernel &k = kc.get(name + (mask_vec(kc) ? "_vec<" : "<") + T + ">");
   char *mp = m.data(), *op = off.data(), *rp = r.data();
   char *xp = idx ? rp : x.data();
   const int64_t xs = idx ? 0 : x.strides[0];

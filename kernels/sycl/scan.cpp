@@ -305,12 +305,10 @@ void mask_offsets(I *cnt, std::int64_t ntiles) {
 }
 
 // out[k] = x[i * xs] for the k-th true element i of the mask (IDX: out[k] = i),
-// from the tiles' exclusive offsets `off`.
+// from the tiles' exclusive offsets `off`: the generic tile of a work-group.
 template <typename T, int IDX>
-USM_KERNEL(1)
-void mask_compact(const bool *m, const T *x, std::int64_t xs, T *out, const std::int64_t *off,
-                  std::int64_t n) {
-  USM_SCAN_LOCAL(std::int64_t, s);
+inline void compact_tile(const bool *m, const T *x, std::int64_t xs, T *out,
+                         const std::int64_t *off, std::int64_t n, std::int64_t *s) {
   auto it = usmk::scan_item();
   const std::int64_t t = static_cast<std::int64_t>(it.get_group(0));
   const std::int64_t i0 = t * usm::kScanTile + static_cast<std::int64_t>(it.get_local_id(0)) * usm::kScanItems;
@@ -329,13 +327,12 @@ void mask_compact(const bool *m, const T *x, std::int64_t xs, T *out, const std:
   }
 }
 
-// One work-item per tile: every element is stored at the next free slot
-// and the slot advances on true elements (no branch on the mask); stores
-// stop at the tile's end so they never reach the next tile's slots.
+// One work-item per tile (CPU devices): every element is stored at the next
+// free slot and the slot advances on true elements (no branch on the mask);
+// stores stop at the tile's end so they never reach the next tile's slots.
 template <typename T, int IDX>
-USM_SIMD_KERNEL
-void mask_compact_vec(const bool *m, const T *x, std::int64_t xs, T *out,
-                      const std::int64_t *off, std::int64_t n) {
+inline void compact_tile_vec(const bool *m, const T *x, std::int64_t xs, T *out,
+                             const std::int64_t *off, std::int64_t n) {
   const std::int64_t t = usmk::linear_id();
   const std::int64_t i0 = t * usm::kScanVecTile;
   if (i0 >= n) return;
@@ -348,6 +345,38 @@ void mask_compact_vec(const bool *m, const T *x, std::int64_t xs, T *out,
     else out[pos] = x[i * xs];
     pos += b[i];
   }
+}
+
+// out = x[mask] (x 1-D, any stride)
+template <typename T>
+USM_KERNEL(1)
+void mask_compact(const bool *m, const T *x, std::int64_t xs, T *out, const std::int64_t *off,
+                  std::int64_t n) {
+  USM_SCAN_LOCAL(std::int64_t, s);
+  compact_tile<T, 0>(m, x, xs, out, off, n, s);
+}
+
+template <typename T>
+USM_SIMD_KERNEL
+void mask_compact_vec(const bool *m, const T *x, std::int64_t xs, T *out,
+                      const std::int64_t *off, std::int64_t n) {
+  compact_tile_vec<T, 0>(m, x, xs, out, off, n);
+}
+
+// out = indices of the true elements (nonzero)
+template <typename I>
+USM_KERNEL(1)
+void mask_index(const bool *m, const I *x, std::int64_t xs, I *out, const std::int64_t *off,
+                std::int64_t n) {
+  USM_SCAN_LOCAL(std::int64_t, s);
+  compact_tile<I, 1>(m, x, xs, out, off, n, s);
+}
+
+template <typename I>
+USM_SIMD_KERNEL
+void mask_index_vec(const bool *m, const I *x, std::int64_t xs, I *out,
+                    const std::int64_t *off, std::int64_t n) {
+  compact_tile_vec<I, 1>(m, x, xs, out, off, n);
 }
 
 // x[i * xs] = v[k] for the k-th true element i of the mask (x[mask] = v).
