@@ -23,6 +23,12 @@ namespace usmk {
 
 inline auto scan_item() { return syclext::this_work_item::get_nd_item<1>(); }
 
+// First element of this work-item's kScanItems in generic tile t.
+inline std::int64_t item_start(std::int64_t t) {
+  return t * usm::kScanTile +
+         static_cast<std::int64_t>(scan_item().get_local_id(0)) * usm::kScanItems;
+}
+
 // Exclusive scan of one value per work-item over a work-group of
 // usm::kScanGroup work-items, in local memory `s` (any type and operation;
 // a fixed combining order). `total` receives the group's total.
@@ -94,7 +100,7 @@ void scan_totals(const S *x, T *tot, std::int64_t rows, std::int64_t n, std::int
   const std::int64_t g = static_cast<std::int64_t>(it.get_group(0));
   const std::int64_t r = g / ntiles, t = g % ntiles;
   const S *row = USM_SCAN_ROW(x, r, C, xb, xc);
-  const std::int64_t i0 = t * usm::kScanTile + static_cast<std::int64_t>(it.get_local_id(0)) * usm::kScanItems;
+  const std::int64_t i0 = usmk::item_start(t);
   T acc = Op::template identity<T>();
   for (int k = 0; k < usm::kScanItems; ++k)
     if (i0 + k < n) acc = Op::combine(acc, usmk::convert<T>(row[(i0 + k) * xs]));
@@ -116,7 +122,7 @@ void scan_apply(const S *x, T *y, const T *tot, std::int64_t rows, std::int64_t 
   const std::int64_t r = g / ntiles, t = g % ntiles;
   const S *xr = USM_SCAN_ROW(x, r, C, xb, xc);
   T *yr = USM_SCAN_ROW(y, r, C, yb, yc);
-  const std::int64_t i0 = t * usm::kScanTile + static_cast<std::int64_t>(it.get_local_id(0)) * usm::kScanItems;
+  const std::int64_t i0 = usmk::item_start(t);
   T acc = Op::template identity<T>();
   for (int k = 0; k < usm::kScanItems; ++k)
     if (i0 + k < n) acc = Op::combine(acc, usmk::convert<T>(xr[(i0 + k) * xs]));
@@ -248,7 +254,7 @@ void mask_count(const bool *m, I *cnt, std::int64_t n) {
   USM_SCAN_LOCAL(std::int64_t, s);
   auto it = usmk::scan_item();
   const std::int64_t t = static_cast<std::int64_t>(it.get_group(0));
-  const std::int64_t i0 = t * usm::kScanTile + static_cast<std::int64_t>(it.get_local_id(0)) * usm::kScanItems;
+  const std::int64_t i0 = usmk::item_start(t);
   std::int64_t c = 0;
   for (int k = 0; k < usm::kScanItems; ++k)
     if (i0 + k < n) c += m[i0 + k];
@@ -272,7 +278,8 @@ void mask_count_vec(const bool *m, I *cnt, std::int64_t n) {
   while (i + 64 <= e) {
     const std::int64_t stop = sycl::min(e - 63, i + 64 * 255);
     for (; i < stop; i += 64) acc += usmk::load_raw<std::uint8_t, 64>(b + i);
-    const usmk::raw_vec<std::uint16_t, 64> w = __builtin_convertvector(acc, usmk::raw_vec<std::uint16_t, 64>);
+    using wide = usmk::raw_vec<std::uint16_t, 64>;
+    const wide w = __builtin_convertvector(acc, wide);
     std::uint32_t sum = 0;
     for (int l = 0; l < 64; ++l) sum += w[l];
     c += sum;
@@ -311,7 +318,7 @@ inline void compact_tile(const bool *m, const T *x, std::int64_t xs, T *out,
                          const std::int64_t *off, std::int64_t n, std::int64_t *s) {
   auto it = usmk::scan_item();
   const std::int64_t t = static_cast<std::int64_t>(it.get_group(0));
-  const std::int64_t i0 = t * usm::kScanTile + static_cast<std::int64_t>(it.get_local_id(0)) * usm::kScanItems;
+  const std::int64_t i0 = usmk::item_start(t);
   std::int64_t c = 0;
   for (int k = 0; k < usm::kScanItems; ++k)
     if (i0 + k < n) c += m[i0 + k];
@@ -387,7 +394,7 @@ void mask_expand(const bool *m, T *x, std::int64_t xs, const T *v, const std::in
   USM_SCAN_LOCAL(std::int64_t, s);
   auto it = usmk::scan_item();
   const std::int64_t t = static_cast<std::int64_t>(it.get_group(0));
-  const std::int64_t i0 = t * usm::kScanTile + static_cast<std::int64_t>(it.get_local_id(0)) * usm::kScanItems;
+  const std::int64_t i0 = usmk::item_start(t);
   std::int64_t c = 0;
   for (int k = 0; k < usm::kScanItems; ++k)
     if (i0 + k < n) c += m[i0 + k];
