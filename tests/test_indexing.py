@@ -927,3 +927,47 @@ def test_take_rows_and_bounds(variant):
     big = ua.asarray(np.array([2**63 - 1], dtype=np.uint64))
     with pytest.raises(IndexError):
         x[big]
+
+
+@pytest.mark.parametrize("dt", ["u1", "f4", "i8", "c16"])
+def test_put_along_axis0(dt):
+    if not _device_supports(np.dtype(dt)):
+        pytest.skip("no fp64")
+    rng = np.random.default_rng(5)
+    n = 30000
+    h = sample((n,), dt)
+    x = ua.asarray(h)
+    idx = rng.permutation(n)[:20000] - n // 2            # distinct, some negative
+    vals = sample((idx.size,), dt, 6)
+    x[ua.asarray(idx)] = ua.asarray(vals)
+    h[idx] = vals
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[ua.asarray(idx[:7].astype(np.int16))] = vals[0].item()
+    h[idx[:7]] = vals[0]
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    # rows of a strided 2-D view, values broadcast over the rows
+    m = sample((50, 9), dt)
+    xm = ua.asarray(m)
+    r = np.array([3, -1, 0, 20])
+    v2 = sample((4, 9), dt, 7)
+    xm[::-2][ua.asarray(r)] = ua.asarray(v2)
+    m[::-2][r] = v2
+    np.testing.assert_array_equal(ua.asnumpy(xm), m)
+    row = sample((9,), dt, 8)
+    xm[ua.asarray(r)] = ua.asarray(row)                 # one row broadcast
+    m[r] = row
+    np.testing.assert_array_equal(ua.asnumpy(xm), m)
+
+
+def test_put_bounds_and_self_indices():
+    h = np.arange(10, dtype=np.int64)
+    x = ua.asarray(h)
+    for bad in ([10], [-11], [0, 3, 10**12]):
+        with pytest.raises(IndexError):
+            x[ua.asarray(bad)] = ua.asarray(np.zeros(len(bad), np.int64))
+        np.testing.assert_array_equal(ua.asnumpy(x), h)    # nothing stored
+    x[x[::-1]] = ua.asarray(np.arange(10, dtype=np.int64) * 2)   # indices read from x
+    h[h[::-1].copy()] = np.arange(10) * 2
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[ua.asarray(np.zeros(0, np.int64))] = 5
+    np.testing.assert_array_equal(ua.asnumpy(x), h)

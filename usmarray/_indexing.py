@@ -176,30 +176,43 @@ def _take(x, key):
     from ._array import empty_array
 
     qi = x._q
-    idx = key[0] if len(key) == 1 else None
-    if (isinstance(idx, usm_ndarray) and idx._q is qi and idx._dtype.kind in "iu"
-            and idx._dtype.name != "uint64" and x.ndim):
-        si = merged_stride(x._shape[1:], x._strides[1:])
-        if si is not None:
-            # one index array along axis 0: a plain gather (bounds checked on the device)
-            from .manipulation import reshape
+    plan = _axis0_plan(x, key)
+    if plan is not None:
+        # one index array along axis 0: a plain gather (bounds checked on the device)
+        from .manipulation import reshape
 
-            inner = 1
-            for d in x._shape[1:]:
-                inner *= d
-            i1 = reshape(idx, (-1,))
-            if i1._dtype is not _dtypes.int64 or not i1._flags & 1:
-                from ._copy import astype
-
-                i1 = astype(i1, _dtypes.int64, order="C")
-            out = empty_array((i1._shape[0], inner), x._dtype, qi, x._alloc.kind)
-            xv = view(x, x._off, (x._shape[0], inner), (x._strides[0], si))
-            _engine.gather(qi.ref, qi.kc, xv, i1, out)
-            return reshape(out, idx._shape + x._shape[1:])
+        i1, xv, out_shape = plan
+        out = empty_array((i1._shape[0], xv._shape[1]), x._dtype, qi, x._alloc.kind)
+        _engine.gather(qi.ref, qi.kc, xv, i1, out)
+        return reshape(out, out_shape)
     o, xv, out_shape = _gather_plan(x, key)
     out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
     _engine.take(qi.ref, qi.kc, o, xv, out)
     return out
+
+
+def _axis0_plan(x, key):
+    """(int64 indices, x as (n0, inner), result shape) when `key` is one
+    integer array indexing axis 0 of x and x's other dimensions merge; else
+    None (the general plan of _gather_plan)."""
+    idx = key[0] if len(key) == 1 else None
+    if not (isinstance(idx, usm_ndarray) and idx._q is x._q and idx._dtype.kind in "iu"
+            and idx._dtype.name != "uint64" and x.ndim):
+        return None
+    si = merged_stride(x._shape[1:], x._strides[1:])
+    if si is None:
+        return None
+    from ._copy import astype
+    from .manipulation import reshape
+
+    inner = 1
+    for d in x._shape[1:]:
+        inner *= d
+    i1 = reshape(idx, (-1,))
+    if i1._dtype is not _dtypes.int64 or not i1._flags & 1:
+        i1 = astype(i1, _dtypes.int64, order="C")
+    xv = view(x, x._off, (x._shape[0], inner), (x._strides[0], si))
+    return i1, xv, idx._shape + x._shape[1:]
 
 
 def _put(x, key, value):
@@ -207,8 +220,18 @@ def _put(x, key, value):
     scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
     from ._array import empty_array
     from ._copy import assign
+    from .manipulation import reshape
 
-    o, xv, out_shape = _gather_plan(x, key)
+    plan = _axis0_plan(x, key)
+    if plan is None:
+        o, xv, out_shape = _gather_plan(x, key)
+    else:
+        i1, xv, out_shape = plan
+        if i1._alloc is x._alloc:
+            # indices read from x itself: taken before x changes
+            from ._copy import astype
+
+            i1 = astype(i1, _dtypes.int64, copy=True)
     qi = x._q
     v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
     if isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0:
@@ -216,7 +239,11 @@ def _put(x, key, value):
             fill(v, scalar_bytes(value, x._dtype))
     else:
         assign(v, value)
-    _engine.put(qi.ref, qi.kc, o, xv, v)
+    if plan is None:
+        _engine.put(qi.ref, qi.kc, o, xv, v)
+    else:
+        # bounds checked on the device first (one wait), then one scatter
+        _engine.scatter(qi.ref, qi.kc, xv, i1, reshape(v, (i1._shape[0], xv._shape[1])))
 
 
 def _gather_plan(x, key):

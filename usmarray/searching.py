@@ -20,11 +20,12 @@ def _take_family():
     # gathers and scatters of one item size share a bundle
     def names(t, qi):
         return ([f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
-                 for nd in _kernels.STRIDED_VARIANTS] + [f"gather<{t}>"] +
+                 for nd in _kernels.STRIDED_VARIANTS] +
+                [f"gather<{t}>", f"scatter<{t}, 0>", f"scatter<{t}, 1>"] +
                 ([f"gather_vec<{t}>"] if _kernels.simd_kernels(qi) else []))
 
-    return _kernels.Family(("take_strided", "put_strided", "gather", "gather_vec"), "where.cpp",
-                           lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES)
+    return _kernels.Family(("take_strided", "put_strided", "gather", "gather_vec", "scatter"),
+                           "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES)
 
 
 _kernels.register_family(_where_family())

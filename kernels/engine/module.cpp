@@ -46,6 +46,7 @@ Event mask_compact(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handl
 Event mask_expand(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle x,
                   nb::handle off, nb::handle v);
 void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle out);
+void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle v);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx, bool desc);
 Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, nb::handle out);
@@ -223,6 +224,7 @@ NB_MODULE(_engine, m) {
   m.def("mask_compact", &mask_compact, "out = x[mask] (indices: the true elements' indices, x unused).");
   m.def("mask_expand", &mask_expand, "x[mask] = v.");
   m.def("gather", &gather, "out = x taken at indices along axis 0 (IndexError out of bounds).");
+  m.def("scatter", &scatter, "x at indices along axis 0 = v (IndexError out of bounds).");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
   m.def("matmul", &matmul, "Batched products of contiguous matrices.");

@@ -158,4 +158,54 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx
   if (flag) throw nb::index_error("an index is out of bounds for the indexed axis");
 }
 
+// x (n0, inner) at idx (m int64 indices along axis 0, negative ones from
+// the end) = v (m, inner); idx and v contiguous. Waits for the device once:
+// the indices are checked before anything is stored (IndexError).
+void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx_h,
+             nb::handle v_h) {
+  ArrayRef x, idx, v;
+  read_array(x_h, x);
+  read_array(idx_h, idx);
+  read_array(v_h, v);
+  sycl::queue &q = queue_from_ref(qref);
+  check_operand(q, x, x, "the array");
+  check_operand(q, idx, idx, "the indices");
+  check_operand(q, v, v, "the values");
+  if (x.nd != 2 || idx.nd != 1 || v.nd != 2 || idx.tc != TC_I8 || !idx.is_c_contiguous() ||
+      !v.is_c_contiguous() || v.shape[0] != idx.shape[0] || v.shape[1] != x.shape[1] ||
+      x.itemsize != v.itemsize || overlaps(x, v) || overlaps(x, idx))
+    throw nb::value_error("scatter: expected x (n0, inner), int64 indices, values (m, inner)");
+  const int64_t m = v.shape[0], inner = v.shape[1], n0 = x.shape[0];
+  const int64_t total = m * inner;
+  if (total == 0) return;
+  if (n0 == 0) throw nb::index_error("index out of bounds for an axis of size 0");
+  const int64_t s0 = x.strides[0], si = x.strides[1];
+  std::unique_ptr<Allocation> err(allocate(q, sizeof(int32_t), KIND_DEVICE));
+  int32_t *ep = static_cast<int32_t *>(err->ptr);
+  enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {
+    return q.memset(ep, 0, sizeof(int32_t), deps);
+  });
+  const std::string T = move_type_name(static_cast<int>(x.itemsize));
+  char *xp = x.data(), *ip = idx.data(), *vp = v.data();
+  const sycl::kernel &kcheck = kc.get("scatter<" + T + ", 1>");
+  submit(q, {idx.alloc, err.get()}, [&](sycl::handler &h) {
+    h.set_args(xp, ip, vp, m, int64_t(1), n0, s0, si, ep);
+    h.parallel_for(linear_range(m, kc.wg_size), kcheck);
+  });
+  int32_t flag = 0;
+  sycl::event e = enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(&flag, ep, sizeof(int32_t), deps);
+  });
+  {
+    nb::gil_scoped_release release;
+    e.wait_and_throw();
+  }
+  if (flag) throw nb::index_error("an index is out of bounds for the indexed axis");
+  const sycl::kernel &k = kc.get("scatter<" + T + ", 0>");
+  submit(q, {x.alloc, idx.alloc, v.alloc}, [&](sycl::handler &h) {
+    h.set_args(xp, ip, vp, total, inner, n0, s0, si, ep);
+    h.parallel_for(linear_range(total, kc.wg_size), k);
+  });
+}
+
 } // namespace usm

@@ -69,6 +69,26 @@ void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
   if (bad) *err = 1;
 }
 
+// x[k * s0 + b * si] = v[j * inner + b] for k = idx[j] (negative: from the
+// end): the scatter of x[idx] = v along one axis (duplicate indices: one of
+// the values lands). CHECK: store nothing, only set *err for an index
+// outside [-n0, n0) (the host checks before scattering).
+template <typename T, int CHECK>
+USM_KERNEL(1)
+void scatter(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std::int64_t inner,
+             std::int64_t n0, std::int64_t s0, std::int64_t si, std::int32_t *err) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= total) return;
+  const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
+  std::int64_t k = idx[a];
+  if (k < 0) k += n0;
+  if constexpr (CHECK) {
+    if (b == 0 && static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) *err = 1;
+  } else {
+    x[k * s0 + b * si] = v[j];
+  }
+}
+
 // x[offs + ...] = v: the scatter of integer-array assignment, over the same
 // geometry as take_strided (duplicate offsets: one of the values lands).
 template <typename T, int ND>
