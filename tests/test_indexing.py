@@ -828,3 +828,170 @@ def test_searchsorted_nan_sorter_scalars_and_errors():
         ua.searchsorted(ua.asarray(s), "a")
     with pytest.raises(ValueError):
         ua.searchsorted(ua.asarray(s), ua.asarray(v), sorter=ua.asarray([0, 1]))
+
+
+# ------------------------------------- mask compaction, nonzero and gathers
+# tiles of the mask kernels (usm::kScanTile, usm::kScanVecTile)
+_TILE, _VEC_TILE = 2048, 16384
+
+
+@pytest.fixture(params=["vector", "generic"])
+def variant(request):
+    """Runs a test with the CPU vector-block kernels and with the generic
+    (GPU) ones (the KernelCache.simd switch, as USMARRAY_GENERIC_KERNELS=1)."""
+    kc = ua.asarray([0])._q.kc
+    old = kc.simd
+    if request.param == "generic":
+        kc.simd = False
+    elif not old:
+        pytest.skip("the device has no vector-block kernels")
+    yield request.param
+    kc.simd = old
+
+
+@pytest.mark.parametrize("n", [1, 5, _TILE - 1, _TILE, _TILE + 1, 3 * _TILE + 7, _VEC_TILE - 1,
+                               _VEC_TILE, _VEC_TILE + 1, 2 * _VEC_TILE + 3])
+def test_mask_compaction_tile_boundaries(variant, n):
+    h = sample((n,), np.float32)
+    x = ua.asarray(h)
+    for m in (h > 0.3, np.ones(n, bool), np.zeros(n, bool), np.arange(n) == n - 1,
+              np.arange(n) % _TILE == 0):
+        xm = ua.asarray(m)
+        np.testing.assert_array_equal(ua.asnumpy(x[xm]), h[m])
+        np.testing.assert_array_equal(ua.asnumpy(ua.nonzero(xm)[0]), np.nonzero(m)[0])
+        y, hy = ua.asarray(h), h.copy()
+        vals = np.arange(m.sum(), dtype=np.float32)
+        y[xm] = ua.asarray(vals)
+        hy[m] = vals
+        np.testing.assert_array_equal(ua.asnumpy(y), hy)
+
+
+@pytest.mark.parametrize("dt", ["i1", "i2", "f4", "i8", "c16", "?"])
+def test_mask_compaction_dtypes_and_views(variant, dt):
+    if not _device_supports(np.dtype(dt)):
+        pytest.skip("no fp64")
+    h = sample((40, 300), dt)
+    x = ua.asarray(h)
+    m = sample((40, 300), np.bool_, 4)
+    np.testing.assert_array_equal(ua.asnumpy(x[ua.asarray(m)]), h[m])
+    for key in ((slice(None, None, -1), slice(None, None, 2)), (slice(None), 7),
+                (slice(None, None, 3),), (slice(None), slice(None, None, -1))):
+        hv, xv = h[key], x[key]
+        mv = m[key]
+        np.testing.assert_array_equal(ua.asnumpy(xv[ua.asarray(mv)]), hv[mv])
+        # a mask that is itself a strided view
+        np.testing.assert_array_equal(ua.asnumpy(xv[ua.asarray(m)[key]]), hv[mv])
+        y, hy = ua.asarray(h), h.copy()
+        vals = sample((int(mv.sum()),), dt, 8)
+        y[key][ua.asarray(mv)] = ua.asarray(vals)
+        hy[key][mv] = vals
+        np.testing.assert_array_equal(ua.asnumpy(y), hy)
+    # F-ordered array: C-order compaction of a transposed view
+    hf = np.asfortranarray(h)
+    xf = ua.permute_dims(ua.asarray(np.ascontiguousarray(h.T)), (1, 0))
+    np.testing.assert_array_equal(ua.asnumpy(xf[ua.asarray(m)]), hf[m])
+    z = np.zeros((0, 3), dt)
+    assert ua.asarray(z)[ua.asarray(np.zeros((0, 3), bool))].shape == (0,)
+
+
+def test_mask_values_broadcast_and_errors(variant):
+    h = np.arange(20, dtype="f8" if _device_supports(np.float64) else "f4")
+    x = ua.asarray(h)
+    m = h % 3 == 0
+    with pytest.raises((ValueError, IndexError)):
+        x[ua.asarray(m)] = ua.asarray(np.arange(2.0))    # wrong number of values
+    x[ua.asarray(m)] = ua.asarray(np.arange(m.sum()) * 1.0)
+    h[m] = np.arange(m.sum())
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+def test_nonzero_many_tiles(variant):
+    h = (np.arange(11 * (_VEC_TILE // 2 + 1)) % 7 == 0).reshape(-1, 11)
+    got = ua.nonzero(ua.asarray(h))
+    for g, e in zip(got, np.nonzero(h)):
+        np.testing.assert_array_equal(ua.asnumpy(g), e)
+
+
+@pytest.mark.parametrize("dt", ["u1", "i2", "f4", "f8", "c16"])
+@pytest.mark.parametrize("idt", ["i8", "i4", "u2"])
+def test_take_random_indices(variant, dt, idt):
+    if not _device_supports(np.dtype(dt)):
+        pytest.skip("no fp64")
+    rng = np.random.default_rng(3)
+    n = 50000
+    h = sample((n,), dt)
+    lo = 0 if idt[0] == "u" else -n
+    hi = min(n, np.iinfo(idt).max)
+    idx = rng.integers(lo, hi, 3 * _VEC_TILE + 5).astype(idt)
+    x = ua.asarray(h)
+    np.testing.assert_array_equal(ua.asnumpy(ua.take(x, ua.asarray(idx))), np.take(h, idx))
+    np.testing.assert_array_equal(ua.asnumpy(x[ua.asarray(idx)]), h[idx])
+    # strided source, 2-D index array
+    i2 = idx[:600].reshape(20, 30) // 2
+    np.testing.assert_array_equal(ua.asnumpy(x[::-2][ua.asarray(i2)]), h[::-2][i2])
+
+
+def test_take_rows_and_bounds(variant):
+    h = sample((300, 7, 3), np.int32)
+    x = ua.asarray(h)
+    idx = np.array([5, -1, 0, 299, -300, 5])
+    for axis in (0, 1, 2):
+        ii = idx % h.shape[axis] - (axis % 2) * h.shape[axis]
+        np.testing.assert_array_equal(ua.asnumpy(ua.take(x, ua.asarray(ii), axis=axis)),
+                                      np.take(h, ii, axis=axis))
+    np.testing.assert_array_equal(ua.asnumpy(x[:, ::-1][ua.asarray(idx)]), h[:, ::-1][idx])
+    assert ua.take(x, ua.asarray(np.zeros(0, np.int64)), axis=0).shape == (0, 7, 3)
+    for bad in ([300], [-301], [0, 1, 10**12]):
+        with pytest.raises(IndexError):
+            ua.take(x, ua.asarray(bad), axis=0)
+        with pytest.raises(IndexError):
+            x[ua.asarray(bad)]
+    with pytest.raises(IndexError):
+        ua.take(ua.asarray(np.zeros((0, 2))), ua.asarray([0]), axis=0)
+    big = ua.asarray(np.array([2**63 - 1], dtype=np.uint64))
+    with pytest.raises(IndexError):
+        x[big]
+
+
+@pytest.mark.parametrize("dt", ["u1", "f4", "i8", "c16"])
+def test_put_along_axis0(dt):
+    if not _device_supports(np.dtype(dt)):
+        pytest.skip("no fp64")
+    rng = np.random.default_rng(5)
+    n = 30000
+    h = sample((n,), dt)
+    x = ua.asarray(h)
+    idx = rng.permutation(n)[:20000] - n // 2            # distinct, some negative
+    vals = sample((idx.size,), dt, 6)
+    x[ua.asarray(idx)] = ua.asarray(vals)
+    h[idx] = vals
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[ua.asarray(idx[:7].astype(np.int16))] = vals[0].item()
+    h[idx[:7]] = vals[0]
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    # rows of a strided 2-D view, values broadcast over the rows
+    m = sample((50, 9), dt)
+    xm = ua.asarray(m)
+    r = np.array([3, -1, 0, 20])
+    v2 = sample((4, 9), dt, 7)
+    xm[::-2][ua.asarray(r)] = ua.asarray(v2)
+    m[::-2][r] = v2
+    np.testing.assert_array_equal(ua.asnumpy(xm), m)
+    row = sample((9,), dt, 8)
+    xm[ua.asarray(r)] = ua.asarray(row)                 # one row broadcast
+    m[r] = row
+    np.testing.assert_array_equal(ua.asnumpy(xm), m)
+
+
+def test_put_bounds_and_self_indices():
+    h = np.arange(10, dtype=np.int64)
+    x = ua.asarray(h)
+    for bad in ([10], [-11], [0, 3, 10**12]):
+        with pytest.raises(IndexError):
+            x[ua.asarray(bad)] = ua.asarray(np.zeros(len(bad), np.int64))
+        np.testing.assert_array_equal(ua.asnumpy(x), h)    # nothing stored
+    x[x[::-1]] = ua.asarray(np.arange(10, dtype=np.int64) * 2)   # indices read from x
+    h[h[::-1].copy()] = np.arange(10) * 2
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[ua.asarray(np.zeros(0, np.int64))] = 5
+    np.testing.assert_array_equal(ua.asnumpy(x), h)

@@ -101,6 +101,28 @@ def basic_view(x, key):
     return off, tuple(shape), tuple(strides)
 
 
+def merged_stride(shape, strides):
+    """The one stride that walks dimensions `shape` in C order (1 when they
+    hold at most one element), or None when they do not merge."""
+    st = None
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n == 1:
+            continue
+        if st is None:
+            st = (s, n)
+        elif s != st[0] * st[1]:
+            return None
+        else:
+            st = (st[0], st[1] * n)
+    return 1 if st is None else st[0]
+
+
+def _flat_view(x):
+    """x as a 1-D view (any stride), or None when its dimensions do not merge."""
+    s = merged_stride(x._shape, x._strides)
+    return None if s is None else view(x, x._off, (x.size,), (s,))
+
+
 def _getitem_mask(x, mask):
     """x[mask] for a bool array indexing x's leading dimensions: a copy of the
     selected elements (its length needs the true count on the host)."""
@@ -117,6 +139,19 @@ def _getitem_mask(x, mask):
     if k > x.ndim or mask._shape != x._shape[:k]:
         raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
                          f"dimensions {x.shape[:k]} of the array")
+    xf = _flat_view(x) if k == x.ndim else None
+    if xf is not None:
+        # one count, one compacting copy of the values
+        from ._array import empty_array
+        from .searching import flat_mask, mask_offsets
+
+        m = flat_mask(mask)
+        off, count = mask_offsets(m)
+        out = empty_array((count,), x._dtype, x._q, x._alloc.kind)
+        if count:
+            qi = x._q
+            _engine.mask_compact(qi.ref, qi.kc, m, xf, off, out, False)
+        return out
     lead = 1
     for s in x._shape[:k]:
         lead *= s
@@ -140,11 +175,44 @@ def _take(x, key):
     gather (the array API's integer array indexing; NumPy's result layout)."""
     from ._array import empty_array
 
-    o, xv, out_shape = _gather_plan(x, key)
     qi = x._q
+    plan = _axis0_plan(x, key)
+    if plan is not None:
+        # one index array along axis 0: a plain gather (bounds checked on the device)
+        from .manipulation import reshape
+
+        i1, xv, out_shape = plan
+        out = empty_array((i1._shape[0], xv._shape[1]), x._dtype, qi, x._alloc.kind)
+        _engine.gather(qi.ref, qi.kc, xv, i1, out)
+        return reshape(out, out_shape)
+    o, xv, out_shape = _gather_plan(x, key)
     out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
     _engine.take(qi.ref, qi.kc, o, xv, out)
     return out
+
+
+def _axis0_plan(x, key):
+    """(int64 indices, x as (n0, inner), result shape) when `key` is one
+    integer array indexing axis 0 of x and x's other dimensions merge; else
+    None (the general plan of _gather_plan)."""
+    idx = key[0] if len(key) == 1 else None
+    if not (isinstance(idx, usm_ndarray) and idx._q is x._q and idx._dtype.kind in "iu"
+            and idx._dtype.name != "uint64" and x.ndim):
+        return None
+    si = merged_stride(x._shape[1:], x._strides[1:])
+    if si is None:
+        return None
+    from ._copy import astype
+    from .manipulation import reshape
+
+    inner = 1
+    for d in x._shape[1:]:
+        inner *= d
+    i1 = reshape(idx, (-1,))
+    if i1._dtype is not _dtypes.int64 or not i1._flags & 1:
+        i1 = astype(i1, _dtypes.int64, order="C")
+    xv = view(x, x._off, (x._shape[0], inner), (x._strides[0], si))
+    return i1, xv, idx._shape + x._shape[1:]
 
 
 def _put(x, key, value):
@@ -152,8 +220,18 @@ def _put(x, key, value):
     scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
     from ._array import empty_array
     from ._copy import assign
+    from .manipulation import reshape
 
-    o, xv, out_shape = _gather_plan(x, key)
+    plan = _axis0_plan(x, key)
+    if plan is None:
+        o, xv, out_shape = _gather_plan(x, key)
+    else:
+        i1, xv, out_shape = plan
+        if i1._alloc is x._alloc:
+            # indices read from x itself: taken before x changes
+            from ._copy import astype
+
+            i1 = astype(i1, _dtypes.int64, copy=True)
     qi = x._q
     v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
     if isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0:
@@ -161,7 +239,11 @@ def _put(x, key, value):
             fill(v, scalar_bytes(value, x._dtype))
     else:
         assign(v, value)
-    _engine.put(qi.ref, qi.kc, o, xv, v)
+    if plan is None:
+        _engine.put(qi.ref, qi.kc, o, xv, v)
+    else:
+        # bounds checked on the device first (one wait), then one scatter
+        _engine.scatter(qi.ref, qi.kc, xv, i1, reshape(v, (i1._shape[0], xv._shape[1])))
 
 
 def _gather_plan(x, key):
@@ -292,7 +374,21 @@ def _set_masked(x, mask, value):
         value = asarray(value, sycl_queue=x.sycl_queue)
     if isinstance(value, usm_ndarray) and value.size != 1:
         # one value per selected element (or per selected row): a scatter
-        from .searching import nonzero
+        from .searching import flat_mask, mask_offsets, nonzero
+
+        xf = _flat_view(x) if mask.ndim == x.ndim else None
+        if xf is not None:
+            from ._array import empty_array
+            from ._copy import assign
+
+            mf = flat_mask(mask)
+            off, count = mask_offsets(mf)
+            v = empty_array((count,), x._dtype, x._q, x._alloc.kind)
+            assign(v, value)
+            if count:
+                qi = x._q
+                _engine.mask_expand(qi.ref, qi.kc, mf, xf, off, v)
+            return
 
         _put(x, nonzero(mask), value)
         return

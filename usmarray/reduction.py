@@ -11,6 +11,7 @@ import operator
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
 from ._exceptions import AxisError
+from ._indexing import merged_stride
 
 __all__ = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "cumulative_sum",
            "cumulative_prod", "AxisError"]
@@ -288,15 +289,64 @@ def _scan_types(qi):
     return [t for t in _kernels.device_types(qi) if t not in ("b1", "f2")]
 
 
+# input types a scan kernel converts on the fly (the common default
+# accumulators of sum); other conversions are a copy first
+_SCAN_WIDEN = {"i8": ("b1", "i4"), "u8": ("u4",), "f4": ("f2",)}
+# accumulators with vector-block variants (CPU devices)
+_SCAN_VEC = ("i4", "u4", "i8", "u8", "f4", "f8")
+# bundles per operation: by kind of accumulator (a bundle of every type
+# compiles for tens of seconds)
+_SCAN_GROUPS = {"float": ("f4", "f8"), "int64": ("i8", "u8"),
+                "int": ("i1", "u1", "i2", "u2", "i4", "u4"), "complex": ("c8", "c16")}
+_SCAN_GROUP_OF = {t: g for g, ts in _SCAN_GROUPS.items() for t in ts}
+
+
+def _scan_names(key, qi):
+    op, group = key.split("|")
+    simd = _kernels.simd_kernels(qi)
+    dev = _kernels.device_types(qi)
+    names = []
+    for t in _SCAN_GROUPS[group]:
+        if t not in dev:
+            continue
+        for s in (t,) + tuple(w for w in _SCAN_WIDEN.get(t, ()) if w in dev):
+            targs = f"{op}, {s}, {t}"
+            names += [f"scan_totals<{targs}>", f"scan_apply<{targs}>", f"scan_cols<{targs}>"]
+            if simd and t in _SCAN_VEC and s != "f2":
+                names += [f"scan_totals_vec<{targs}>", f"scan_apply_vec<{targs}>",
+                          f"scan_cols_vec<{targs}>"]
+    return names
+
+
+def _scan_keys(qi):
+    dev = _kernels.device_types(qi)
+    # (this module's `any` is the array reduction)
+    return [f"{op}|{g}" for op in _SCAN_OPS for g, ts in _SCAN_GROUPS.items()
+            if set(ts) & set(dev)]
+
+
 _kernels.register_family(_kernels.Family(
-    ("scan_totals", "scan_apply"), "scan.cpp", lambda a: a[0],
-    lambda op, qi: [f"{k}<{op}, {t}>" for t in _scan_types(qi) for k in ("scan_totals", "scan_apply")],
-    lambda qi: list(_SCAN_OPS)))
+    ("scan_totals", "scan_apply", "scan_cols", "scan_totals_vec", "scan_apply_vec",
+     "scan_cols_vec"), "scan.cpp", lambda a: f"{a[0]}|{_SCAN_GROUP_OF[a[2]]}", _scan_names,
+    _scan_keys))
+
+
+def _bnc_view(x, a0):
+    """x as (B, n, C): the dimensions before and after axis a0 merged, or None."""
+    sb = merged_stride(x._shape[:a0], x._strides[:a0])
+    sc = merged_stride(x._shape[a0 + 1:], x._strides[a0 + 1:])
+    if sb is None or sc is None:
+        return None
+    B = C = 1
+    for d in x._shape[:a0]:
+        B *= d
+    for d in x._shape[a0 + 1:]:
+        C *= d
+    return view(x, x._off, (B, x._shape[a0], C), (sb, x._strides[a0], sc))
 
 
 def _cumulative(name, struct, x, axis, dtype, include_initial):
-    from ._copy import astype, copy_into
-    from .manipulation import moveaxis
+    from ._copy import astype
 
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
@@ -321,25 +371,24 @@ def _cumulative(name, struct, x, axis, dtype, include_initial):
         acc = "i8" if acc == "b1" else "f4"
     if not qi.fp64 and acc in ("f8", "c16"):
         acc = "f4" if acc == "f8" else "c8"
-    xm = moveaxis(x, a0, -1)
-    lead, n = xm._shape[:-1], xm._shape[-1]
+    src = _TN[x._tc]
+    if src != acc and src not in _SCAN_WIDEN.get(acc, ()):
+        x = astype(x, _DT[acc])
+    shape = x._shape
+    n = shape[a0]
     inc = 1 if include_initial else 0
-    ld = n + inc
-    rows = 1
-    for d in lead:
-        rows *= d
-    buf = empty_array(lead + (ld,), _DT[acc], qi, x._alloc.kind)
-    if rows and n:
-        st = [1, ld]
-        for d in reversed(lead[1:]):
-            st.append(st[-1] * d)
-        body_strides = tuple(reversed(st))[-len(lead) - 1:] if lead else (1,)
-        copy_into(view(buf, buf._off + inc, xm._shape, body_strides), xm)
-        _engine.scan(qi.ref, qi.kc, struct, view(buf, buf._off + inc, (rows, n), (ld, 1)))
-    if inc and rows:
-        buf[..., :1] = 0 if struct == "usmk::red_sum" else 1
-    out = moveaxis(buf, -1, a0)
-    return astype(out, _DT[res]) if acc != res else out
+    # the result in C order, whatever the input's layout
+    buf = empty_array(shape[:a0] + (n + inc,) + shape[a0 + 1:], _DT[acc], qi, x._alloc.kind)
+    if x.size:
+        xv = _bnc_view(x, a0)
+        if xv is None:
+            xv = _bnc_view(astype(x, x._dtype, order="C"), a0)
+        B, _, C = xv._shape
+        yv = view(buf, buf._off + inc * C, (B, n, C), ((n + inc) * C, C, 1))
+        _engine.scan(qi.ref, qi.kc, struct, xv, yv)
+    if inc and buf.size:
+        buf[(slice(None),) * a0 + (slice(0, 1),)] = 0 if struct == "usmk::red_sum" else 1
+    return astype(buf, _DT[res]) if acc != res else buf
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):

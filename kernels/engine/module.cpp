@@ -38,7 +38,15 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
 Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
             nb::handle out);
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
-Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x);
+Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x,
+           nb::handle y);
+int64_t mask_count(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle off);
+Event mask_compact(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle x,
+                   nb::handle off, nb::handle out, bool indices);
+Event mask_expand(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle x,
+                  nb::handle off, nb::handle v);
+void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle out);
+void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle v);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx, bool desc);
 Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, nb::handle out);
@@ -51,8 +59,6 @@ bool mkl_loaded();
 Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v,
                     nb::handle out, bool right);
 void bind_linalg(nb::module_ &m);  // linalg.cpp: the lapack_* commands
-Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle cs,
-                     nb::handle out);
 void bind_dlpack(nb::module_ &m);
 } // namespace usm
 
@@ -232,8 +238,12 @@ NB_MODULE(_engine, m) {
   m.def("binary", &binary, "out = op(a, b) for a loop signature 'op_name, A, B, R'.");
   m.def("binary_scalar", &binary_scalar, "out = op(x, value) or op(value, x), contiguous x/out.");
   m.def("reduce", &reduce, "out = reduction of x over its last nred dimensions.");
-  m.def("scan", &scan, "In-place inclusive scan of x (rows, n) along its rows.");
-  m.def("mask_positions", &mask_positions, "Indices of the true elements of a mask.");
+  m.def("scan", &scan, "y = inclusive scan of x, both (B, n, C), along axis 1.");
+  m.def("mask_count", &mask_count, "Tile offsets of a mask's true elements; returns their count.");
+  m.def("mask_compact", &mask_compact, "out = x[mask] (indices: the true elements' indices, x unused).");
+  m.def("mask_expand", &mask_expand, "x[mask] = v.");
+  m.def("gather", &gather, "out = x taken at indices along axis 0 (IndexError out of bounds).");
+  m.def("scatter", &scatter, "x at indices along axis 0 = v (IndexError out of bounds).");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
   bind_linalg(m);

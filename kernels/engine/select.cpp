@@ -104,27 +104,108 @@ Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::ha
   })};
 }
 
-// out[cs[i] - 1] = i where mask[i]: all three contiguous, cs and out int64,
-// out holding cs[n - 1] elements (Python read the count).
-Event mask_positions(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::handle cs_h,
-                     nb::handle out_h) {
-  ArrayRef m, cs, r;
-  read_array(m_h, m);
-  read_array(cs_h, cs);
+// out (m, inner) = x (n0, inner) taken at idx (m int64 indices along axis 0,
+// negative ones from the end); out and idx contiguous. Waits for the device:
+// an index out of bounds raises IndexError (nothing is stored for it).
+void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx_h,
+            nb::handle out_h) {
+  ArrayRef x, idx, r;
+  read_array(x_h, x);
+  read_array(idx_h, idx);
   read_array(out_h, r);
   sycl::queue &q = queue_from_ref(qref);
-  for (const ArrayRef *a : {&m, &cs, &r}) check_operand(q, *a, *a, "a mask_positions() operand");
-  if (m.tc != TC_BOOL || cs.tc != TC_I8 || r.tc != TC_I8 || !m.is_c_contiguous() ||
-      !cs.is_c_contiguous() || !r.is_c_contiguous() || cs.size() != m.size())
-    throw nb::value_error("mask_positions: expected a contiguous bool mask and int64 counts");
-  const int64_t n = m.size();
-  if (n == 0) return Event{};
-  const sycl::kernel &k = kc.get("mask_positions<i8>");
-  char *mp = m.data(), *cp = cs.data(), *rp = r.data();
-  return Event{submit(q, {m.alloc, cs.alloc, r.alloc}, [&](sycl::handler &h) {
-    h.set_args(mp, cp, rp, n);
-    h.parallel_for(linear_range(n, kc.wg_size), k);
-  })};
+  check_operand(q, x, x, "the array");
+  check_operand(q, idx, idx, "the indices");
+  check_operand(q, r, r, "the result");
+  if (x.nd != 2 || idx.nd != 1 || r.nd != 2 || idx.tc != TC_I8 || !idx.is_c_contiguous() ||
+      !r.is_c_contiguous() || r.shape[0] != idx.shape[0] || r.shape[1] != x.shape[1] ||
+      x.itemsize != r.itemsize)
+    throw nb::value_error("gather: expected x (n0, inner), int64 indices, out (m, inner)");
+  const int64_t m = r.shape[0], inner = r.shape[1], n0 = x.shape[0];
+  const int64_t total = m * inner;
+  if (total == 0) return;
+  if (n0 == 0) throw nb::index_error("index out of bounds for an axis of size 0");
+  const int64_t s0 = x.strides[0], si = x.strides[1];
+  std::unique_ptr<Allocation> err(allocate(q, sizeof(int32_t), KIND_DEVICE));
+  int32_t *ep = static_cast<int32_t *>(err->ptr);
+  enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {
+    return q.memset(ep, 0, sizeof(int32_t), deps);
+  });
+  const std::string T = move_type_name(static_cast<int>(x.itemsize));
+  const sycl::kernel *kv = kc.simd && inner == 1 ? kc.find("gather_vec<" + T + ">") : nullptr;
+  const sycl::kernel &k = kv ? *kv : kc.get("gather<" + T + ">");
+  char *xp = x.data(), *ip = idx.data(), *rp = r.data();
+  submit(q, {x.alloc, idx.alloc, r.alloc, err.get()}, [&](sycl::handler &h) {
+    if (kv) {
+      constexpr int64_t kBlock = 4096;  // kGatherBlock in kernels/sycl/where.cpp
+      const size_t items = static_cast<size_t>((total + kBlock - 1) / kBlock);
+      h.set_args(xp, ip, rp, total, n0, s0, ep);
+      h.parallel_for(sycl::nd_range<1>{{(items + kSimdGroup - 1) / kSimdGroup * kSimdGroup},
+                                       {size_t(kSimdGroup)}}, k);
+    } else {
+      h.set_args(xp, ip, rp, total, inner, n0, s0, si, ep);
+      h.parallel_for(linear_range(total, kc.wg_size), k);
+    }
+  });
+  int32_t flag = 0;
+  sycl::event e = enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(&flag, ep, sizeof(int32_t), deps);
+  });
+  {
+    nb::gil_scoped_release release;
+    e.wait_and_throw();
+  }
+  if (flag) throw nb::index_error("an index is out of bounds for the indexed axis");
+}
+
+// x (n0, inner) at idx (m int64 indices along axis 0, negative ones from
+// the end) = v (m, inner); idx and v contiguous. Waits for the device once:
+// the indices are checked before anything is stored (IndexError).
+void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx_h,
+             nb::handle v_h) {
+  ArrayRef x, idx, v;
+  read_array(x_h, x);
+  read_array(idx_h, idx);
+  read_array(v_h, v);
+  sycl::queue &q = queue_from_ref(qref);
+  check_operand(q, x, x, "the array");
+  check_operand(q, idx, idx, "the indices");
+  check_operand(q, v, v, "the values");
+  if (x.nd != 2 || idx.nd != 1 || v.nd != 2 || idx.tc != TC_I8 || !idx.is_c_contiguous() ||
+      !v.is_c_contiguous() || v.shape[0] != idx.shape[0] || v.shape[1] != x.shape[1] ||
+      x.itemsize != v.itemsize || overlaps(x, v) || overlaps(x, idx))
+    throw nb::value_error("scatter: expected x (n0, inner), int64 indices, values (m, inner)");
+  const int64_t m = v.shape[0], inner = v.shape[1], n0 = x.shape[0];
+  const int64_t total = m * inner;
+  if (total == 0) return;
+  if (n0 == 0) throw nb::index_error("index out of bounds for an axis of size 0");
+  const int64_t s0 = x.strides[0], si = x.strides[1];
+  std::unique_ptr<Allocation> err(allocate(q, sizeof(int32_t), KIND_DEVICE));
+  int32_t *ep = static_cast<int32_t *>(err->ptr);
+  enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {
+    return q.memset(ep, 0, sizeof(int32_t), deps);
+  });
+  const std::string T = move_type_name(static_cast<int>(x.itemsize));
+  char *xp = x.data(), *ip = idx.data(), *vp = v.data();
+  const sycl::kernel &kcheck = kc.get("scatter<" + T + ", 1>");
+  submit(q, {idx.alloc, err.get()}, [&](sycl::handler &h) {
+    h.set_args(xp, ip, vp, m, int64_t(1), n0, s0, si, ep);
+    h.parallel_for(linear_range(m, kc.wg_size), kcheck);
+  });
+  int32_t flag = 0;
+  sycl::event e = enqueue(q, {err.get()}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(&flag, ep, sizeof(int32_t), deps);
+  });
+  {
+    nb::gil_scoped_release release;
+    e.wait_and_throw();
+  }
+  if (flag) throw nb::index_error("an index is out of bounds for the indexed axis");
+  const sycl::kernel &k = kc.get("scatter<" + T + ", 0>");
+  submit(q, {x.alloc, idx.alloc, v.alloc}, [&](sycl::handler &h) {
+    h.set_args(xp, ip, vp, total, inner, n0, s0, si, ep);
+    h.parallel_for(linear_range(total, kc.wg_size), k);
+  });
 }
 
 } // namespace usm

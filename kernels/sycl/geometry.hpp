@@ -34,4 +34,14 @@ constexpr int simd_lanes(int min_itemsize) {
   return kSimdBytes / min_itemsize > 16 ? 16 : kSimdBytes / min_itemsize;
 }
 
+// Scans and mask compaction (kernels/sycl/scan.cpp). Tiles have a fixed size
+// so that float scans are bit-identical run to run. Generic kernels: a
+// work-group of kScanGroup work-items per tile, kScanItems consecutive
+// elements per work-item. Vector-block kernels (CPU devices): one
+// work-item per tile of kScanVecTile elements.
+constexpr int kScanGroup = 128;
+constexpr int kScanItems = 16;
+constexpr std::int64_t kScanTile = std::int64_t(kScanGroup) * kScanItems;
+constexpr std::int64_t kScanVecTile = 16384;
+
 } // namespace usm

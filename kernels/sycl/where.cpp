@@ -25,14 +25,68 @@ void take_strided(const std::int64_t *offs, const T *x, T *out, Geometry<ND, 3> 
   if (usmk::strided_offsets(g, off)) out[off[2]] = x[off[1] + offs[off[0]]];
 }
 
-// Positions of the true elements of a contiguous mask, from the inclusive
-// cumulative count `cs` of the mask: the i-th true element's index lands in
-// out[cs[i] - 1] (nonzero, boolean-mask indexing).
-template <typename I>
+// out[j * inner + b] = x[k * s0 + b * si] for k = idx[j] (negative: from
+// the end): take along one axis, one item per work-item (the runtime
+// vectorises the gathers across work-items). An index outside [-n0, n0)
+// sets *err and stores nothing.
+template <typename T>
 USM_KERNEL(1)
-void mask_positions(const bool *m, const I *cs, I *out, std::int64_t n) {
-  const std::int64_t i = usmk::linear_id();
-  if (i < n && m[i]) out[cs[i] - 1] = static_cast<I>(i);
+void gather(const T *x, const std::int64_t *idx, T *out, std::int64_t total, std::int64_t inner,
+            std::int64_t n0, std::int64_t s0, std::int64_t si, std::int32_t *err) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= total) return;
+  const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
+  std::int64_t k = idx[a];
+  if (k < 0) k += n0;
+  if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) {
+    *err = 1;
+    return;
+  }
+  out[j] = x[k * s0 + b * si];
+}
+
+// The same for inner == 1 on CPU devices: one work-item per block of
+// kGatherBlock indices, independent scalar loads, so each core keeps
+// many cache misses in flight.
+constexpr std::int64_t kGatherBlock = 4096;
+template <typename T>
+USM_SIMD_KERNEL
+void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
+                std::int64_t n0, std::int64_t s0, std::int32_t *err) {
+  const std::int64_t j0 = usmk::linear_id() * kGatherBlock;
+  if (j0 >= total) return;
+  const std::int64_t e = total < j0 + kGatherBlock ? total : j0 + kGatherBlock;
+  bool bad = false;
+  for (std::int64_t j = j0; j < e; ++j) {
+    std::int64_t k = idx[j];
+    k += k < 0 ? n0 : 0;
+    if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) {
+      bad = true;
+      continue;
+    }
+    out[j] = x[k * s0];
+  }
+  if (bad) *err = 1;
+}
+
+// x[k * s0 + b * si] = v[j * inner + b] for k = idx[j] (negative: from the
+// end): the scatter of x[idx] = v along one axis (duplicate indices: one of
+// the values lands). CHECK: store nothing, only set *err for an index
+// outside [-n0, n0) (the host checks before scattering).
+template <typename T, int CHECK>
+USM_KERNEL(1)
+void scatter(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std::int64_t inner,
+             std::int64_t n0, std::int64_t s0, std::int64_t si, std::int32_t *err) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= total) return;
+  const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
+  std::int64_t k = idx[a];
+  if (k < 0) k += n0;
+  if constexpr (CHECK) {
+    if (b == 0 && static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) *err = 1;
+  } else {
+    x[k * s0 + b * si] = v[j];
+  }
 }
 
 // x[offs + ...] = v: the scatter of integer-array assignment, over the same
