@@ -8,10 +8,19 @@ from ._array import c_strides, empty_array, usm_ndarray, view
 
 __all__ = ["sort", "argsort"]
 
+def _sort_names(t, qi):
+    """One bundle per key type: the merge sort's kernels and the radix sort's."""
+    names = [f"{k}<{t}, {d}, {i}>" for k in ("sort_chunks", "merge_pass") for d in (0, 1)
+             for i in (0, 1)]
+    names += [f"radix_bits<{t}, {i}>" for i in (0, 1)] + [f"radix_scan<{t}>"]
+    names += [f"{k}<{t}, {d}, {i}>" for k in ("radix_hist", "radix_scatter") for d in (0, 1)
+              for i in (0, 1)]
+    return names
+
+
 _kernels.register_family(_kernels.Family(
-    ("sort_chunks", "merge_pass"), "sort.cpp", lambda a: a[0],
-    lambda t, qi: [f"{k}<{t}, {d}, {i}>" for k in ("sort_chunks", "merge_pass")
-                   for d in (0, 1) for i in (0, 1)],
+    ("sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist", "radix_scatter"),
+    "sort.cpp", lambda a: a[0], _sort_names,
     lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")]))
 
 

@@ -1,14 +1,117 @@
 // Stable sorts along the rows of contiguous buffers (kernels/sycl/sort.cpp):
 // Python lays out the keys (and argsort's indices) with the sorted axis
-// last; here the chunk sort and the merge passes run, ping-ponging through
-// pooled temporaries.
+// last; here the radix passes (real types, rows of kRadixMinRow items or
+// more) or the chunk sort and merge passes run, ping-ponging through pooled
+// temporaries.
 #include "engine.hpp"
+
+#include <algorithm>
 
 namespace usm {
 
 namespace {
 constexpr int64_t kSortChunk = 16;
+constexpr int64_t kRadixMinRow = 256;  // shorter rows: merge sort (fewer launches)
+constexpr int kRadixDigits = 256;      // kernels/sycl/sort.cpp
+constexpr int64_t kRadixGroup = 32;    // work-items per group of the generic form
+constexpr int64_t kRadixItems = 64;    // keys per work-item of the generic form
+constexpr int64_t kRadixCpuBlocks = 64;   // blocks of the CPU form (one work-item each)
+constexpr int64_t kRadixCpuMinBlock = 4096;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// LSD radix sort of (rows, n) keys, n >= 2; see kernels/sycl/sort.cpp.
+sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const ArrayRef *ix,
+                       int64_t rows, int64_t n, bool desc) {
+  const bool with_idx = ix != nullptr;
+  const int64_t N = rows * n, isz = k.itemsize;
+  const std::string t = kTypeName[k.tc];
+  const std::string targs = t + (desc ? ", 1" : ", 0") + (with_idx ? ", 1>" : ", 0>");
+  char *kp = k.data(), *ip = with_idx ? ix->data() : nullptr;
+  Allocation *ka = k.alloc, *ia = with_idx ? ix->alloc : k.alloc;
+
+  // Which bits differ between keys: passes over the others change nothing.
+  const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
+  std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 16), KIND_SHARED));
+  {
+    const sycl::kernel &kb = kc.get("radix_bits<" + t + (with_idx ? ", 1>" : ", 0>"));
+    void *bp = bits->ptr;
+    const size_t L = static_cast<size_t>(std::min<int64_t>(G, 64));
+    submit(q, {ka, bits.get()}, [&](sycl::handler &h) {
+      h.set_args(static_cast<const char *>(kp), N, bp);
+      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
+    });
+  }
+  bits->wait();
+  uint64_t o = 0, a = ~uint64_t(0);
+  const uint64_t *bv = static_cast<const uint64_t *>(bits->ptr);
+  for (int64_t g = 0; g < G; ++g) {
+    o |= bv[2 * g];
+    a &= bv[2 * g + 1];
+  }
+  const uint64_t vary = o ^ a;
+  std::vector<int> shifts;
+  for (int s = 0; s < 8 * isz; s += 8)
+    if ((vary >> s) & 0xff) shifts.push_back(s);
+  if (shifts.empty()) return sycl::event{};   // all keys equal: in order already
+
+  int64_t W, items, bpr;
+  if (kc.simd) {   // CPU: a serial counting sort per block, blocks spread over the cores
+    W = 1;
+    bpr = std::max<int64_t>(1, std::min(ceil_div(kRadixCpuBlocks, rows), n / kRadixCpuMinBlock));
+    items = ceil_div(n, bpr);
+  } else {
+    W = std::min<int64_t>(kRadixGroup, static_cast<int64_t>(kc.wg_size));
+    items = std::min(kRadixItems, ceil_div(n, W));
+    bpr = ceil_div(n, W * items);
+  }
+  const int64_t blocks = rows * bpr, m = blocks * kRadixDigits;
+  std::unique_ptr<Allocation> counts(allocate(q, static_cast<size_t>(m * 8), KIND_DEVICE));
+  std::unique_ptr<Allocation> kt(allocate(q, static_cast<size_t>(N * isz), KIND_DEVICE));
+  std::unique_ptr<Allocation> it(with_idx ? allocate(q, static_cast<size_t>(N * 8), KIND_DEVICE)
+                                          : nullptr);
+  Allocation *ita = with_idx ? it.get() : kt.get();
+  char *bufk[2] = {kp, static_cast<char *>(kt->ptr)};
+  char *bufi[2] = {ip, with_idx ? static_cast<char *>(it->ptr) : nullptr};
+  void *cp = counts->ptr;
+  const sycl::kernel &hist = kc.get("radix_hist<" + targs);
+  const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
+  const sycl::kernel &scatter = kc.get("radix_scatter<" + targs);
+  const sycl::nd_range<1> grid{{static_cast<size_t>(blocks * W)}, {static_cast<size_t>(W)}};
+  const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256),
+                                    pow2_at_least(ceil_div(m, 64)));
+  sycl::event e;
+  int src = 0;
+  for (int shift : shifts) {
+    const char *ks = bufk[src], *is = bufi[src];
+    char *kd = bufk[1 - src], *id = bufi[1 - src];
+    submit(q, {ka, kt.get(), counts.get()}, [&](sycl::handler &h) {
+      h.set_args(ks, n, bpr, items, shift, cp);
+      h.parallel_for(grid, hist);
+    });
+    submit(q, {counts.get()}, [&](sycl::handler &h) {
+      h.set_args(cp, m);
+      h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
+    });
+    e = submit(q, {ka, ia, kt.get(), ita, counts.get()}, [&](sycl::handler &h) {
+      h.set_args(ks, is, kd, id, n, bpr, items, shift, static_cast<const void *>(cp));
+      h.parallel_for(grid, scatter);
+    });
+    src = 1 - src;
+  }
+  if (src == 1) {  // the result is in the temporaries: copy it home (argsort: the indices only)
+    if (with_idx)
+      e = enqueue(q, {ia, ita}, [&](const std::vector<sycl::event> &deps) {
+        return q.memcpy(ip, bufi[1], static_cast<size_t>(N * 8), deps);
+      });
+    else
+      e = enqueue(q, {ka, kt.get()}, [&](const std::vector<sycl::event> &deps) {
+        return q.memcpy(kp, bufk[1], static_cast<size_t>(N * isz), deps);
+      });
+  }
+  return e;
 }
+}  // namespace
 
 // keys (rows, n) sorted in place along rows; idx (int64, same shape) moved
 // along with them when not None.
@@ -24,6 +127,8 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle i
     throw nb::value_error("sort: expected contiguous (rows, n) keys and int64 indices");
   const int64_t rows = k.shape[0], n = k.shape[1];
   if (rows == 0 || n <= 1) return Event{};
+  if (k.tc != TC_C8 && k.tc != TC_C16 && n >= kRadixMinRow)
+    return Event{radix_sort(q, kc, k, with_idx ? &ix : nullptr, rows, n, desc)};
   const std::string targs = std::string(kTypeName[k.tc]) + (desc ? ", 1" : ", 0") +
                             (with_idx ? ", 1>" : ", 0>");
   char *kp = k.data(), *ip = with_idx ? ix.data() : nullptr;
