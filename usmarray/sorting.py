@@ -1,5 +1,6 @@
-"""Sorting functions: sort, argsort (stable merge sorts on the device,
-kernels/sycl/sort.cpp)."""
+"""Sorting functions: sort, argsort (stable sorts on the device,
+kernels/sycl/sort.cpp: LSD radix sort for real types, merge sort for short
+rows)."""
 
 import operator
 
@@ -8,20 +9,26 @@ from ._array import c_strides, empty_array, usm_ndarray, view
 
 __all__ = ["sort", "argsort"]
 
+
 def _sort_names(t, qi):
-    """One bundle per key type: the merge sort's kernels and the radix sort's."""
-    names = [f"{k}<{t}, {d}, {i}>" for k in ("sort_chunks", "merge_pass") for d in (0, 1)
+    """One bundle per key type: the merge sort's kernels, the radix sort's and
+    the groups of unique_* (complex types: only those)."""
+    names = [f"radix_scan<{t}>", f"unique_count<{t}>"] + [f"unique_scatter<{t}, {i}>" for i in (0, 1)]
+    if t in ("c8", "c16"):
+        return names
+    names += [f"{k}<{t}, {d}, {i}>" for k in ("sort_chunks", "merge_pass") for d in (0, 1)
              for i in (0, 1)]
-    names += [f"radix_bits<{t}, {i}>" for i in (0, 1)] + [f"radix_scan<{t}>"]
+    names += [f"radix_bits<{t}, {i}>" for i in (0, 1)]
     names += [f"{k}<{t}, {d}, {i}>" for k in ("radix_hist", "radix_scatter") for d in (0, 1)
               for i in (0, 1)]
     return names
 
 
 _kernels.register_family(_kernels.Family(
-    ("sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist", "radix_scatter"),
+    ("sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist", "radix_scatter",
+     "unique_count", "unique_scatter"),
     "sort.cpp", lambda a: a[0], _sort_names,
-    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")]))
+    _kernels.device_types))
 
 
 def _sorted(name, x, axis, descending, with_idx):
@@ -59,8 +66,15 @@ def _sorted(name, x, axis, descending, with_idx):
         _engine.sort(qi.ref, qi.kc, view(keys, keys._off, flat, c_strides(flat)),
                      None if idx is None else view(idx, idx._off, flat, c_strides(flat)),
                      bool(descending))
+    if with_idx == "both":
+        return moveaxis(keys, -1, a), moveaxis(idx, -1, a)
     out = idx if with_idx else keys
     return moveaxis(out, -1, a)
+
+
+def sort_with_order(x, /):
+    """(sort(x), argsort(x)) of a vector from one stable sort."""
+    return _sorted("sort", x, -1, False, "both")
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):

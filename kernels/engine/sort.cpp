@@ -99,14 +99,13 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
     });
     src = 1 - src;
   }
-  if (src == 1) {  // the result is in the temporaries: copy it home (argsort: the indices only)
+  if (src == 1) {  // the result is in the temporaries: copy it home
+    e = enqueue(q, {ka, kt.get()}, [&](const std::vector<sycl::event> &deps) {
+      return q.memcpy(kp, bufk[1], static_cast<size_t>(N * isz), deps);
+    });
     if (with_idx)
       e = enqueue(q, {ia, ita}, [&](const std::vector<sycl::event> &deps) {
         return q.memcpy(ip, bufi[1], static_cast<size_t>(N * 8), deps);
-      });
-    else
-      e = enqueue(q, {ka, kt.get()}, [&](const std::vector<sycl::event> &deps) {
-        return q.memcpy(kp, bufk[1], static_cast<size_t>(N * isz), deps);
       });
   }
   return e;
@@ -167,6 +166,97 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle i
       });
   }
   return Event{e};
+}
+
+} // namespace usm
+
+namespace usm {
+
+namespace {
+// 1-D contiguous operand of type code tc (-1: any) in q's context.
+void read_vector(sycl::queue &q, nb::handle h, ArrayRef &a, int tc, const char *what) {
+  read_array(h, a);
+  check_operand(q, a, a, what);
+  if (a.nd != 1 || !a.is_c_contiguous() || (tc >= 0 && a.tc != tc))
+    throw nb::value_error((std::string("unique: expected a contiguous vector as ") + what).c_str());
+}
+
+sycl::nd_range<1> unique_range(KernelCache &kc, int64_t B) {
+  // CPU: one work-item per group, each scanning its run as written
+  return kc.simd ? sycl::nd_range<1>{{static_cast<size_t>(B)}, {1}} : linear_range(B, kc.wg_size);
+}
+}  // namespace
+
+// Groups of equal values of the sorted vector s (at least one item): counts
+// group starts per block of s into offs (B + 1 int64, B = offs.size - 1
+// blocks), scans them and returns the number of groups (the one host wait).
+int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle offs_h) {
+  sycl::queue &q = queue_from_ref(qref);
+  ArrayRef s, o;
+  read_vector(q, s_h, s, -1, "the sorted values");
+  read_vector(q, offs_h, o, TC_I8, "the block offsets");
+  const int64_t n = s.shape[0], B = o.shape[0] - 1;
+  if (n < 1 || B < 1 || B > n) throw nb::value_error("unique_count: need 1 <= blocks <= n");
+  const std::string t = kTypeName[s.tc];
+  const int64_t items = ceil_div(n, B);
+  char *sp = s.data(), *op = o.data();
+  const sycl::kernel &kcount = kc.get("unique_count<" + t + ">");
+  const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
+  submit(q, {s.alloc, o.alloc}, [&](sycl::handler &h) {
+    h.set_args(static_cast<const char *>(sp), n, items, B, op);
+    h.parallel_for(unique_range(kc, B), kcount);
+  });
+  const int64_t m = B + 1;
+  const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256), pow2_at_least(ceil_div(m, 64)));
+  submit(q, {o.alloc}, [&](sycl::handler &h) {
+    h.set_args(op, m);
+    h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
+  });
+  int64_t total = 0;
+  sycl::event e = enqueue(q, {o.alloc}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(&total, op + B * 8, 8, deps);
+  });
+  {
+    nb::gil_scoped_release rel;
+    e.wait_and_throw();
+  }
+  return total;
+}
+
+// After unique_count: vals[g] = value of group g, pos[g] = its first index in
+// s (pos may be None), and with order/inv: inv[order[i]] = group of s[i].
+Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle offs_h,
+                     nb::handle vals_h, nb::handle pos_h, nb::handle order_h, nb::handle inv_h) {
+  sycl::queue &q = queue_from_ref(qref);
+  ArrayRef s, o, v, p, od, iv;
+  read_vector(q, s_h, s, -1, "the sorted values");
+  read_vector(q, offs_h, o, TC_I8, "the block offsets");
+  read_vector(q, vals_h, v, s.tc, "the values");
+  const bool with_pos = !pos_h.is_none(), with_inv = !inv_h.is_none();
+  if (with_pos) read_vector(q, pos_h, p, TC_I8, "the positions");
+  if (with_inv) {
+    read_vector(q, order_h, od, TC_I8, "the order");
+    read_vector(q, inv_h, iv, TC_I8, "the inverse");
+    if (od.shape[0] != s.shape[0] || iv.shape[0] != s.shape[0])
+      throw nb::value_error("unique_scatter: order and inverse need the length of s");
+  }
+  const int64_t n = s.shape[0], B = o.shape[0] - 1;
+  if (n < 1 || B < 1 || B > n) throw nb::value_error("unique_scatter: need 1 <= blocks <= n");
+  if (with_pos && p.shape[0] != v.shape[0])
+    throw nb::value_error("unique_scatter: positions and values differ in length");
+  const int64_t items = ceil_div(n, B);
+  const sycl::kernel &k =
+      kc.get("unique_scatter<" + std::string(kTypeName[s.tc]) + (with_inv ? ", 1>" : ", 0>"));
+  char *sp = s.data(), *op = o.data(), *vp = v.data();
+  char *pp = with_pos ? p.data() : nullptr;
+  char *odp = with_inv ? od.data() : nullptr, *ivp = with_inv ? iv.data() : nullptr;
+  Allocation *pa = with_pos ? p.alloc : v.alloc;
+  Allocation *oda = with_inv ? od.alloc : v.alloc, *iva = with_inv ? iv.alloc : v.alloc;
+  return Event{submit(q, {s.alloc, o.alloc, v.alloc, pa, oda, iva}, [&](sycl::handler &h) {
+    h.set_args(static_cast<const char *>(sp), n, items, B, static_cast<const char *>(op), vp, pp,
+               static_cast<const char *>(odp), ivp);
+    h.parallel_for(unique_range(kc, B), k);
+  })};
 }
 
 } // namespace usm

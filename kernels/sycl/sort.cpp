@@ -213,6 +213,50 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
   }
 }
 
+// ------------------------------------------------------------- unique
+// Groups of equal values in a sorted s[0, n): a group starts where the value
+// changes (NaN != NaN: each NaN is its own group). Work-item j of B takes
+// items [j * items, (j + 1) * items).
+template <typename T> inline bool group_start(const T *s, std::int64_t i) {
+  return i == 0 || s[i] != s[i - 1];
+}
+
+// offs[j] = group starts in block j; offs[B] = 0 (radix_scan then makes
+// offs[j] the number of groups before block j and offs[B] their total).
+template <typename T>
+USM_KERNEL(1)
+void unique_count(const T *s, std::int64_t n, std::int64_t items, std::int64_t B,
+                  std::int64_t *offs) {
+  const std::int64_t j = usmk::linear_id();
+  if (j == 0) offs[B] = 0;
+  if (j >= B) return;
+  const std::int64_t lo = j * items, hi = min64(n, lo + items);
+  std::int64_t c = 0;
+  for (std::int64_t i = lo; i < hi; ++i) c += group_start(s, i);
+  offs[j] = c;
+}
+
+// vals[g] = the value of group g; pos[g] (when pos) = where it starts in s;
+// INV: inv[order[i]] = the group of s[i].
+template <typename T, int INV>
+USM_KERNEL(1)
+void unique_scatter(const T *s, std::int64_t n, std::int64_t items, std::int64_t B,
+                    const std::int64_t *offs, T *vals, std::int64_t *pos,
+                    const std::int64_t *order, std::int64_t *inv) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= B) return;
+  const std::int64_t lo = j * items, hi = min64(n, lo + items);
+  std::int64_t g = offs[j] - 1;
+  for (std::int64_t i = lo; i < hi; ++i) {
+    if (group_start(s, i)) {
+      ++g;
+      vals[g] = s[i];
+      if (pos) pos[g] = i;
+    }
+    if constexpr (INV) inv[order[i]] = g;
+  }
+}
+
 // ------------------------------------------------------------- merge sort
 template <typename K, int DESC>
 inline bool before(const K &a, const K &b) {
