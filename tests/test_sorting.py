@@ -156,8 +156,9 @@ def test_radix_skipped_passes(variant, dt):
         _check_sorts(ext)
 
 
-@pytest.mark.parametrize("shape, axis", [((3, 700), 1), ((700, 3), 0), ((2, 300, 3), 1),
-                                         ((40, 260), -1), ((1, 5000), 1)])
+@pytest.mark.parametrize("shape, axis", [((3, 700), 1), ((700, 3), 0), ((2, 300, 5), 1),
+                                         ((40, 260), -1), ((1, 5000), 1), ((9, 70), 1),
+                                         ((100, 9), 0)])
 @pytest.mark.parametrize("dt", [ua.int16, ua.float32, ua.int64], ids=lambda d: d.name)
 def test_radix_rows_and_axes(variant, dt, shape, axis):
     _check_sorts(_ties(shape, dt, seed=3), axis=axis)

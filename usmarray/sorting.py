@@ -19,14 +19,14 @@ def _sort_names(t, qi):
     names += [f"{k}<{t}, {d}, {i}>" for k in ("sort_chunks", "merge_pass") for d in (0, 1)
              for i in (0, 1)]
     names += [f"radix_bits<{t}, {i}>" for i in (0, 1)]
-    names += [f"{k}<{t}, {d}, {i}>" for k in ("radix_hist", "radix_scatter") for d in (0, 1)
-              for i in (0, 1)]
+    names += [f"{k}<{t}, {d}, {i}>" for k in ("radix_hist", "radix_scatter", "radix_rows")
+              for d in (0, 1) for i in (0, 1)]
     return names
 
 
 _kernels.register_family(_kernels.Family(
     ("sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist", "radix_scatter",
-     "unique_count", "unique_scatter"),
+     "radix_rows", "unique_count", "unique_scatter"),
     "sort.cpp", lambda a: a[0], _sort_names,
     _kernels.device_types))
 

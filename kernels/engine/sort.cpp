@@ -17,6 +17,9 @@ constexpr int64_t kRadixGroup = 32;    // work-items per group of the generic fo
 constexpr int64_t kRadixItems = 64;    // keys per work-item of the generic form
 constexpr int64_t kRadixCpuBlocks = 64;   // blocks of the CPU form (one work-item each)
 constexpr int64_t kRadixCpuMinBlock = 4096;
+constexpr int64_t kRadixCpuMinRows = 8;      // this many rows: a work-item per row
+constexpr int64_t kRadixCpuMaxRowLength = int64_t(1) << 24;
+constexpr int64_t kRadixCpuMinRowLength = 64;  // shorter: merge sort (its insertion sorts win)
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -55,6 +58,22 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
     if ((vary >> s) & 0xff) shifts.push_back(s);
   if (shifts.empty()) return sycl::event{};   // all keys equal: in order already
 
+  std::unique_ptr<Allocation> kt(allocate(q, static_cast<size_t>(N * isz), KIND_DEVICE));
+  std::unique_ptr<Allocation> it(with_idx ? allocate(q, static_cast<size_t>(N * 8), KIND_DEVICE)
+                                          : nullptr);
+  Allocation *ita = with_idx ? it.get() : kt.get();
+  char *bufk[2] = {kp, static_cast<char *>(kt->ptr)};
+  char *bufi[2] = {ip, with_idx ? static_cast<char *>(it->ptr) : nullptr};
+  if (kc.simd && rows >= kRadixCpuMinRows && n <= kRadixCpuMaxRowLength) {
+    // CPU, many rows: a work-item sorts a row through all passes, one launch
+    uint32_t passes = 0;
+    for (int s : shifts) passes |= 1u << (s / 8);
+    const sycl::kernel &kr = kc.get("radix_rows<" + targs);
+    return submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
+      h.set_args(kp, ip, bufk[1], bufi[1], rows, n, passes);
+      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}}, kr);
+    });
+  }
   int64_t W, items, bpr;
   if (kc.simd) {   // CPU: a serial counting sort per block, blocks spread over the cores
     W = 1;
@@ -67,12 +86,6 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
   }
   const int64_t blocks = rows * bpr, m = blocks * kRadixDigits;
   std::unique_ptr<Allocation> counts(allocate(q, static_cast<size_t>(m * 8), KIND_DEVICE));
-  std::unique_ptr<Allocation> kt(allocate(q, static_cast<size_t>(N * isz), KIND_DEVICE));
-  std::unique_ptr<Allocation> it(with_idx ? allocate(q, static_cast<size_t>(N * 8), KIND_DEVICE)
-                                          : nullptr);
-  Allocation *ita = with_idx ? it.get() : kt.get();
-  char *bufk[2] = {kp, static_cast<char *>(kt->ptr)};
-  char *bufi[2] = {ip, with_idx ? static_cast<char *>(it->ptr) : nullptr};
   void *cp = counts->ptr;
   const sycl::kernel &hist = kc.get("radix_hist<" + targs);
   const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
@@ -126,7 +139,8 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle i
     throw nb::value_error("sort: expected contiguous (rows, n) keys and int64 indices");
   const int64_t rows = k.shape[0], n = k.shape[1];
   if (rows == 0 || n <= 1) return Event{};
-  if (k.tc != TC_C8 && k.tc != TC_C16 && n >= kRadixMinRow)
+  if (k.tc != TC_C8 && k.tc != TC_C16 &&
+      (n >= kRadixMinRow || (kc.simd && rows >= kRadixCpuMinRows && n >= kRadixCpuMinRowLength)))
     return Event{radix_sort(q, kc, k, with_idx ? &ix : nullptr, rows, n, desc)};
   const std::string targs = std::string(kTypeName[k.tc]) + (desc ? ", 1" : ", 0") +
                             (with_idx ? ", 1>" : ", 0>");

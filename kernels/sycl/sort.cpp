@@ -213,6 +213,49 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
   }
 }
 
+// CPU form for many rows: work-item g of G sorts rows g, g + G, ... each
+// through every pass whose bit is set in `passes` (bit p: digit p),
+// ping-ponging with the row's temporaries (tk, ti) and leaving the result in
+// keys (idx). Work-groups of one work-item: the compiler builds no loop
+// vectorised across work-items, the body runs as written.
+template <typename T, int DESC, int IDX>
+USM_KERNEL(1)
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
+void radix_rows(T *keys, std::int64_t *idx, T *tk, std::int64_t *ti, std::int64_t rows,
+                std::int64_t n, std::uint32_t passes) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  const std::int64_t G = it.get_global_range(0);
+  std::uint32_t cnt[kRadixDigits];
+  for (std::int64_t r = it.get_global_id(0); r < rows; r += G) {
+    T *a = keys + r * n, *b = tk + r * n;
+    std::int64_t *ia = IDX ? idx + r * n : nullptr, *ib = IDX ? ti + r * n : nullptr;
+    for (int p = 0; p < static_cast<int>(sizeof(T)); ++p) {
+      if (!((passes >> p) & 1u)) continue;
+      const int shift = kRadixBits * p;
+      for (int d = 0; d < kRadixDigits; ++d) cnt[d] = 0;
+      for (std::int64_t i = 0; i < n; ++i) ++cnt[radix_digit<T, DESC, IDX>(a[i], shift)];
+      std::uint32_t run = 0;
+      for (int d = 0; d < kRadixDigits; ++d) {
+        const std::uint32_t t = cnt[d];
+        cnt[d] = run;
+        run += t;
+      }
+      for (std::int64_t i = 0; i < n; ++i) {
+        const T v = a[i];
+        const std::uint32_t q = cnt[radix_digit<T, DESC, IDX>(v, shift)]++;
+        b[q] = v;
+        if constexpr (IDX) ib[q] = ia[i];
+      }
+      T *t = a; a = b; b = t;
+      if constexpr (IDX) { std::int64_t *u = ia; ia = ib; ib = u; }
+    }
+    if (a != keys + r * n) {
+      for (std::int64_t i = 0; i < n; ++i) b[i] = a[i];
+      if constexpr (IDX) for (std::int64_t i = 0; i < n; ++i) ib[i] = ia[i];
+    }
+  }
+}
+
 // ------------------------------------------------------------- unique
 // Groups of equal values in a sorted s[0, n): a group starts where the value
 // changes (NaN != NaN: each NaN is its own group). Work-item j of B takes
