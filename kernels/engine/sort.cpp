@@ -29,7 +29,8 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
   const bool with_idx = ix != nullptr;
   const int64_t N = rows * n, isz = k.itemsize;
   const std::string t = kTypeName[k.tc];
-  const std::string targs = t + (desc ? ", 1" : ", 0") + (with_idx ? ", 1>" : ", 0>");
+  const std::string targs = t + (with_idx ? ", 1>" : ", 0>");
+  const int dflip = desc ? 0xff : 0;
   char *kp = k.data(), *ip = with_idx ? ix->data() : nullptr;
   Allocation *ka = k.alloc, *ia = with_idx ? ix->alloc : k.alloc;
 
@@ -70,7 +71,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
     for (int s : shifts) passes |= 1u << (s / 8);
     const sycl::kernel &kr = kc.get("radix_rows<" + targs);
     return submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-      h.set_args(kp, ip, bufk[1], bufi[1], rows, n, passes);
+      h.set_args(kp, ip, bufk[1], bufi[1], rows, n, passes, dflip);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}}, kr);
     });
   }
@@ -99,7 +100,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
     const char *ks = bufk[src], *is = bufi[src];
     char *kd = bufk[1 - src], *id = bufi[1 - src];
     submit(q, {ka, kt.get(), counts.get()}, [&](sycl::handler &h) {
-      h.set_args(ks, n, bpr, items, shift, cp);
+      h.set_args(ks, n, bpr, items, shift, dflip, cp);
       h.parallel_for(grid, hist);
     });
     submit(q, {counts.get()}, [&](sycl::handler &h) {
@@ -107,7 +108,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
       h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
     });
     e = submit(q, {ka, ia, kt.get(), ita, counts.get()}, [&](sycl::handler &h) {
-      h.set_args(ks, is, kd, id, n, bpr, items, shift, static_cast<const void *>(cp));
+      h.set_args(ks, is, kd, id, n, bpr, items, shift, dflip, static_cast<const void *>(cp));
       h.parallel_for(grid, scatter);
     });
     src = 1 - src;
@@ -142,14 +143,14 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle i
   if (k.tc != TC_C8 && k.tc != TC_C16 &&
       (n >= kRadixMinRow || (kc.simd && rows >= kRadixCpuMinRows && n >= kRadixCpuMinRowLength)))
     return Event{radix_sort(q, kc, k, with_idx ? &ix : nullptr, rows, n, desc)};
-  const std::string targs = std::string(kTypeName[k.tc]) + (desc ? ", 1" : ", 0") +
-                            (with_idx ? ", 1>" : ", 0>");
+  const std::string targs = std::string(kTypeName[k.tc]) + (with_idx ? ", 1>" : ", 0>");
+  const int idesc = desc ? 1 : 0;
   char *kp = k.data(), *ip = with_idx ? ix.data() : nullptr;
   Allocation *ka = k.alloc, *ia = with_idx ? ix.alloc : k.alloc;
   const int64_t chunk = kSortChunk, nch = (n + chunk - 1) / chunk;
   const sycl::kernel &chunks = kc.get("sort_chunks<" + targs);
   sycl::event e = submit(q, {ka, ia}, [&](sycl::handler &h) {
-    h.set_args(kp, ip, rows, n, chunk);
+    h.set_args(kp, ip, rows, n, chunk, idesc);
     h.parallel_for(linear_range(rows * nch, kc.wg_size), chunks);
   });
   if (n <= chunk) return Event{e};
@@ -165,7 +166,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle i
   for (int64_t width = chunk; width < n; width *= 2) {
     char *ks = bufk[src], *is = bufi[src], *kd = bufk[1 - src], *id = bufi[1 - src];
     e = submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-      h.set_args(ks, is, kd, id, rows, n, width);
+      h.set_args(ks, is, kd, id, rows, n, width, idesc);
       h.parallel_for(linear_range(rows * n, kc.wg_size), merge);
     });
     src = 1 - src;

@@ -46,9 +46,10 @@ template <> struct uint_of<8> { using type = std::uint64_t; };
 // signed integers flipped; floats by sign and magnitude (negative ones
 // complemented), every NaN the largest. ZEQ (argsort) maps -0.0 to +0.0 so
 // that they stay in input order, as NumPy's stable argsort has them; sort
-// puts -0.0 first (equal values, either order is sorted). DESC complements:
-// equal keys keep their order, NaNs come first.
-template <typename T, int DESC, int ZEQ>
+// puts -0.0 first (equal values, either order is sorted). Descending sorts
+// complement the digits (dflip = 255): equal keys keep their order, NaNs
+// come first.
+template <typename T, int ZEQ>
 inline typename uint_of<sizeof(T)>::type radix_key(const T &v) {
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int B = 8 * sizeof(T);
@@ -69,13 +70,12 @@ inline typename uint_of<sizeof(T)>::type radix_key(const T &v) {
       u = U(u ^ sign);
     }
   }
-  if constexpr (DESC) u = U(~u);
   return u;
 }
 
-template <typename T, int DESC, int ZEQ>
-inline int radix_digit(const T &v, int shift) {
-  return static_cast<int>((radix_key<T, DESC, ZEQ>(v) >> shift) & (kRadixDigits - 1));
+template <typename T, int ZEQ>
+inline int radix_digit(const T &v, int shift, int dflip) {
+  return static_cast<int>((radix_key<T, ZEQ>(v) >> shift) & (kRadixDigits - 1)) ^ dflip;
 }
 
 // OR and AND of the mapped keys over a grid-stride share of n items;
@@ -87,7 +87,7 @@ void radix_bits(const T *keys, std::int64_t n, std::uint64_t *bits) {
   const std::int64_t g = it.get_global_id(0), G = it.get_global_range(0);
   std::uint64_t o = 0, a = ~std::uint64_t(0);
   for (std::int64_t i = g; i < n; i += G) {
-    const std::uint64_t u = radix_key<T, 0, ZEQ>(keys[i]);
+    const std::uint64_t u = radix_key<T, ZEQ>(keys[i]);
     o |= u;
     a &= u;
   }
@@ -119,24 +119,25 @@ inline RadixBlock radix_block(std::int64_t n, std::int64_t bpr, std::int64_t ite
 
 // Each work-item counts its run per digit into its column of `table`
 // (digit-major: table[d * W + w]).
-template <typename T, int DESC, int ZEQ>
-inline void radix_count(const T *keys, const RadixBlock &k, int shift, std::uint32_t *table) {
+template <typename T, int ZEQ>
+inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip,
+                        std::uint32_t *table) {
   for (int d = 0; d < kRadixDigits; ++d) table[d * k.W + k.w] = 0;
   for (std::int64_t i = k.lo; i < k.hi; ++i)
-    ++table[radix_digit<T, DESC, ZEQ>(keys[i], shift) * k.W + k.w];
+    ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip) * k.W + k.w];
 }
 
 // counts[(r * 256 + d) * bpr + b]: keys of digit d in block b of row r.
-template <typename T, int DESC, int ZEQ>
+template <typename T, int ZEQ>
 USM_KERNEL(1)
 void radix_hist(const T *keys, std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
-                std::int64_t *counts) {
+                int dflip, std::int64_t *counts) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
   std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
   const RadixBlock k = radix_block(n, bpr, items);
-  radix_count<T, DESC, ZEQ>(keys, k, shift, table);
+  radix_count<T, ZEQ>(keys, k, shift, dflip, table);
   sycl::group_barrier(grp);
   for (int d = k.w; d < kRadixDigits; d += k.W) {
     std::int64_t s = 0;
@@ -180,10 +181,10 @@ void radix_scan(std::int64_t *counts, std::int64_t m) {
 
 // One pass: kin (and iin) to their places in kout (iout) by the digit at
 // `shift`; offs is the scanned radix_hist of kin.
-template <typename T, int DESC, int IDX>
+template <typename T, int IDX>
 USM_KERNEL(1)
 void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t *iout,
-                   std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
+                   std::int64_t n, std::int64_t bpr, std::int64_t items, int shift, int dflip,
                    const std::int64_t *offs) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
@@ -192,7 +193,7 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
   std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
   std::int64_t *base = reinterpret_cast<std::int64_t *>(&gloc);
   const RadixBlock k = radix_block(n, bpr, items);
-  radix_count<T, DESC, IDX>(kin, k, shift, table);
+  radix_count<T, IDX>(kin, k, shift, dflip, table);
   sycl::group_barrier(grp);
   for (int d = k.w; d < kRadixDigits; d += k.W) {
     base[d] = offs[(k.r * kRadixDigits + d) * bpr + k.b];
@@ -206,7 +207,7 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
   sycl::group_barrier(grp);
   for (std::int64_t i = k.lo; i < k.hi; ++i) {
     const T v = kin[i];
-    const int d = radix_digit<T, DESC, IDX>(v, shift);
+    const int d = radix_digit<T, IDX>(v, shift, dflip);
     const std::int64_t p = base[d] + table[d * k.W + k.w]++;
     kout[p] = v;
     if constexpr (IDX) iout[p] = iin[i];
@@ -218,11 +219,11 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
 // ping-ponging with the row's temporaries (tk, ti) and leaving the result in
 // keys (idx). Work-groups of one work-item: the compiler builds no loop
 // vectorised across work-items, the body runs as written.
-template <typename T, int DESC, int IDX>
+template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void radix_rows(T *keys, std::int64_t *idx, T *tk, std::int64_t *ti, std::int64_t rows,
-                std::int64_t n, std::uint32_t passes) {
+                std::int64_t n, std::uint32_t passes, int dflip) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t G = it.get_global_range(0);
   std::uint32_t cnt[kRadixDigits];
@@ -233,7 +234,7 @@ void radix_rows(T *keys, std::int64_t *idx, T *tk, std::int64_t *ti, std::int64_
       if (!((passes >> p) & 1u)) continue;
       const int shift = kRadixBits * p;
       for (int d = 0; d < kRadixDigits; ++d) cnt[d] = 0;
-      for (std::int64_t i = 0; i < n; ++i) ++cnt[radix_digit<T, DESC, IDX>(a[i], shift)];
+      for (std::int64_t i = 0; i < n; ++i) ++cnt[radix_digit<T, IDX>(a[i], shift, dflip)];
       std::uint32_t run = 0;
       for (int d = 0; d < kRadixDigits; ++d) {
         const std::uint32_t t = cnt[d];
@@ -242,7 +243,7 @@ void radix_rows(T *keys, std::int64_t *idx, T *tk, std::int64_t *ti, std::int64_
       }
       for (std::int64_t i = 0; i < n; ++i) {
         const T v = a[i];
-        const std::uint32_t q = cnt[radix_digit<T, DESC, IDX>(v, shift)]++;
+        const std::uint32_t q = cnt[radix_digit<T, IDX>(v, shift, dflip)]++;
         b[q] = v;
         if constexpr (IDX) ib[q] = ia[i];
       }
@@ -301,15 +302,15 @@ void unique_scatter(const T *s, std::int64_t n, std::int64_t items, std::int64_t
 }
 
 // ------------------------------------------------------------- merge sort
-template <typename K, int DESC>
-inline bool before(const K &a, const K &b) {
-  return DESC ? sorts_before(b, a) : sorts_before(a, b);
+template <typename K>
+inline bool before(const K &a, const K &b, int desc) {
+  return desc ? sorts_before(b, a) : sorts_before(a, b);
 }
 
-template <typename K, int DESC, int IDX>
+template <typename K, int IDX>
 USM_KERNEL(1)
 void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
-                 std::int64_t chunk) {
+                 std::int64_t chunk, int desc) {
   const std::int64_t nch = (n + chunk - 1) / chunk;
   const std::int64_t g = usmk::linear_id();
   if (g >= rows * nch) return;
@@ -320,7 +321,7 @@ void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
     std::int64_t v = 0;
     if constexpr (IDX) v = idx[i];
     std::int64_t j = i;
-    while (j > lo && before<K, DESC>(k, keys[j - 1])) {
+    while (j > lo && before(k, keys[j - 1], desc)) {
       keys[j] = keys[j - 1];
       if constexpr (IDX) idx[j] = idx[j - 1];
       --j;
@@ -330,10 +331,10 @@ void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
   }
 }
 
-template <typename K, int DESC, int IDX>
+template <typename K, int IDX>
 USM_KERNEL(1)
 void merge_pass(const K *kin, const std::int64_t *iin, K *kout, std::int64_t *iout,
-                std::int64_t rows, std::int64_t n, std::int64_t width) {
+                std::int64_t rows, std::int64_t n, std::int64_t width, int desc) {
   const std::int64_t g = usmk::linear_id();
   if (g >= rows * n) return;
   const std::int64_t r = g / n, i = g % n;
@@ -347,7 +348,7 @@ void merge_pass(const K *kin, const std::int64_t *iin, K *kout, std::int64_t *io
     std::int64_t lo = mid, hi = end;
     while (lo < hi) {
       const std::int64_t m = lo + (hi - lo) / 2;
-      if (before<K, DESC>(row[m], k)) lo = m + 1;
+      if (before(row[m], k, desc)) lo = m + 1;
       else hi = m;
     }
     dest = i + (lo - mid);
@@ -356,7 +357,7 @@ void merge_pass(const K *kin, const std::int64_t *iin, K *kout, std::int64_t *io
     std::int64_t lo = start, hi = mid;
     while (lo < hi) {
       const std::int64_t m = lo + (hi - lo) / 2;
-      if (!before<K, DESC>(k, row[m])) lo = m + 1;
+      if (!before(k, row[m], desc)) lo = m + 1;
       else hi = m;
     }
     dest = start + (i - mid) + (lo - start);
