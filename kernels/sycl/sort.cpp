@@ -122,6 +122,11 @@ inline RadixBlock radix_block(std::int64_t n, std::int64_t bpr, std::int64_t ite
 template <typename T, int ZEQ>
 inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip,
                         std::uint32_t *table) {
+  if (k.W == 1) {   // the CPU form: a plain counting loop
+    for (int d = 0; d < kRadixDigits; ++d) table[d] = 0;
+    for (std::int64_t i = k.lo; i < k.hi; ++i) ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip)];
+    return;
+  }
   for (int d = 0; d < kRadixDigits; ++d) table[d * k.W + k.w] = 0;
   for (std::int64_t i = k.lo; i < k.hi; ++i)
     ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip) * k.W + k.w];
@@ -193,6 +198,17 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
   std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
   std::int64_t *base = reinterpret_cast<std::int64_t *>(&gloc);
   const RadixBlock k = radix_block(n, bpr, items);
+  if (k.W == 1) {   // the CPU form: offs are this work-item's positions already
+    std::int64_t pos[kRadixDigits];
+    for (int d = 0; d < kRadixDigits; ++d) pos[d] = offs[(k.r * kRadixDigits + d) * bpr + k.b];
+    for (std::int64_t i = k.lo; i < k.hi; ++i) {
+      const T v = kin[i];
+      const std::int64_t p = pos[radix_digit<T, IDX>(v, shift, dflip)]++;
+      kout[p] = v;
+      if constexpr (IDX) iout[p] = iin[i];
+    }
+    return;
+  }
   radix_count<T, IDX>(kin, k, shift, dflip, table);
   sycl::group_barrier(grp);
   for (int d = k.w; d < kRadixDigits; d += k.W) {
