@@ -5,7 +5,7 @@ rows)."""
 import operator
 
 from . import _dtypes, _engine, _kernels
-from ._array import c_strides, empty_array, usm_ndarray, view
+from ._array import C_CONTIG, c_strides, empty_array, usm_ndarray, view
 
 __all__ = ["sort", "argsort"]
 
@@ -31,7 +31,6 @@ _kernels.register_family(_kernels.Family(
 
 def _sorted(name, x, axis, descending, with_idx):
     from ._copy import copy_into
-    from .creation import arange
     from .manipulation import moveaxis
 
     if not isinstance(x, usm_ndarray):
@@ -53,17 +52,18 @@ def _sorted(name, x, axis, descending, with_idx):
     for d in shape[:-1]:
         rows *= d
     keys = empty_array(shape, x._dtype, qi, x._alloc.kind)
-    copy_into(keys, xm)
-    idx = None
-    if with_idx:
-        idx = empty_array(shape, _dtypes.int64, qi, x._alloc.kind)
-        if idx.size:
-            copy_into(idx, arange(n, dtype=_dtypes.int64, sycl_queue=x.sycl_queue))
-    if rows and n > 1:
+    idx = empty_array(shape, _dtypes.int64, qi, x._alloc.kind) if with_idx else None
+    if rows and n:
+        # the engine reads rows of a contiguous source (the array itself
+        # when the sorted axis is its last and it is C-contiguous)
+        src = xm
+        if not xm._flags & C_CONTIG:
+            src = empty_array(shape, x._dtype, qi, "device")
+            copy_into(src, xm)
         flat = (rows, n)
-        _engine.sort(qi.ref, qi.kc, view(keys, keys._off, flat, c_strides(flat)),
-                     None if idx is None else view(idx, idx._off, flat, c_strides(flat)),
-                     bool(descending))
+        st = c_strides(flat)
+        _engine.sort(qi.ref, qi.kc, view(src, src._off, flat, st), view(keys, keys._off, flat, st),
+                     None if idx is None else view(idx, idx._off, flat, st), bool(descending))
     if with_idx == "both":
         return moveaxis(keys, -1, a), moveaxis(idx, -1, a)
     out = idx if with_idx else keys

@@ -40,7 +40,8 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
 Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
-Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx, bool desc);
+Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle keys, nb::handle idx,
+           bool desc);
 int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs);
 Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs,
                      nb::handle vals, nb::handle pos, nb::handle order, nb::handle inv);
@@ -224,8 +225,9 @@ NB_MODULE(_engine, m) {
   m.def("gemm", &gemm, "Batched floating matrix products through oneMKL.");
   m.def("mkl_load", &mkl_load, "Load oneMKL libraries, then libusmarray_mkl.so.");
   m.def("mkl_loaded", &mkl_loaded);
-  m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
-        nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
+  m.def("sort", &sort, "keys = stable sort of src (rows, n) along rows; idx = their positions.",
+        nb::arg("qref"), nb::arg("kc"), nb::arg("src"), nb::arg("keys"), nb::arg("idx").none(),
+        nb::arg("desc"));
   m.def("unique_count", &unique_count, "Groups of equal values of a sorted vector (waits).");
   m.def("unique_scatter", &unique_scatter, "Values, starts and inverse of unique_count's groups.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("s"), nb::arg("offs"), nb::arg("vals"),

@@ -23,26 +23,48 @@ constexpr int64_t kRadixCpuMinRowLength = 64;  // shorter: merge sort (its inser
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// LSD radix sort of (rows, n) keys, n >= 2; see kernels/sycl/sort.cpp.
-sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const ArrayRef *ix,
-                       int64_t rows, int64_t n, bool desc) {
+// Indices 0..n-1 in every row of idx (the chunk sort with chunks of one).
+sycl::event iota_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const ArrayRef &ix,
+                      int64_t rows, int64_t n) {
+  const sycl::kernel &chunks = kc.get("sort_chunks<" + std::string(kTypeName[k.tc]) + ", 1>");
+  char *kp = k.data(), *ip = ix.data();
+  const int64_t one = 1;
+  const int zero = 0;
+  return submit(q, {k.alloc, ix.alloc}, [&](sycl::handler &h) {
+    h.set_args(kp, ip, rows, n, one, zero);
+    h.parallel_for(linear_range(rows * n, kc.wg_size), chunks);
+  });
+}
+
+sycl::event copy_bytes(sycl::queue &q, char *dst, Allocation *da, const char *src, Allocation *sa,
+                       size_t nbytes) {
+  return enqueue(q, {da, sa}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(dst, src, nbytes, deps);
+  });
+}
+
+// LSD radix sort of the (rows, n) src into keys (and idx), n >= 2; see
+// kernels/sycl/sort.cpp. The first pass reads src, the passes alternate
+// between keys and a temporary so that the last one writes keys.
+sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
+                       const ArrayRef *ix, int64_t rows, int64_t n, bool desc) {
   const bool with_idx = ix != nullptr;
   const int64_t N = rows * n, isz = k.itemsize;
   const std::string t = kTypeName[k.tc];
   const std::string targs = t + (with_idx ? ", 1>" : ", 0>");
   const int dflip = desc ? 0xff : 0;
-  char *kp = k.data(), *ip = with_idx ? ix->data() : nullptr;
-  Allocation *ka = k.alloc, *ia = with_idx ? ix->alloc : k.alloc;
+  char *sp = sr.data(), *kp = k.data(), *ip = with_idx ? ix->data() : nullptr;
+  Allocation *sa = sr.alloc, *ka = k.alloc, *ia = with_idx ? ix->alloc : k.alloc;
 
   // Which bits differ between keys: passes over the others change nothing.
   const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
   std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 16), KIND_SHARED));
   {
-    const sycl::kernel &kb = kc.get("radix_bits<" + t + (with_idx ? ", 1>" : ", 0>"));
+    const sycl::kernel &kb = kc.get("radix_bits<" + targs);
     void *bp = bits->ptr;
     const size_t L = static_cast<size_t>(std::min<int64_t>(G, 64));
-    submit(q, {ka, bits.get()}, [&](sycl::handler &h) {
-      h.set_args(static_cast<const char *>(kp), N, bp);
+    submit(q, {sa, bits.get()}, [&](sycl::handler &h) {
+      h.set_args(static_cast<const char *>(sp), N, bp);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
     });
   }
@@ -57,21 +79,25 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
   std::vector<int> shifts;
   for (int s = 0; s < 8 * isz; s += 8)
     if ((vary >> s) & 0xff) shifts.push_back(s);
-  if (shifts.empty()) return sycl::event{};   // all keys equal: in order already
+  if (shifts.empty()) {   // all keys equal: in order already
+    sycl::event e = copy_bytes(q, kp, ka, sp, sa, static_cast<size_t>(N * isz));
+    if (with_idx) e = iota_rows(q, kc, k, *ix, rows, n);
+    return e;
+  }
 
   std::unique_ptr<Allocation> kt(allocate(q, static_cast<size_t>(N * isz), KIND_DEVICE));
   std::unique_ptr<Allocation> it(with_idx ? allocate(q, static_cast<size_t>(N * 8), KIND_DEVICE)
                                           : nullptr);
   Allocation *ita = with_idx ? it.get() : kt.get();
-  char *bufk[2] = {kp, static_cast<char *>(kt->ptr)};
-  char *bufi[2] = {ip, with_idx ? static_cast<char *>(it->ptr) : nullptr};
+  char *tkp = static_cast<char *>(kt->ptr);
+  char *tip = with_idx ? static_cast<char *>(it->ptr) : nullptr;
   if (kc.simd && rows >= kRadixCpuMinRows && n <= kRadixCpuMaxRowLength) {
     // CPU, many rows: a work-item sorts a row through all passes, one launch
     uint32_t passes = 0;
     for (int s : shifts) passes |= 1u << (s / 8);
     const sycl::kernel &kr = kc.get("radix_rows<" + targs);
-    return submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-      h.set_args(kp, ip, bufk[1], bufi[1], rows, n, passes, dflip);
+    return submit(q, {sa, ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
+      h.set_args(static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, passes, dflip);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}}, kr);
     });
   }
@@ -95,11 +121,13 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
   const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256),
                                     pow2_at_least(ceil_div(m, 64)));
   sycl::event e;
-  int src = 0;
-  for (int shift : shifts) {
-    const char *ks = bufk[src], *is = bufi[src];
-    char *kd = bufk[1 - src], *id = bufi[1 - src];
-    submit(q, {ka, kt.get(), counts.get()}, [&](sycl::handler &h) {
+  const int P = static_cast<int>(shifts.size());
+  const char *ks = sp, *is = nullptr;   // the first pass: src, indices implicit
+  for (int j = 0; j < P; ++j) {
+    const int shift = shifts[j];
+    const bool last_parity = ((P - 1 - j) & 1) == 0;
+    char *kd = last_parity ? kp : tkp, *id = last_parity ? ip : tip;
+    submit(q, {sa, ka, kt.get(), counts.get()}, [&](sycl::handler &h) {
       h.set_args(ks, n, bpr, items, shift, dflip, cp);
       h.parallel_for(grid, hist);
     });
@@ -107,42 +135,41 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const
       h.set_args(cp, m);
       h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
     });
-    e = submit(q, {ka, ia, kt.get(), ita, counts.get()}, [&](sycl::handler &h) {
+    e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](sycl::handler &h) {
       h.set_args(ks, is, kd, id, n, bpr, items, shift, dflip, static_cast<const void *>(cp));
       h.parallel_for(grid, scatter);
     });
-    src = 1 - src;
-  }
-  if (src == 1) {  // the result is in the temporaries: copy it home
-    e = enqueue(q, {ka, kt.get()}, [&](const std::vector<sycl::event> &deps) {
-      return q.memcpy(kp, bufk[1], static_cast<size_t>(N * isz), deps);
-    });
-    if (with_idx)
-      e = enqueue(q, {ia, ita}, [&](const std::vector<sycl::event> &deps) {
-        return q.memcpy(ip, bufi[1], static_cast<size_t>(N * 8), deps);
-      });
+    ks = kd;
+    is = id;
   }
   return e;
 }
 }  // namespace
 
-// keys (rows, n) sorted in place along rows; idx (int64, same shape) moved
-// along with them when not None.
-Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle idx_h, bool desc) {
-  ArrayRef k, ix;
+// keys = src (rows, n) sorted along rows; idx (int64, same shape; None for
+// sort) = the positions in the row they came from. src is not changed.
+Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle keys_h,
+           nb::handle idx_h, bool desc) {
+  ArrayRef sr, k, ix;
+  read_array(src_h, sr);
   read_array(keys_h, k);
   const bool with_idx = !idx_h.is_none();
   if (with_idx) read_array(idx_h, ix);
   sycl::queue &q = queue_from_ref(qref);
   check_operand(q, k, k, "the keys");
+  check_operand(q, sr, k, "the source");
   if (with_idx) check_operand(q, ix, k, "the indices");
-  if (k.nd != 2 || !k.is_c_contiguous() || (with_idx && (ix.tc != TC_I8 || !ix.is_c_contiguous())))
-    throw nb::value_error("sort: expected contiguous (rows, n) keys and int64 indices");
+  if (k.nd != 2 || !k.is_c_contiguous() || !sr.is_c_contiguous() || sr.tc != k.tc ||
+      overlaps(sr, k) || (with_idx && (ix.tc != TC_I8 || !ix.is_c_contiguous())))
+    throw nb::value_error("sort: expected contiguous (rows, n) source and keys of one type "
+                          "and int64 indices");
   const int64_t rows = k.shape[0], n = k.shape[1];
-  if (rows == 0 || n <= 1) return Event{};
-  if (k.tc != TC_C8 && k.tc != TC_C16 &&
+  if (rows == 0 || n == 0) return Event{};
+  if (n >= 2 && k.tc != TC_C8 && k.tc != TC_C16 &&
       (n >= kRadixMinRow || (kc.simd && rows >= kRadixCpuMinRows && n >= kRadixCpuMinRowLength)))
-    return Event{radix_sort(q, kc, k, with_idx ? &ix : nullptr, rows, n, desc)};
+    return Event{radix_sort(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc)};
+  // merge sort, in place in keys (the chunk sort sets the indices up)
+  copy_bytes(q, k.data(), k.alloc, sr.data(), sr.alloc, static_cast<size_t>(rows * n * k.itemsize));
   const std::string targs = std::string(kTypeName[k.tc]) + (with_idx ? ", 1>" : ", 0>");
   const int idesc = desc ? 1 : 0;
   char *kp = k.data(), *ip = with_idx ? ix.data() : nullptr;

@@ -185,7 +185,8 @@ void radix_scan(std::int64_t *counts, std::int64_t m) {
 }
 
 // One pass: kin (and iin) to their places in kout (iout) by the digit at
-// `shift`; offs is the scanned radix_hist of kin.
+// `shift`; offs is the scanned radix_hist of kin. The first pass has no iin:
+// an item's index is its position in its row.
 template <typename T, int IDX>
 USM_KERNEL(1)
 void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t *iout,
@@ -205,7 +206,7 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
       const T v = kin[i];
       const std::int64_t p = pos[radix_digit<T, IDX>(v, shift, dflip)]++;
       kout[p] = v;
-      if constexpr (IDX) iout[p] = iin[i];
+      if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
     }
     return;
   }
@@ -226,29 +227,36 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
     const int d = radix_digit<T, IDX>(v, shift, dflip);
     const std::int64_t p = base[d] + table[d * k.W + k.w]++;
     kout[p] = v;
-    if constexpr (IDX) iout[p] = iin[i];
+    if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
   }
 }
 
-// CPU form for many rows: work-item g of G sorts rows g, g + G, ... each
-// through every pass whose bit is set in `passes` (bit p: digit p),
-// ping-ponging with the row's temporaries (tk, ti) and leaving the result in
-// keys (idx). Work-groups of one work-item: the compiler builds no loop
-// vectorised across work-items, the body runs as written.
+// CPU form for many rows: work-item g of G sorts rows g, g + G, ... of src
+// through every pass whose bit is set in `passes` (bit p: digit p) into
+// keys (and idx: positions in the row moved along), ping-ponging with the
+// row's temporaries (tk, ti) so that the last pass writes keys.
+// Work-groups of one work-item: the compiler builds no loop vectorised
+// across work-items, the body runs as written.
 template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
-void radix_rows(T *keys, std::int64_t *idx, T *tk, std::int64_t *ti, std::int64_t rows,
-                std::int64_t n, std::uint32_t passes, int dflip) {
+void radix_rows(const T *src, T *keys, std::int64_t *idx, T *tk, std::int64_t *ti,
+                std::int64_t rows, std::int64_t n, std::uint32_t passes, int dflip) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t G = it.get_global_range(0);
+  int P = 0;
+  for (int p = 0; p < static_cast<int>(sizeof(T)); ++p) P += (passes >> p) & 1u;
   std::uint32_t cnt[kRadixDigits];
   for (std::int64_t r = it.get_global_id(0); r < rows; r += G) {
-    T *a = keys + r * n, *b = tk + r * n;
-    std::int64_t *ia = IDX ? idx + r * n : nullptr, *ib = IDX ? ti + r * n : nullptr;
+    const T *a = src + r * n;
+    const std::int64_t *ia = nullptr;
+    int j = 0;
     for (int p = 0; p < static_cast<int>(sizeof(T)); ++p) {
       if (!((passes >> p) & 1u)) continue;
       const int shift = kRadixBits * p;
+      const bool last_parity = ((P - 1 - j) & 1) == 0;
+      T *b = (last_parity ? keys : tk) + r * n;
+      std::int64_t *ib = IDX ? (last_parity ? idx : ti) + r * n : nullptr;
       for (int d = 0; d < kRadixDigits; ++d) cnt[d] = 0;
       for (std::int64_t i = 0; i < n; ++i) ++cnt[radix_digit<T, IDX>(a[i], shift, dflip)];
       std::uint32_t run = 0;
@@ -261,14 +269,11 @@ void radix_rows(T *keys, std::int64_t *idx, T *tk, std::int64_t *ti, std::int64_
         const T v = a[i];
         const std::uint32_t q = cnt[radix_digit<T, IDX>(v, shift, dflip)]++;
         b[q] = v;
-        if constexpr (IDX) ib[q] = ia[i];
+        if constexpr (IDX) ib[q] = ia ? ia[i] : i;
       }
-      T *t = a; a = b; b = t;
-      if constexpr (IDX) { std::int64_t *u = ia; ia = ib; ib = u; }
-    }
-    if (a != keys + r * n) {
-      for (std::int64_t i = 0; i < n; ++i) b[i] = a[i];
-      if constexpr (IDX) for (std::int64_t i = 0; i < n; ++i) ib[i] = ia[i];
+      a = b;
+      ia = ib;
+      ++j;
     }
   }
 }
@@ -332,6 +337,8 @@ void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
   if (g >= rows * nch) return;
   const std::int64_t r = g / nch, c = g % nch;
   const std::int64_t lo = r * n + c * chunk, hi = r * n + min64(n, (c + 1) * chunk);
+  if constexpr (IDX)   // the indices start as positions in the row
+    for (std::int64_t i = lo; i < hi; ++i) idx[i] = i - r * n;
   for (std::int64_t i = lo + 1; i < hi; ++i) {
     const K k = keys[i];
     std::int64_t v = 0;
