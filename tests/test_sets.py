@@ -162,3 +162,16 @@ def test_isin_large(variant):
     f[::17] = np.nan
     np.testing.assert_array_equal(ua.asnumpy(ua.isin(ua.asarray(f), ua.asarray(f[:700]))),
                                   np.isin(f, f[:700]))
+
+
+def test_isin_views_zeros_and_types(variant):
+    rng = np.random.default_rng(3)
+    m = rng.integers(-50, 50, (40, 30)).astype(np.float64)
+    m[::7, ::5] = -0.0
+    b = np.array([0.0, 3.0, -7.0, 49.0, np.nan] * 60)
+    x, y = ua.asarray(m), ua.asarray(b)
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x[::-2, 1::3], y)), np.isin(m[::-2, 1::3], b))
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x.T, y, invert=True)), np.isin(m.T, b, invert=True))
+    i = rng.integers(0, 255, 3000).astype(np.uint8)
+    j = rng.integers(0, 10, 500).astype(np.int16)     # promoted to int16
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(ua.asarray(i), ua.asarray(j))), np.isin(i, j))

@@ -1,5 +1,6 @@
 """Set functions: unique_values, unique_counts, unique_inverse, unique_all
-(over a stable sort of the flattened array) and isin (binary search).
+(over a stable sort of the flattened array) and isin (x2 sorted, then a
+binary search of each item of x1 in it, one kernel).
 
 The groups of equal values of the sorted array come from two engine calls
 (kernels/sycl/sort.cpp): unique_count counts group starts per block and
@@ -11,13 +12,12 @@ from collections import namedtuple
 
 from . import _dtypes, _engine
 from . import elementwise as ew
-from ._array import empty_array, usm_ndarray
+from ._array import C_CONTIG, empty_array, usm_ndarray
 from ._copy import astype
 from ._device import common_queue
 from ._dtypes import result_type
 from .creation import asarray, full, zeros
 from .manipulation import concat, reshape
-from .searching import searchsorted
 from .sorting import argsort, sort, sort_with_order
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin"]
@@ -104,11 +104,12 @@ def isin(x1, x2, /, *, invert=False):
         raise TypeError("isin is not defined for complex dtypes")
     s = sort(reshape(astype(x2, dt, copy=False), (-1,)))
     v = astype(x1, dt, copy=False)
-    n = s.shape[0]
-    if n == 0:
+    if s.shape[0] == 0:
         found = zeros(v.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=v.usm_type)
-    else:
-        i = searchsorted(s, v)
-        i = ew.minimum(i, n - 1)
-        found = ew.equal(s[i], v)
-    return ew.logical_not(found) if invert else found
+        return ew.logical_not(found) if invert else found
+    if not v._flags & C_CONTIG:
+        v = astype(v, dt, copy=True, order="C")
+    qi = v._q
+    out = empty_array(v._shape, _dtypes.bool, qi, v._alloc.kind)
+    _engine.isin_sorted(qi.ref, qi.kc, s, v, out, bool(invert))
+    return out

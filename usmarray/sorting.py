@@ -11,11 +11,12 @@ __all__ = ["sort", "argsort"]
 
 
 def _sort_names(t, qi):
-    """One bundle per key type: the merge sort's kernels, the radix sort's and
-    the groups of unique_* (complex types: only those)."""
+    """One bundle per key type: the merge sort's kernels, the radix sort's,
+    isin's search and the groups of unique_* (complex types: only those)."""
     names = [f"radix_scan<{t}>", f"unique_count<{t}>"] + [f"unique_scatter<{t}, {i}>" for i in (0, 1)]
     if t in ("c8", "c16"):
         return names
+    names.append(f"isin_sorted<{t}>")
     # (descending order is a run-time argument: half the kernels to compile)
     names += [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass", "radix_bits", "radix_hist",
                                          "radix_scatter", "radix_rows") for i in (0, 1)]
@@ -24,7 +25,7 @@ def _sort_names(t, qi):
 
 _kernels.register_family(_kernels.Family(
     ("sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist", "radix_scatter",
-     "radix_rows", "unique_count", "unique_scatter"),
+     "radix_rows", "unique_count", "unique_scatter", "isin_sorted"),
     "sort.cpp", lambda a: a[0], _sort_names,
     _kernels.device_types))
 

@@ -43,6 +43,8 @@ Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, n
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle keys, nb::handle idx,
            bool desc);
 int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs);
+Event isin_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v, nb::handle out,
+                  bool invert);
 Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs,
                      nb::handle vals, nb::handle pos, nb::handle order, nb::handle inv);
 Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, nb::handle out);
@@ -228,6 +230,7 @@ NB_MODULE(_engine, m) {
   m.def("sort", &sort, "keys = stable sort of src (rows, n) along rows; idx = their positions.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("src"), nb::arg("keys"), nb::arg("idx").none(),
         nb::arg("desc"));
+  m.def("isin_sorted", &isin_sorted, "out = whether each item of v occurs in the sorted s.");
   m.def("unique_count", &unique_count, "Groups of equal values of a sorted vector (waits).");
   m.def("unique_scatter", &unique_scatter, "Values, starts and inverse of unique_count's groups.",
         nb::arg("qref"), nb::arg("kc"), nb::arg("s"), nb::arg("offs"), nb::arg("vals"),

@@ -302,3 +302,33 @@ Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::h
 }
 
 } // namespace usm
+
+namespace usm {
+
+// out = whether each item of v occurs in the sorted vector s (negated with
+// invert); v and out contiguous of one shape, s non-empty.
+Event isin_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle v_h,
+                  nb::handle out_h, bool invert) {
+  sycl::queue &q = queue_from_ref(qref);
+  ArrayRef s, v, o;
+  read_vector(q, s_h, s, -1, "the sorted values");
+  read_array(v_h, v);
+  read_array(out_h, o);
+  check_operand(q, v, o, "the values");
+  check_operand(q, o, o, "the result");
+  if (v.tc != s.tc || o.tc != TC_BOOL || !v.is_c_contiguous() || !o.is_c_contiguous() ||
+      s.shape[0] < 1)
+    throw nb::value_error("isin: expected contiguous values of the sorted vector's type and a "
+                          "contiguous bool result");
+  const int64_t n = o.size(), m = s.shape[0];
+  if (n == 0) return Event{};
+  const sycl::kernel &k = kc.get("isin_sorted<" + std::string(kTypeName[s.tc]) + ">");
+  char *sp = s.data(), *vp = v.data(), *op = o.data();
+  const int inv = invert ? 1 : 0;
+  return Event{submit(q, {s.alloc, v.alloc, o.alloc}, [&](sycl::handler &h) {
+    h.set_args(static_cast<const char *>(sp), m, static_cast<const char *>(vp), n, op, inv);
+    h.parallel_for(linear_range(n, kc.wg_size), k);
+  })};
+}
+
+} // namespace usm

@@ -322,6 +322,25 @@ void unique_scatter(const T *s, std::int64_t n, std::int64_t items, std::int64_t
   }
 }
 
+// out[i] = (v[i] occurs in the sorted s[0, m)) != invert, m >= 1: a
+// branch-free lower bound (the same steps for every item, so a CPU runtime
+// vectorises it across work-items), then one comparison (NaN equals nothing).
+template <typename T>
+USM_KERNEL(1)
+void isin_sorted(const T *s, std::int64_t m, const T *v, std::int64_t n, bool *out, int invert) {
+  const std::int64_t i = usmk::linear_id();
+  if (i >= n) return;
+  const T x = v[i];
+  const T *base = s;
+  for (std::int64_t len = m; len > 1;) {
+    const std::int64_t half = len / 2;
+    base = sorts_before(base[half - 1], x) ? base + half : base;
+    len -= half;
+  }
+  base += sorts_before(*base, x);
+  out[i] = (base < s + m && *base == x) != (invert != 0);
+}
+
 // ------------------------------------------------------------- merge sort
 template <typename K>
 inline bool before(const K &a, const K &b, int desc) {
