@@ -17,9 +17,12 @@ def _sort_names(t, qi):
     if t in ("c8", "c16"):
         return names
     names.append(f"isin_sorted<{t}>")
-    # (descending order is a run-time argument: half the kernels to compile)
-    names += [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass", "radix_bits", "radix_hist",
-                                         "radix_scatter", "radix_rows") for i in (0, 1)]
+    # (descending order is a run-time argument: half the kernels to compile;
+    # the digits of argsort differ from sort's only for floats)
+    names += [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass", "radix_scatter", "radix_rows")
+              for i in (0, 1)]
+    names += [f"{k}<{t}, {i}>" for k in ("radix_bits", "radix_hist")
+              for i in ((0, 1) if t in ("f2", "f4", "f8") else (0,))]
     return names
 
 

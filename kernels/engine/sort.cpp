@@ -52,6 +52,9 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
   const int64_t N = rows * n, isz = k.itemsize;
   const std::string t = kTypeName[k.tc];
   const std::string targs = t + (with_idx ? ", 1>" : ", 0>");
+  // the digits of argsort differ from sort's only for floats (-0.0 is +0.0)
+  const bool is_float = k.tc == TC_F2 || k.tc == TC_F4 || k.tc == TC_F8;
+  const std::string zargs = t + (with_idx && is_float ? ", 1>" : ", 0>");
   const int dflip = desc ? 0xff : 0;
   char *sp = sr.data(), *kp = k.data(), *ip = with_idx ? ix->data() : nullptr;
   Allocation *sa = sr.alloc, *ka = k.alloc, *ia = with_idx ? ix->alloc : k.alloc;
@@ -60,7 +63,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
   const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
   std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 16), KIND_SHARED));
   {
-    const sycl::kernel &kb = kc.get("radix_bits<" + targs);
+    const sycl::kernel &kb = kc.get("radix_bits<" + zargs);
     void *bp = bits->ptr;
     const size_t L = static_cast<size_t>(std::min<int64_t>(G, 64));
     submit(q, {sa, bits.get()}, [&](sycl::handler &h) {
@@ -114,7 +117,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
   const int64_t blocks = rows * bpr, m = blocks * kRadixDigits;
   std::unique_ptr<Allocation> counts(allocate(q, static_cast<size_t>(m * 8), KIND_DEVICE));
   void *cp = counts->ptr;
-  const sycl::kernel &hist = kc.get("radix_hist<" + targs);
+  const sycl::kernel &hist = kc.get("radix_hist<" + zargs);
   const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
   const sycl::kernel &scatter = kc.get("radix_scatter<" + targs);
   const sycl::nd_range<1> grid{{static_cast<size_t>(blocks * W)}, {static_cast<size_t>(W)}};
