@@ -244,30 +244,35 @@ void radix_rows(const T *src, T *keys, std::int64_t *idx, T *tk, std::int64_t *t
                 std::int64_t rows, std::int64_t n, std::uint32_t passes, int dflip) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t G = it.get_global_range(0);
+  constexpr int NP = static_cast<int>(sizeof(T));
   int P = 0;
-  for (int p = 0; p < static_cast<int>(sizeof(T)); ++p) P += (passes >> p) & 1u;
-  std::uint32_t cnt[kRadixDigits];
+  for (int p = 0; p < NP; ++p) P += (passes >> p) & 1u;
+  // a row's digit counts do not depend on its order: every pass's from one read
+  std::uint32_t cnt[NP][kRadixDigits];
   for (std::int64_t r = it.get_global_id(0); r < rows; r += G) {
     const T *a = src + r * n;
+    for (int p = 0; p < NP; ++p)
+      for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int p = 0; p < NP; ++p)
+        if ((passes >> p) & 1u) ++cnt[p][radix_digit<T, IDX>(a[i], kRadixBits * p, dflip)];
     const std::int64_t *ia = nullptr;
     int j = 0;
-    for (int p = 0; p < static_cast<int>(sizeof(T)); ++p) {
+    for (int p = 0; p < NP; ++p) {
       if (!((passes >> p) & 1u)) continue;
       const int shift = kRadixBits * p;
       const bool last_parity = ((P - 1 - j) & 1) == 0;
       T *b = (last_parity ? keys : tk) + r * n;
       std::int64_t *ib = IDX ? (last_parity ? idx : ti) + r * n : nullptr;
-      for (int d = 0; d < kRadixDigits; ++d) cnt[d] = 0;
-      for (std::int64_t i = 0; i < n; ++i) ++cnt[radix_digit<T, IDX>(a[i], shift, dflip)];
       std::uint32_t run = 0;
       for (int d = 0; d < kRadixDigits; ++d) {
-        const std::uint32_t t = cnt[d];
-        cnt[d] = run;
+        const std::uint32_t t = cnt[p][d];
+        cnt[p][d] = run;
         run += t;
       }
       for (std::int64_t i = 0; i < n; ++i) {
         const T v = a[i];
-        const std::uint32_t q = cnt[radix_digit<T, IDX>(v, shift, dflip)]++;
+        const std::uint32_t q = cnt[p][radix_digit<T, IDX>(v, shift, dflip)]++;
         b[q] = v;
         if constexpr (IDX) ib[q] = ia ? ia[i] : i;
       }
