@@ -65,7 +65,8 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
   {
     const sycl::kernel &kb = kc.get("radix_bits<" + zargs);
     void *bp = bits->ptr;
-    const size_t L = static_cast<size_t>(std::min<int64_t>(G, 64));
+    size_t L = 1;   // a power of two dividing G
+    while (static_cast<int64_t>(2 * L) <= std::min<int64_t>(G, 64) && 2 * L <= kc.wg_size) L *= 2;
     submit(q, {sa, bits.get()}, [&](sycl::handler &h) {
       h.set_args(static_cast<const char *>(sp), N, bp);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
