@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import sample
+from conftest import SUPPORTED_DTYPES, sample
 
 REAL = [d for d in (ua.bool, ua.int8, ua.uint8, ua.int32, ua.int64, ua.uint64, ua.float32)]
 
@@ -86,3 +86,92 @@ def test_unique_complex():
     np.testing.assert_array_equal(ua.asnumpy(a.indices), idx)
     np.testing.assert_array_equal(ua.asnumpy(a.inverse_indices), inv)
     np.testing.assert_array_equal(ua.asnumpy(a.counts), counts)
+
+
+# Large enough for the radix sort and for several blocks of unique_count
+# (at most 1024 blocks: 5000 items give runs of 5), both kernel forms.
+@pytest.fixture(params=["cpu", "generic"])
+def variant(request):
+    kc = ua.asarray([0])._q.kc
+    saved = kc.simd
+    kc.simd = saved and request.param == "cpu"
+    yield request.param
+    kc.simd = saved
+
+
+def _check_unique(h, x=None):
+    x = ua.asarray(h) if x is None else x
+    vals, idx, inv, counts = np.unique(h, return_index=True, return_inverse=True,
+                                       return_counts=True)
+    np.testing.assert_array_equal(ua.asnumpy(ua.unique_values(x)), vals)
+    c = ua.unique_counts(x)
+    np.testing.assert_array_equal(ua.asnumpy(c.values), vals)
+    np.testing.assert_array_equal(ua.asnumpy(c.counts), counts)
+    i = ua.unique_inverse(x)
+    np.testing.assert_array_equal(ua.asnumpy(i.values), vals)
+    np.testing.assert_array_equal(ua.asnumpy(i.inverse_indices), inv.reshape(h.shape))
+    a = ua.unique_all(x)
+    np.testing.assert_array_equal(ua.asnumpy(a.values), vals)
+    np.testing.assert_array_equal(ua.asnumpy(a.indices), idx)
+    np.testing.assert_array_equal(ua.asnumpy(a.inverse_indices), inv.reshape(h.shape))
+    np.testing.assert_array_equal(ua.asnumpy(a.counts), counts)
+
+
+ALL_REAL = [d for d in SUPPORTED_DTYPES if np.dtype(d).kind != "c"]
+
+
+@pytest.mark.parametrize("dtype", ALL_REAL, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(1023,), (1025,), (50, 100)])
+def test_unique_large(variant, dtype, shape):
+    h = sample(shape, dtype, seed=shape[0])
+    if np.dtype(dtype).kind in "iuf":
+        h = (h % 37).astype(dtype)
+    _check_unique(h)
+
+
+def test_unique_all_distinct_all_equal_and_views(variant):
+    h = np.random.default_rng(1).permutation(5000).astype(np.int64)
+    _check_unique(h)                       # every value its own group
+    _check_unique(np.full(3000, -4, np.int16))
+    m = (sample((60, 80), np.float32) % 9).astype(np.float32)
+    _check_unique(m[::-2, 1::3], ua.asarray(m)[::-2, 1::3])
+    c = (sample((700,), np.complex64) * 2).round().astype(np.complex64)
+    _check_unique(c)
+
+
+def test_unique_large_nans(variant):
+    h = np.tile(np.array([np.nan, 2.0, -0.0, 0.0, np.nan, 1.0], "f8"), 100)
+    x = ua.asarray(h)
+    v = ua.asnumpy(ua.unique_values(x))
+    assert v.shape == (203,) and np.all(np.isnan(v[3:]))
+    np.testing.assert_array_equal(v[:3], [0.0, 1.0, 2.0])
+    c = ua.unique_counts(x)
+    np.testing.assert_array_equal(ua.asnumpy(c.counts), [200, 100, 100] + [1] * 200)
+    inv = ua.asnumpy(ua.unique_inverse(x).inverse_indices)
+    ok = ~np.isnan(h)
+    np.testing.assert_array_equal(v[inv][ok], h[ok])
+    assert len(set(inv[~ok].tolist())) == 200
+
+
+def test_isin_large(variant):
+    rng = np.random.default_rng(2)
+    a = rng.integers(0, 3000, 5000)
+    b = rng.integers(0, 3000, 2000)
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(ua.asarray(a), ua.asarray(b))), np.isin(a, b))
+    f = a.astype(np.float32)
+    f[::17] = np.nan
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(ua.asarray(f), ua.asarray(f[:700]))),
+                                  np.isin(f, f[:700]))
+
+
+def test_isin_views_zeros_and_types(variant):
+    rng = np.random.default_rng(3)
+    m = rng.integers(-50, 50, (40, 30)).astype(np.float64)
+    m[::7, ::5] = -0.0
+    b = np.array([0.0, 3.0, -7.0, 49.0, np.nan] * 60)
+    x, y = ua.asarray(m), ua.asarray(b)
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x[::-2, 1::3], y)), np.isin(m[::-2, 1::3], b))
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(x.T, y, invert=True)), np.isin(m.T, b, invert=True))
+    i = rng.integers(0, 255, 3000).astype(np.uint8)
+    j = rng.integers(0, 10, 500).astype(np.int16)     # promoted to int16
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(ua.asarray(i), ua.asarray(j))), np.isin(i, j))

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import sample
+from conftest import SUPPORTED_DTYPES as SUPPORTED, sample
 
 
 def _ties(shape, dtype, seed=0):
@@ -68,3 +68,116 @@ def test_sort_errors():
         ua.sort(ua.ones((2, 3)), axis=2)
     with pytest.raises(TypeError):
         ua.argsort(np.ones(3))
+
+
+# ---------------------------------------------------------------- radix sort
+# Rows of 256 items or more of real types take the LSD radix sort; its CPU
+# form (one work-item per block) and generic form (work-groups of 32 with a
+# shared digit table) both run here, through the engine flag kc.simd.
+@pytest.fixture(params=["cpu", "generic"])
+def variant(request):
+    kc = ua.asarray([0])._q.kc
+    saved = kc.simd
+    kc.simd = saved and request.param == "cpu"
+    yield request.param
+    kc.simd = saved
+
+
+REAL = [d for d in SUPPORTED if np.dtype(d).kind != "c"]
+
+
+def _wide(n, dtype, seed=0):
+    """Values over the dtype's whole range (every digit of the key varies)."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+    h = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dt)
+    h[rng.integers(0, n, n // 50)] = np.nan
+    h[rng.integers(0, n, n // 50)] = -np.nan
+    h[rng.integers(0, n, n // 50)] = 0.0
+    h[rng.integers(0, n, n // 50)] = -0.0
+    h[rng.integers(0, n, n // 100)] = np.inf
+    h[rng.integers(0, n, n // 100)] = -np.inf
+    return h
+
+
+def _check_sorts(h, axis=-1, x=None):
+    x = ua.asarray(h) if x is None else x
+    for desc in (False, True):
+        exp = np.sort(h, axis=axis)
+        if desc:
+            exp = np.flip(exp, axis=axis)
+        s = ua.sort(x, axis=axis, descending=desc)
+        assert s.dtype == x.dtype and s.shape == h.shape
+        np.testing.assert_array_equal(ua.asnumpy(s), exp)
+        i = ua.argsort(x, axis=axis, descending=desc)
+        np.testing.assert_array_equal(ua.asnumpy(i), _np_argsort(h, axis, desc))
+
+
+@pytest.mark.parametrize("n", [256, 257, 2049, 4097, 9000])
+@pytest.mark.parametrize("dt", REAL, ids=lambda d: d.name)
+def test_radix_dtypes_sizes(variant, dt, n):
+    _check_sorts(_wide(n, dt, seed=n))
+    _check_sorts(_ties((n,), dt, seed=n))     # stability with many equal keys
+
+
+@pytest.mark.parametrize("dt", [ua.float16, ua.float32, ua.float64], ids=lambda d: d.name)
+def test_radix_special_floats(variant, dt):
+    if dt not in SUPPORTED:
+        pytest.skip("no device support")
+    base = np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf, 1.0, -1.0,
+                     np.finfo(dt).max, -np.finfo(dt).max, np.finfo(dt).tiny, -np.finfo(dt).tiny], dt)
+    h = np.tile(base, 40)
+    _check_sorts(h)
+    s = ua.asnumpy(ua.sort(ua.asarray(h)))
+    zeros = s[s == 0]
+    # sort puts -0.0 before +0.0 (argsort keeps them in input order, as above)
+    assert np.all(np.signbit(zeros[:40])) and not np.any(np.signbit(zeros[40:]))
+    assert np.all(np.isnan(s[-80:])) and not np.any(np.isnan(s[:-80]))
+    d = ua.asnumpy(ua.sort(ua.asarray(h), descending=True))
+    assert np.all(np.isnan(d[:80]))
+
+
+@pytest.mark.parametrize("dt", [ua.int32, ua.uint64, ua.float32], ids=lambda d: d.name)
+def test_radix_skipped_passes(variant, dt):
+    n = 3000
+    const = np.full(n, 7, dt)                                  # every pass skipped
+    _check_sorts(const)
+    h = np.arange(n).astype(dt)[::-1].copy()
+    _check_sorts(h)
+    if np.dtype(dt).kind in "iu":
+        hi = ((np.arange(n) % 3) << (8 * np.dtype(dt).itemsize - 8)).astype(dt)  # top byte only
+        _check_sorts(hi)
+        ext = np.array([np.iinfo(dt).min, np.iinfo(dt).max, 0, 1] * 100, dt)
+        _check_sorts(ext)
+
+
+@pytest.mark.parametrize("shape, axis", [((3, 700), 1), ((700, 3), 0), ((2, 300, 5), 1),
+                                         ((40, 260), -1), ((1, 5000), 1), ((9, 70), 1),
+                                         ((100, 9), 0)])
+@pytest.mark.parametrize("dt", [ua.int16, ua.float32, ua.int64], ids=lambda d: d.name)
+def test_radix_rows_and_axes(variant, dt, shape, axis):
+    _check_sorts(_ties(shape, dt, seed=3), axis=axis)
+    _check_sorts(_wide(int(np.prod(shape)), dt, seed=4).reshape(shape), axis=axis)
+
+
+def test_radix_strided_views(variant):
+    h = _wide(4 * 900, np.float32, seed=5).reshape(4, 900)
+    x = ua.asarray(h)
+    _check_sorts(h[::-2, ::-1], x=x[::-2, ::-1])
+    _check_sorts(h[1:, 3::2], axis=1, x=x[1:, 3::2])
+    _check_sorts(h.T[::-1], axis=0, x=x.T[::-1])
+
+
+def test_sort_many_short_rows_and_empty(variant):
+    h = _ties((3000, 7), np.int32, seed=6)
+    _check_sorts(h)
+    _check_sorts(h, axis=0)
+    for shape in [(0,), (1,), (0, 300), (300, 0), (5, 1)]:
+        h = np.zeros(shape, np.float32)
+        _check_sorts(h)
+        _check_sorts(h, axis=0)

@@ -1,10 +1,24 @@
 """Set functions: unique_values, unique_counts, unique_inverse, unique_all
-(over a stable sort of the flattened array) and isin (binary search)."""
+(over a stable sort of the flattened array) and isin (x2 sorted, then a
+binary search of each item of x1 in it, one kernel).
+
+The groups of equal values of the sorted array come from two engine calls
+(kernels/sycl/sort.cpp): unique_count counts group starts per block and
+scans the counts (the one host wait: the number of distinct values sizes
+the results), unique_scatter writes each group's value, start and, for the
+inverse, every element's group."""
 
 from collections import namedtuple
 
-from . import _dtypes
-from ._array import usm_ndarray
+from . import _dtypes, _engine
+from . import elementwise as ew
+from ._array import C_CONTIG, empty_array, usm_ndarray
+from ._copy import astype
+from ._device import common_queue
+from ._dtypes import result_type
+from .creation import asarray, full, zeros
+from .manipulation import concat, reshape
+from .sorting import argsort, sort, sort_with_order
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin"]
 
@@ -12,102 +26,72 @@ UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_i
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
+_MAX_BLOCKS = 1024   # blocks of unique_count: its scan is one work-group's
 
-def _unique(name, x, want_order):
-    """(sorted flat x, its sort order or None, bool mask of group starts)."""
-    from . import elementwise as ew
-    from .manipulation import concat, reshape
-    from .creation import ones
-    from .sorting import argsort, sort
 
+def _groups(name, x, want_pos, want_inv):
+    """(values, first positions in the sorted flat x or None, sort order or
+    None, inverse indices of x's shape or None)."""
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
     flat = reshape(x, (-1,))
+    want_order = want_pos or want_inv
     if x._dtype.kind == "c":
         # lexicographic (real, imag) order from two stable sorts
         o1 = argsort(ew.imag(flat))
         order = o1[argsort(ew.real(flat)[o1])]
         s = flat[order]
     elif want_order:
-        order = argsort(flat)
-        s = flat[order]
+        s, order = sort_with_order(flat)
     else:
         order, s = None, sort(flat)
+    qi, kind = s._q, x._alloc.kind
     n = s.shape[0]
-    if n == 0:
-        return s, order, ew.equal(s, s)      # an empty bool array
-    # a group starts where the value changes; NaNs differ from everything,
-    # so each NaN is its own group, as the standard asks
-    first = ones((1,), dtype=_dtypes.bool, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
-    starts = concat([first, ew.not_equal(s[1:], s[:-1])])
-    return s, order, starts
+    offs = empty_array((min(n, _MAX_BLOCKS) + 1,), _dtypes.int64, qi, "device")
+    total = _engine.unique_count(qi.ref, qi.kc, s, offs) if n else 0
+    vals = empty_array((total,), s._dtype, qi, kind)
+    pos = empty_array((total,), _dtypes.int64, qi, kind) if want_pos else None
+    inv = empty_array((n,), _dtypes.int64, qi, kind) if want_inv else None
+    if n:
+        _engine.unique_scatter(qi.ref, qi.kc, s, offs, vals, pos,
+                               order if want_inv else None, inv)
+    return vals, pos, order, None if inv is None else reshape(inv, x._shape)
 
 
-def _counts(starts):
-    from . import elementwise as ew
-    from .creation import asarray
-    from .manipulation import concat
-    from .searching import nonzero
-
-    (p,) = nonzero(starts)
-    end = asarray([starts.shape[0]], dtype=_dtypes.int64, sycl_queue=starts.sycl_queue)
-    bounds = concat([p, end])
-    return p, ew.subtract(bounds[1:], bounds[:-1])
-
-
-def _inverse(x, order, starts):
-    from . import elementwise as ew
-    from ._array import empty_array
-    from .manipulation import reshape
-    from .reduction import cumulative_sum
-
-    gid = ew.subtract(cumulative_sum(starts, dtype=_dtypes.int64), 1)
-    inv = empty_array(gid._shape, _dtypes.int64, x._q, x._alloc.kind)
-    if inv.size:
-        inv[order] = gid
-    return reshape(inv, x._shape)
+def _counts(pos, n):
+    """Group sizes from the groups' first positions in n sorted items."""
+    end = full((1,), n, dtype=_dtypes.int64, sycl_queue=pos.sycl_queue, usm_type=pos.usm_type)
+    return ew.subtract(concat([pos[1:], end]), pos)
 
 
 def unique_values(x, /):
     """The distinct elements of `x`, sorted (each NaN is distinct)."""
-    s, _, starts = _unique("unique_values", x, False)
-    return s[starts]
+    return _groups("unique_values", x, False, False)[0]
 
 
 def unique_counts(x, /):
     """(values, counts): the distinct elements and how often each occurs."""
-    s, _, starts = _unique("unique_counts", x, False)
-    p, counts = _counts(starts)
-    return UniqueCountsResult(s[p], counts)
+    vals, pos, _, _ = _groups("unique_counts", x, True, False)
+    return UniqueCountsResult(vals, _counts(pos, x.size))
 
 
 def unique_inverse(x, /):
     """(values, inverse_indices): the distinct elements, and for each element
     of `x` the index of its value in them (shape of `x`)."""
-    s, order, starts = _unique("unique_inverse", x, True)
-    return UniqueInverseResult(s[starts], _inverse(x, order, starts))
+    vals, _, _, inv = _groups("unique_inverse", x, False, True)
+    return UniqueInverseResult(vals, inv)
 
 
 def unique_all(x, /):
     """(values, indices, inverse_indices, counts); `indices` are the first
     occurrences in the flattened `x`."""
-    s, order, starts = _unique("unique_all", x, True)
-    p, counts = _counts(starts)
-    return UniqueAllResult(s[p], order[p], _inverse(x, order, starts), counts)
+    vals, pos, order, inv = _groups("unique_all", x, True, True)
+    return UniqueAllResult(vals, order[pos], inv, _counts(pos, x.size))
 
 
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of `x1` occurs in `x2` (a bool array of x1's
     shape; `invert` negates). Python scalars are accepted for either."""
-    from . import elementwise as ew
-    from ._copy import astype
-    from ._device import common_queue
-    from ._dtypes import result_type
-    from .creation import asarray, zeros
-    from .manipulation import reshape
-    from .searching import searchsorted
-    from .sorting import sort
-
     arrays = [a for a in (x1, x2) if isinstance(a, usm_ndarray)]
     if not arrays:
         raise TypeError("isin: at least one of x1 and x2 must be a usm_ndarray")
@@ -120,11 +104,12 @@ def isin(x1, x2, /, *, invert=False):
         raise TypeError("isin is not defined for complex dtypes")
     s = sort(reshape(astype(x2, dt, copy=False), (-1,)))
     v = astype(x1, dt, copy=False)
-    n = s.shape[0]
-    if n == 0:
+    if s.shape[0] == 0:
         found = zeros(v.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=v.usm_type)
-    else:
-        i = searchsorted(s, v)
-        i = ew.minimum(i, n - 1)
-        found = ew.equal(s[i], v)
-    return ew.logical_not(found) if invert else found
+        return ew.logical_not(found) if invert else found
+    if not v._flags & C_CONTIG:
+        v = astype(v, dt, copy=True, order="C")
+    qi = v._q
+    out = empty_array(v._shape, _dtypes.bool, qi, v._alloc.kind)
+    _engine.isin_sorted(qi.ref, qi.kc, s, v, out, bool(invert))
+    return out

@@ -1,24 +1,41 @@
-"""Sorting functions: sort, argsort (stable merge sorts on the device,
-kernels/sycl/sort.cpp)."""
+"""Sorting functions: sort, argsort (stable sorts on the device,
+kernels/sycl/sort.cpp: LSD radix sort for real types, merge sort for short
+rows)."""
 
 import operator
 from collections import namedtuple
 
 from . import _dtypes, _engine, _kernels
-from ._array import c_strides, empty_array, usm_ndarray, view
+from ._array import C_CONTIG, c_strides, empty_array, usm_ndarray, view
 
 __all__ = ["sort", "argsort", "top_k", "TopKResult"]
 
+
+def _sort_names(t, qi):
+    """One bundle per key type: the merge sort's kernels, the radix sort's,
+    isin's search and the groups of unique_* (complex types: only those)."""
+    names = [f"radix_scan<{t}>", f"unique_count<{t}>"] + [f"unique_scatter<{t}, {i}>" for i in (0, 1)]
+    if t in ("c8", "c16"):
+        return names
+    names.append(f"isin_sorted<{t}>")
+    # (descending order is a run-time argument: half the kernels to compile;
+    # the digits of argsort differ from sort's only for floats)
+    names += [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass", "radix_scatter", "radix_rows")
+              for i in (0, 1)]
+    names += [f"{k}<{t}, {i}>" for k in ("radix_bits", "radix_hist")
+              for i in ((0, 1) if t in ("f2", "f4", "f8") else (0,))]
+    return names
+
+
 _kernels.register_family(_kernels.Family(
-    ("sort_chunks", "merge_pass"), "sort.cpp", lambda a: a[0],
-    lambda t, qi: [f"{k}<{t}, {d}, {i}>" for k in ("sort_chunks", "merge_pass")
-                   for d in (0, 1) for i in (0, 1)],
-    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")]))
+    ("sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist", "radix_scatter",
+     "radix_rows", "unique_count", "unique_scatter", "isin_sorted"),
+    "sort.cpp", lambda a: a[0], _sort_names,
+    _kernels.device_types))
 
 
 def _sorted(name, x, axis, descending, with_idx):
     from ._copy import copy_into
-    from .creation import arange
     from .manipulation import moveaxis
 
     if not isinstance(x, usm_ndarray):
@@ -40,19 +57,27 @@ def _sorted(name, x, axis, descending, with_idx):
     for d in shape[:-1]:
         rows *= d
     keys = empty_array(shape, x._dtype, qi, x._alloc.kind)
-    copy_into(keys, xm)
-    idx = None
-    if with_idx:
-        idx = empty_array(shape, _dtypes.int64, qi, x._alloc.kind)
-        if idx.size:
-            copy_into(idx, arange(n, dtype=_dtypes.int64, sycl_queue=x.sycl_queue))
-    if rows and n > 1:
+    idx = empty_array(shape, _dtypes.int64, qi, x._alloc.kind) if with_idx else None
+    if rows and n:
+        # the engine reads rows of a contiguous source (the array itself
+        # when the sorted axis is its last and it is C-contiguous)
+        src = xm
+        if not xm._flags & C_CONTIG:
+            src = empty_array(shape, x._dtype, qi, "device")
+            copy_into(src, xm)
         flat = (rows, n)
-        _engine.sort(qi.ref, qi.kc, view(keys, keys._off, flat, c_strides(flat)),
-                     None if idx is None else view(idx, idx._off, flat, c_strides(flat)),
-                     bool(descending))
+        st = c_strides(flat)
+        _engine.sort(qi.ref, qi.kc, view(src, src._off, flat, st), view(keys, keys._off, flat, st),
+                     None if idx is None else view(idx, idx._off, flat, st), bool(descending))
+    if with_idx == "both":
+        return moveaxis(keys, -1, a), moveaxis(idx, -1, a)
     out = idx if with_idx else keys
     return moveaxis(out, -1, a)
+
+
+def sort_with_order(x, /):
+    """(sort(x), argsort(x)) of a vector from one stable sort."""
+    return _sorted("sort", x, -1, False, "both")
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):

@@ -48,7 +48,13 @@ Event mask_expand(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle
 void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle out);
 void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle v);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
-Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx, bool desc);
+Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle keys, nb::handle idx,
+           bool desc);
+int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs);
+Event isin_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle v, nb::handle out,
+                  bool invert);
+Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs,
+                     nb::handle vals, nb::handle pos, nb::handle order, nb::handle inv);
 Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a, nb::handle x, nb::handle out);
 Event gemm(std::uintptr_t qref, nb::handle a, nb::handle x, nb::handle out);
 void mkl_load(const std::vector<std::string> &libs, const std::string &shim);
@@ -253,8 +259,14 @@ NB_MODULE(_engine, m) {
   m.def("mkl_loaded", &mkl_loaded);
   m.def("fft", &fft, "Batched DFT over up to 3 axes through oneMKL.");
   m.def("fft_cache", &fft_cache, "oneMKL descriptor cache: (entries, limit, hits, misses).");
-  m.def("sort", &sort, "Stable in-place sort of keys (rows, n) along rows, moving idx along.",
-        nb::arg("qref"), nb::arg("kc"), nb::arg("keys"), nb::arg("idx").none(), nb::arg("desc"));
+  m.def("sort", &sort, "keys = stable sort of src (rows, n) along rows; idx = their positions.",
+        nb::arg("qref"), nb::arg("kc"), nb::arg("src"), nb::arg("keys"), nb::arg("idx").none(),
+        nb::arg("desc"));
+  m.def("isin_sorted", &isin_sorted, "out = whether each item of v occurs in the sorted s.");
+  m.def("unique_count", &unique_count, "Groups of equal values of a sorted vector (waits).");
+  m.def("unique_scatter", &unique_scatter, "Values, starts and inverse of unique_count's groups.",
+        nb::arg("qref"), nb::arg("kc"), nb::arg("s"), nb::arg("offs"), nb::arg("vals"),
+        nb::arg("pos").none(), nb::arg("order").none(), nb::arg("inv").none());
   m.def("where", &where);
   m.def("take", &take, "out[i] = x[i + offsets[i]] (gathers of integer array indexing).");
   m.def("to_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {

@@ -1,37 +1,187 @@
 // Stable sorts along the rows of contiguous buffers (kernels/sycl/sort.cpp):
 // Python lays out the keys (and argsort's indices) with the sorted axis
-// last; here the chunk sort and the merge passes run, ping-ponging through
-// pooled temporaries.
+// last; here the radix passes (real types, rows of kRadixMinRow items or
+// more) or the chunk sort and merge passes run, ping-ponging through pooled
+// temporaries.
 #include "engine.hpp"
+
+#include <algorithm>
 
 namespace usm {
 
 namespace {
 constexpr int64_t kSortChunk = 16;
+constexpr int64_t kRadixMinRow = 256;  // shorter rows: merge sort (fewer launches)
+constexpr int kRadixDigits = 256;      // kernels/sycl/sort.cpp
+constexpr int64_t kRadixGroup = 32;    // work-items per group of the generic form
+constexpr int64_t kRadixItems = 64;    // keys per work-item of the generic form
+constexpr int64_t kRadixCpuBlocks = 64;   // blocks of the CPU form (one work-item each)
+constexpr int64_t kRadixCpuMinBlock = 4096;
+constexpr int64_t kRadixCpuMinRows = 8;      // this many rows: a work-item per row
+constexpr int64_t kRadixCpuMaxRowLength = int64_t(1) << 24;
+constexpr int64_t kRadixCpuMinRowLength = 64;  // shorter: merge sort (its insertion sorts win)
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Indices 0..n-1 in every row of idx (the chunk sort with chunks of one).
+sycl::event iota_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const ArrayRef &ix,
+                      int64_t rows, int64_t n) {
+  const sycl::kernel &chunks = kc.get("sort_chunks<" + std::string(kTypeName[k.tc]) + ", 1>");
+  char *kp = k.data(), *ip = ix.data();
+  const int64_t one = 1;
+  const int zero = 0;
+  return submit(q, {k.alloc, ix.alloc}, [&](sycl::handler &h) {
+    h.set_args(kp, ip, rows, n, one, zero);
+    h.parallel_for(linear_range(rows * n, kc.wg_size), chunks);
+  });
 }
 
-// keys (rows, n) sorted in place along rows; idx (int64, same shape) moved
-// along with them when not None.
-Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle idx_h, bool desc) {
-  ArrayRef k, ix;
+sycl::event copy_bytes(sycl::queue &q, char *dst, Allocation *da, const char *src, Allocation *sa,
+                       size_t nbytes) {
+  return enqueue(q, {da, sa}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(dst, src, nbytes, deps);
+  });
+}
+
+// LSD radix sort of the (rows, n) src into keys (and idx), n >= 2; see
+// kernels/sycl/sort.cpp. The first pass reads src, the passes alternate
+// between keys and a temporary so that the last one writes keys.
+sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
+                       const ArrayRef *ix, int64_t rows, int64_t n, bool desc) {
+  const bool with_idx = ix != nullptr;
+  const int64_t N = rows * n, isz = k.itemsize;
+  const std::string t = kTypeName[k.tc];
+  const std::string targs = t + (with_idx ? ", 1>" : ", 0>");
+  // the digits of argsort differ from sort's only for floats (-0.0 is +0.0)
+  const bool is_float = k.tc == TC_F2 || k.tc == TC_F4 || k.tc == TC_F8;
+  const std::string zargs = t + (with_idx && is_float ? ", 1>" : ", 0>");
+  const int dflip = desc ? 0xff : 0;
+  char *sp = sr.data(), *kp = k.data(), *ip = with_idx ? ix->data() : nullptr;
+  Allocation *sa = sr.alloc, *ka = k.alloc, *ia = with_idx ? ix->alloc : k.alloc;
+
+  // Which bits differ between keys: passes over the others change nothing.
+  const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
+  std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 16), KIND_SHARED));
+  {
+    const sycl::kernel &kb = kc.get("radix_bits<" + zargs);
+    void *bp = bits->ptr;
+    size_t L = 1;   // a power of two dividing G
+    while (static_cast<int64_t>(2 * L) <= std::min<int64_t>(G, 64) && 2 * L <= kc.wg_size) L *= 2;
+    submit(q, {sa, bits.get()}, [&](sycl::handler &h) {
+      h.set_args(static_cast<const char *>(sp), N, bp);
+      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
+    });
+  }
+  bits->wait();
+  uint64_t o = 0, a = ~uint64_t(0);
+  const uint64_t *bv = static_cast<const uint64_t *>(bits->ptr);
+  for (int64_t g = 0; g < G; ++g) {
+    o |= bv[2 * g];
+    a &= bv[2 * g + 1];
+  }
+  const uint64_t vary = o ^ a;
+  std::vector<int> shifts;
+  for (int s = 0; s < 8 * isz; s += 8)
+    if ((vary >> s) & 0xff) shifts.push_back(s);
+  if (shifts.empty()) {   // all keys equal: in order already
+    sycl::event e = copy_bytes(q, kp, ka, sp, sa, static_cast<size_t>(N * isz));
+    if (with_idx) e = iota_rows(q, kc, k, *ix, rows, n);
+    return e;
+  }
+
+  std::unique_ptr<Allocation> kt(allocate(q, static_cast<size_t>(N * isz), KIND_DEVICE));
+  std::unique_ptr<Allocation> it(with_idx ? allocate(q, static_cast<size_t>(N * 8), KIND_DEVICE)
+                                          : nullptr);
+  Allocation *ita = with_idx ? it.get() : kt.get();
+  char *tkp = static_cast<char *>(kt->ptr);
+  char *tip = with_idx ? static_cast<char *>(it->ptr) : nullptr;
+  if (kc.simd && rows >= kRadixCpuMinRows && n <= kRadixCpuMaxRowLength) {
+    // CPU, many rows: a work-item sorts a row through all passes, one launch
+    uint32_t passes = 0;
+    for (int s : shifts) passes |= 1u << (s / 8);
+    const sycl::kernel &kr = kc.get("radix_rows<" + targs);
+    return submit(q, {sa, ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
+      h.set_args(static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, passes, dflip);
+      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}}, kr);
+    });
+  }
+  int64_t W, items, bpr;
+  if (kc.simd) {   // CPU: a serial counting sort per block, blocks spread over the cores
+    W = 1;
+    bpr = std::max<int64_t>(1, std::min(ceil_div(kRadixCpuBlocks, rows), n / kRadixCpuMinBlock));
+    items = ceil_div(n, bpr);
+  } else {
+    W = std::min<int64_t>(kRadixGroup, static_cast<int64_t>(kc.wg_size));
+    items = std::min(kRadixItems, ceil_div(n, W));
+    bpr = ceil_div(n, W * items);
+  }
+  const int64_t blocks = rows * bpr, m = blocks * kRadixDigits;
+  std::unique_ptr<Allocation> counts(allocate(q, static_cast<size_t>(m * 8), KIND_DEVICE));
+  void *cp = counts->ptr;
+  const sycl::kernel &hist = kc.get("radix_hist<" + zargs);
+  const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
+  const sycl::kernel &scatter = kc.get("radix_scatter<" + targs);
+  const sycl::nd_range<1> grid{{static_cast<size_t>(blocks * W)}, {static_cast<size_t>(W)}};
+  const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256),
+                                    pow2_at_least(ceil_div(m, 64)));
+  sycl::event e;
+  const int P = static_cast<int>(shifts.size());
+  const char *ks = sp, *is = nullptr;   // the first pass: src, indices implicit
+  for (int j = 0; j < P; ++j) {
+    const int shift = shifts[j];
+    const bool last_parity = ((P - 1 - j) & 1) == 0;
+    char *kd = last_parity ? kp : tkp, *id = last_parity ? ip : tip;
+    submit(q, {sa, ka, kt.get(), counts.get()}, [&](sycl::handler &h) {
+      h.set_args(ks, n, bpr, items, shift, dflip, cp);
+      h.parallel_for(grid, hist);
+    });
+    submit(q, {counts.get()}, [&](sycl::handler &h) {
+      h.set_args(cp, m);
+      h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
+    });
+    e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](sycl::handler &h) {
+      h.set_args(ks, is, kd, id, n, bpr, items, shift, dflip, static_cast<const void *>(cp));
+      h.parallel_for(grid, scatter);
+    });
+    ks = kd;
+    is = id;
+  }
+  return e;
+}
+}  // namespace
+
+// keys = src (rows, n) sorted along rows; idx (int64, same shape; None for
+// sort) = the positions in the row they came from. src is not changed.
+Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle keys_h,
+           nb::handle idx_h, bool desc) {
+  ArrayRef sr, k, ix;
+  read_array(src_h, sr);
   read_array(keys_h, k);
   const bool with_idx = !idx_h.is_none();
   if (with_idx) read_array(idx_h, ix);
   sycl::queue &q = queue_from_ref(qref);
   check_operand(q, k, k, "the keys");
+  check_operand(q, sr, k, "the source");
   if (with_idx) check_operand(q, ix, k, "the indices");
-  if (k.nd != 2 || !k.is_c_contiguous() || (with_idx && (ix.tc != TC_I8 || !ix.is_c_contiguous())))
-    throw nb::value_error("sort: expected contiguous (rows, n) keys and int64 indices");
+  if (k.nd != 2 || !k.is_c_contiguous() || !sr.is_c_contiguous() || sr.tc != k.tc ||
+      overlaps(sr, k) || (with_idx && (ix.tc != TC_I8 || !ix.is_c_contiguous())))
+    throw nb::value_error("sort: expected contiguous (rows, n) source and keys of one type "
+                          "and int64 indices");
   const int64_t rows = k.shape[0], n = k.shape[1];
-  if (rows == 0 || n <= 1) return Event{};
-  const std::string targs = std::string(kTypeName[k.tc]) + (desc ? ", 1" : ", 0") +
-                            (with_idx ? ", 1>" : ", 0>");
+  if (rows == 0 || n == 0) return Event{};
+  if (n >= 2 && k.tc != TC_C8 && k.tc != TC_C16 &&
+      (n >= kRadixMinRow || (kc.simd && rows >= kRadixCpuMinRows && n >= kRadixCpuMinRowLength)))
+    return Event{radix_sort(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc)};
+  // merge sort, in place in keys (the chunk sort sets the indices up)
+  copy_bytes(q, k.data(), k.alloc, sr.data(), sr.alloc, static_cast<size_t>(rows * n * k.itemsize));
+  const std::string targs = std::string(kTypeName[k.tc]) + (with_idx ? ", 1>" : ", 0>");
+  const int idesc = desc ? 1 : 0;
   char *kp = k.data(), *ip = with_idx ? ix.data() : nullptr;
   Allocation *ka = k.alloc, *ia = with_idx ? ix.alloc : k.alloc;
   const int64_t chunk = kSortChunk, nch = (n + chunk - 1) / chunk;
   const sycl::kernel &chunks = kc.get("sort_chunks<" + targs);
   sycl::event e = submit(q, {ka, ia}, [&](sycl::handler &h) {
-    h.set_args(kp, ip, rows, n, chunk);
+    h.set_args(kp, ip, rows, n, chunk, idesc);
     h.parallel_for(linear_range(rows * nch, kc.wg_size), chunks);
   });
   if (n <= chunk) return Event{e};
@@ -47,7 +197,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle i
   for (int64_t width = chunk; width < n; width *= 2) {
     char *ks = bufk[src], *is = bufi[src], *kd = bufk[1 - src], *id = bufi[1 - src];
     e = submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-      h.set_args(ks, is, kd, id, rows, n, width);
+      h.set_args(ks, is, kd, id, rows, n, width, idesc);
       h.parallel_for(linear_range(rows * n, kc.wg_size), merge);
     });
     src = 1 - src;
@@ -62,6 +212,127 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb::handle i
       });
   }
   return Event{e};
+}
+
+} // namespace usm
+
+namespace usm {
+
+namespace {
+// 1-D contiguous operand of type code tc (-1: any) in q's context.
+void read_vector(sycl::queue &q, nb::handle h, ArrayRef &a, int tc, const char *what) {
+  read_array(h, a);
+  check_operand(q, a, a, what);
+  if (a.nd != 1 || !a.is_c_contiguous() || (tc >= 0 && a.tc != tc))
+    throw nb::value_error((std::string("unique: expected a contiguous vector as ") + what).c_str());
+}
+
+sycl::nd_range<1> unique_range(KernelCache &kc, int64_t B) {
+  // CPU: one work-item per group, each scanning its run as written
+  return kc.simd ? sycl::nd_range<1>{{static_cast<size_t>(B)}, {1}} : linear_range(B, kc.wg_size);
+}
+}  // namespace
+
+// Groups of equal values of the sorted vector s (at least one item): counts
+// group starts per block of s into offs (B + 1 int64, B = offs.size - 1
+// blocks), scans them and returns the number of groups (the one host wait).
+int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle offs_h) {
+  sycl::queue &q = queue_from_ref(qref);
+  ArrayRef s, o;
+  read_vector(q, s_h, s, -1, "the sorted values");
+  read_vector(q, offs_h, o, TC_I8, "the block offsets");
+  const int64_t n = s.shape[0], B = o.shape[0] - 1;
+  if (n < 1 || B < 1 || B > n) throw nb::value_error("unique_count: need 1 <= blocks <= n");
+  const std::string t = kTypeName[s.tc];
+  const int64_t items = ceil_div(n, B);
+  char *sp = s.data(), *op = o.data();
+  const sycl::kernel &kcount = kc.get("unique_count<" + t + ">");
+  const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
+  submit(q, {s.alloc, o.alloc}, [&](sycl::handler &h) {
+    h.set_args(static_cast<const char *>(sp), n, items, B, op);
+    h.parallel_for(unique_range(kc, B), kcount);
+  });
+  const int64_t m = B + 1;
+  const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256), pow2_at_least(ceil_div(m, 64)));
+  submit(q, {o.alloc}, [&](sycl::handler &h) {
+    h.set_args(op, m);
+    h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
+  });
+  int64_t total = 0;
+  sycl::event e = enqueue(q, {o.alloc}, [&](const std::vector<sycl::event> &deps) {
+    return q.memcpy(&total, op + B * 8, 8, deps);
+  });
+  {
+    nb::gil_scoped_release rel;
+    e.wait_and_throw();
+  }
+  return total;
+}
+
+// After unique_count: vals[g] = value of group g, pos[g] = its first index in
+// s (pos may be None), and with order/inv: inv[order[i]] = group of s[i].
+Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle offs_h,
+                     nb::handle vals_h, nb::handle pos_h, nb::handle order_h, nb::handle inv_h) {
+  sycl::queue &q = queue_from_ref(qref);
+  ArrayRef s, o, v, p, od, iv;
+  read_vector(q, s_h, s, -1, "the sorted values");
+  read_vector(q, offs_h, o, TC_I8, "the block offsets");
+  read_vector(q, vals_h, v, s.tc, "the values");
+  const bool with_pos = !pos_h.is_none(), with_inv = !inv_h.is_none();
+  if (with_pos) read_vector(q, pos_h, p, TC_I8, "the positions");
+  if (with_inv) {
+    read_vector(q, order_h, od, TC_I8, "the order");
+    read_vector(q, inv_h, iv, TC_I8, "the inverse");
+    if (od.shape[0] != s.shape[0] || iv.shape[0] != s.shape[0])
+      throw nb::value_error("unique_scatter: order and inverse need the length of s");
+  }
+  const int64_t n = s.shape[0], B = o.shape[0] - 1;
+  if (n < 1 || B < 1 || B > n) throw nb::value_error("unique_scatter: need 1 <= blocks <= n");
+  if (with_pos && p.shape[0] != v.shape[0])
+    throw nb::value_error("unique_scatter: positions and values differ in length");
+  const int64_t items = ceil_div(n, B);
+  const sycl::kernel &k =
+      kc.get("unique_scatter<" + std::string(kTypeName[s.tc]) + (with_inv ? ", 1>" : ", 0>"));
+  char *sp = s.data(), *op = o.data(), *vp = v.data();
+  char *pp = with_pos ? p.data() : nullptr;
+  char *odp = with_inv ? od.data() : nullptr, *ivp = with_inv ? iv.data() : nullptr;
+  Allocation *pa = with_pos ? p.alloc : v.alloc;
+  Allocation *oda = with_inv ? od.alloc : v.alloc, *iva = with_inv ? iv.alloc : v.alloc;
+  return Event{submit(q, {s.alloc, o.alloc, v.alloc, pa, oda, iva}, [&](sycl::handler &h) {
+    h.set_args(static_cast<const char *>(sp), n, items, B, static_cast<const char *>(op), vp, pp,
+               static_cast<const char *>(odp), ivp);
+    h.parallel_for(unique_range(kc, B), k);
+  })};
+}
+
+} // namespace usm
+
+namespace usm {
+
+// out = whether each item of v occurs in the sorted vector s (negated with
+// invert); v and out contiguous of one shape, s non-empty.
+Event isin_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle v_h,
+                  nb::handle out_h, bool invert) {
+  sycl::queue &q = queue_from_ref(qref);
+  ArrayRef s, v, o;
+  read_vector(q, s_h, s, -1, "the sorted values");
+  read_array(v_h, v);
+  read_array(out_h, o);
+  check_operand(q, v, o, "the values");
+  check_operand(q, o, o, "the result");
+  if (v.tc != s.tc || o.tc != TC_BOOL || !v.is_c_contiguous() || !o.is_c_contiguous() ||
+      s.shape[0] < 1)
+    throw nb::value_error("isin: expected contiguous values of the sorted vector's type and a "
+                          "contiguous bool result");
+  const int64_t n = o.size(), m = s.shape[0];
+  if (n == 0) return Event{};
+  const sycl::kernel &k = kc.get("isin_sorted<" + std::string(kTypeName[s.tc]) + ">");
+  char *sp = s.data(), *vp = v.data(), *op = o.data();
+  const int inv = invert ? 1 : 0;
+  return Event{submit(q, {s.alloc, v.alloc, o.alloc}, [&](sycl::handler &h) {
+    h.set_args(static_cast<const char *>(sp), m, static_cast<const char *>(vp), n, op, inv);
+    h.parallel_for(linear_range(n, kc.wg_size), k);
+  })};
 }
 
 } // namespace usm

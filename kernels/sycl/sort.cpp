@@ -1,33 +1,374 @@
-// Stable sorts along the rows of contiguous (rows, n) buffers: insertion
-// sort of short chunks, then merge passes that double the sorted width. A
-// merge pass places every element directly: its rank in its own run plus
-// the number of elements of the other run that go before it (a binary
-// search), so one work-item per element and no synchronisation.
+// Stable sorts along the rows of contiguous (rows, n) buffers.
+//
+// LSD radix sort (real types): keys are read in their own type and mapped on
+// the fly to unsigned integers whose order is the sort order (radix_key), one
+// 8-bit digit per pass, least significant first. A pass is three launches:
+//   radix_hist    a work-group per block of a row: the block's digit counts;
+//   radix_scan    one work-group: exclusive scan of all counts, laid out
+//                 (row, digit, block), so each (row, digit, block) gets the
+//                 position its first key goes to (rows fall out of the
+//                 layout: every row's counts add up to n);
+//   radix_scatter each work-item takes a contiguous run of its block's keys,
+//                 counts them per digit into its column of a work-group
+//                 table, the columns are scanned in work-item order and
+//                 every key goes to its block's position for its digit plus
+//                 the keys of that digit before it: stable.
+// radix_bits reduces OR and AND of all mapped keys first, so the host skips
+// passes whose digit is the same in every key (small-range integers).
+// Work-groups of one work-item with long runs are the CPU form (a serial
+// counting sort per block, one core each); the same kernels in groups of
+// kRadixGroup are the form for GPUs.
+//
+// Merge sort (everything else, and short rows): insertion sort of short
+// chunks, then merge passes that double the sorted width. A merge pass
+// places every element directly: its rank in its own run plus the number of
+// elements of the other run that go before it (a binary search), so one
+// work-item per element and no synchronisation.
 // Keys may carry int64 indices (argsort). NaNs sort after every number.
 #include "order.hpp"
+#include <sycl/ext/oneapi/work_group_static.hpp>
+#include <sycl/group_barrier.hpp>
 
 inline std::int64_t min64(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
-template <typename K, int DESC>
-inline bool before(const K &a, const K &b) {
-  return DESC ? sorts_before(b, a) : sorts_before(a, b);
+// ------------------------------------------------------------- radix sort
+constexpr int kRadixBits = 8;
+constexpr int kRadixDigits = 1 << kRadixBits;
+constexpr int kRadixGroup = 32;   // largest work-group of the radix kernels
+
+template <int S> struct uint_of;
+template <> struct uint_of<1> { using type = std::uint8_t; };
+template <> struct uint_of<2> { using type = std::uint16_t; };
+template <> struct uint_of<4> { using type = std::uint32_t; };
+template <> struct uint_of<8> { using type = std::uint64_t; };
+
+// Unsigned image of a key whose order is the sort order: the sign bit of
+// signed integers flipped; floats by sign and magnitude (negative ones
+// complemented), every NaN the largest. ZEQ (argsort) maps -0.0 to +0.0 so
+// that they stay in input order, as NumPy's stable argsort has them; sort
+// puts -0.0 first (equal values, either order is sorted). Descending sorts
+// complement the digits (dflip = 255): equal keys keep their order, NaNs
+// come first.
+template <typename T, int ZEQ>
+inline typename uint_of<sizeof(T)>::type radix_key(const T &v) {
+  using U = typename uint_of<sizeof(T)>::type;
+  constexpr int B = 8 * sizeof(T);
+  constexpr U sign = U(1) << (B - 1);
+  U u;
+  if constexpr (std::is_same_v<T, bool>) {
+    u = v ? 1 : 0;
+  } else {
+    __builtin_memcpy(&u, &v, sizeof(T));
+    if constexpr (usmk::is_float_v<T>) {
+      constexpr U inf = sizeof(T) == 2 ? U(0x7C00) : sizeof(T) == 4 ? U(0x7F800000u)
+                                                                    : U(0x7FF0000000000000ull);
+      const U mag = u & U(~sign);
+      if (mag > inf) u = U(~U(0));
+      else if (ZEQ && mag == 0) u = sign;
+      else u = (u & sign) ? U(~u) : U(u | sign);
+    } else if constexpr (std::is_signed_v<T>) {
+      u = U(u ^ sign);
+    }
+  }
+  return u;
 }
 
-template <typename K, int DESC, int IDX>
+template <typename T, int ZEQ>
+inline int radix_digit(const T &v, int shift, int dflip) {
+  return static_cast<int>((radix_key<T, ZEQ>(v) >> shift) & (kRadixDigits - 1)) ^ dflip;
+}
+
+// OR and AND of the mapped keys over a grid-stride share of n items;
+// bits[2g], bits[2g+1] per work-item g.
+template <typename T, int ZEQ>
+USM_KERNEL(1)
+void radix_bits(const T *keys, std::int64_t n, std::uint64_t *bits) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  const std::int64_t g = it.get_global_id(0), G = it.get_global_range(0);
+  std::uint64_t o = 0, a = ~std::uint64_t(0);
+  for (std::int64_t i = g; i < n; i += G) {
+    const std::uint64_t u = radix_key<T, ZEQ>(keys[i]);
+    o |= u;
+    a &= u;
+  }
+  bits[2 * g] = o;
+  bits[2 * g + 1] = a;
+}
+
+// The rows of a block of a work-group and each work-item's run of it:
+// block b of row r holds items [r*n + b*W*items, ...) of its row.
+struct RadixBlock {
+  std::int64_t r, b, lo, hi;  // row, block in row, the work-item's run [lo, hi)
+  int w, W;
+};
+
+inline RadixBlock radix_block(std::int64_t n, std::int64_t bpr, std::int64_t items) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  RadixBlock k;
+  const std::int64_t grp = it.get_group(0);
+  k.w = static_cast<int>(it.get_local_id(0));
+  k.W = static_cast<int>(it.get_local_range(0));
+  k.r = grp / bpr;
+  k.b = grp % bpr;
+  const std::int64_t row_end = (k.r + 1) * n;
+  const std::int64_t start = k.r * n + (k.b * k.W + k.w) * items;
+  k.lo = min64(start, row_end);
+  k.hi = min64(start + items, row_end);
+  return k;
+}
+
+// Each work-item counts its run per digit into its column of `table`
+// (digit-major: table[d * W + w]).
+template <typename T, int ZEQ>
+inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip,
+                        std::uint32_t *table) {
+  if (k.W == 1) {   // the CPU form: a plain counting loop
+    for (int d = 0; d < kRadixDigits; ++d) table[d] = 0;
+    for (std::int64_t i = k.lo; i < k.hi; ++i) ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip)];
+    return;
+  }
+  for (int d = 0; d < kRadixDigits; ++d) table[d * k.W + k.w] = 0;
+  for (std::int64_t i = k.lo; i < k.hi; ++i)
+    ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip) * k.W + k.w];
+}
+
+// counts[(r * 256 + d) * bpr + b]: keys of digit d in block b of row r.
+template <typename T, int ZEQ>
+USM_KERNEL(1)
+void radix_hist(const T *keys, std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
+                int dflip, std::int64_t *counts) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  auto grp = it.get_group();
+  static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
+  std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
+  const RadixBlock k = radix_block(n, bpr, items);
+  radix_count<T, ZEQ>(keys, k, shift, dflip, table);
+  sycl::group_barrier(grp);
+  for (int d = k.w; d < kRadixDigits; d += k.W) {
+    std::int64_t s = 0;
+    for (int v = 0; v < k.W; ++v) s += table[d * k.W + v];
+    counts[(k.r * kRadixDigits + d) * bpr + k.b] = s;
+  }
+}
+
+// In-place exclusive scan of counts[0, m) by one work-group (T: only names
+// the bundle it belongs to).
+template <typename T>
+USM_KERNEL(1)
+void radix_scan(std::int64_t *counts, std::int64_t m) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  auto grp = it.get_group();
+  static syclexp::work_group_static<std::int64_t[1024]> loc;
+  std::int64_t *part = reinterpret_cast<std::int64_t *>(&loc);
+  const std::int64_t w = it.get_local_id(0), W = it.get_local_range(0);
+  const std::int64_t seg = (m + W - 1) / W;
+  const std::int64_t lo = min64(m, w * seg), hi = min64(m, lo + seg);
+  std::int64_t s = 0;
+  for (std::int64_t i = lo; i < hi; ++i) s += counts[i];
+  part[w] = s;
+  sycl::group_barrier(grp);
+  if (w == 0) {
+    std::int64_t run = 0;
+    for (std::int64_t v = 0; v < W; ++v) {
+      const std::int64_t t = part[v];
+      part[v] = run;
+      run += t;
+    }
+  }
+  sycl::group_barrier(grp);
+  std::int64_t run = part[w];
+  for (std::int64_t i = lo; i < hi; ++i) {
+    const std::int64_t t = counts[i];
+    counts[i] = run;
+    run += t;
+  }
+}
+
+// One pass: kin (and iin) to their places in kout (iout) by the digit at
+// `shift`; offs is the scanned radix_hist of kin. The first pass has no iin:
+// an item's index is its position in its row.
+template <typename T, int IDX>
+USM_KERNEL(1)
+void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t *iout,
+                   std::int64_t n, std::int64_t bpr, std::int64_t items, int shift, int dflip,
+                   const std::int64_t *offs) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  auto grp = it.get_group();
+  static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
+  static syclexp::work_group_static<std::int64_t[kRadixDigits]> gloc;
+  std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
+  std::int64_t *base = reinterpret_cast<std::int64_t *>(&gloc);
+  const RadixBlock k = radix_block(n, bpr, items);
+  if (k.W == 1) {   // the CPU form: offs are this work-item's positions already
+    std::int64_t pos[kRadixDigits];
+    for (int d = 0; d < kRadixDigits; ++d) pos[d] = offs[(k.r * kRadixDigits + d) * bpr + k.b];
+    for (std::int64_t i = k.lo; i < k.hi; ++i) {
+      const T v = kin[i];
+      const std::int64_t p = pos[radix_digit<T, IDX>(v, shift, dflip)]++;
+      kout[p] = v;
+      if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
+    }
+    return;
+  }
+  radix_count<T, IDX>(kin, k, shift, dflip, table);
+  sycl::group_barrier(grp);
+  for (int d = k.w; d < kRadixDigits; d += k.W) {
+    base[d] = offs[(k.r * kRadixDigits + d) * bpr + k.b];
+    std::uint32_t run = 0;
+    for (int v = 0; v < k.W; ++v) {
+      const std::uint32_t t = table[d * k.W + v];
+      table[d * k.W + v] = run;
+      run += t;
+    }
+  }
+  sycl::group_barrier(grp);
+  for (std::int64_t i = k.lo; i < k.hi; ++i) {
+    const T v = kin[i];
+    const int d = radix_digit<T, IDX>(v, shift, dflip);
+    const std::int64_t p = base[d] + table[d * k.W + k.w]++;
+    kout[p] = v;
+    if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
+  }
+}
+
+// CPU form for many rows: work-item g of G sorts rows g, g + G, ... of src
+// through every pass whose bit is set in `passes` (bit p: digit p) into
+// keys (and idx: positions in the row moved along), ping-ponging with the
+// row's temporaries (tk, ti) so that the last pass writes keys.
+// Work-groups of one work-item: the compiler builds no loop vectorised
+// across work-items, the body runs as written.
+template <typename T, int IDX>
+USM_KERNEL(1)
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
+void radix_rows(const T *src, T *keys, std::int64_t *idx, T *tk, std::int64_t *ti,
+                std::int64_t rows, std::int64_t n, std::uint32_t passes, int dflip) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  const std::int64_t G = it.get_global_range(0);
+  constexpr int NP = static_cast<int>(sizeof(T));
+  int P = 0;
+  for (int p = 0; p < NP; ++p) P += (passes >> p) & 1u;
+  // a row's digit counts do not depend on its order: every pass's from one read
+  std::uint32_t cnt[NP][kRadixDigits];
+  for (std::int64_t r = it.get_global_id(0); r < rows; r += G) {
+    const T *a = src + r * n;
+    for (int p = 0; p < NP; ++p)
+      for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int p = 0; p < NP; ++p)
+        if ((passes >> p) & 1u) ++cnt[p][radix_digit<T, IDX>(a[i], kRadixBits * p, dflip)];
+    const std::int64_t *ia = nullptr;
+    int j = 0;
+    for (int p = 0; p < NP; ++p) {
+      if (!((passes >> p) & 1u)) continue;
+      const int shift = kRadixBits * p;
+      const bool last_parity = ((P - 1 - j) & 1) == 0;
+      T *b = (last_parity ? keys : tk) + r * n;
+      std::int64_t *ib = IDX ? (last_parity ? idx : ti) + r * n : nullptr;
+      std::uint32_t run = 0;
+      for (int d = 0; d < kRadixDigits; ++d) {
+        const std::uint32_t t = cnt[p][d];
+        cnt[p][d] = run;
+        run += t;
+      }
+      for (std::int64_t i = 0; i < n; ++i) {
+        const T v = a[i];
+        const std::uint32_t q = cnt[p][radix_digit<T, IDX>(v, shift, dflip)]++;
+        b[q] = v;
+        if constexpr (IDX) ib[q] = ia ? ia[i] : i;
+      }
+      a = b;
+      ia = ib;
+      ++j;
+    }
+  }
+}
+
+// ------------------------------------------------------------- unique
+// Groups of equal values in a sorted s[0, n): a group starts where the value
+// changes (NaN != NaN: each NaN is its own group). Work-item j of B takes
+// items [j * items, (j + 1) * items).
+template <typename T> inline bool group_start(const T *s, std::int64_t i) {
+  return i == 0 || s[i] != s[i - 1];
+}
+
+// offs[j] = group starts in block j; offs[B] = 0 (radix_scan then makes
+// offs[j] the number of groups before block j and offs[B] their total).
+template <typename T>
+USM_KERNEL(1)
+void unique_count(const T *s, std::int64_t n, std::int64_t items, std::int64_t B,
+                  std::int64_t *offs) {
+  const std::int64_t j = usmk::linear_id();
+  if (j == 0) offs[B] = 0;
+  if (j >= B) return;
+  const std::int64_t lo = j * items, hi = min64(n, lo + items);
+  std::int64_t c = 0;
+  for (std::int64_t i = lo; i < hi; ++i) c += group_start(s, i);
+  offs[j] = c;
+}
+
+// vals[g] = the value of group g; pos[g] (when pos) = where it starts in s;
+// INV: inv[order[i]] = the group of s[i].
+template <typename T, int INV>
+USM_KERNEL(1)
+void unique_scatter(const T *s, std::int64_t n, std::int64_t items, std::int64_t B,
+                    const std::int64_t *offs, T *vals, std::int64_t *pos,
+                    const std::int64_t *order, std::int64_t *inv) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= B) return;
+  const std::int64_t lo = j * items, hi = min64(n, lo + items);
+  std::int64_t g = offs[j] - 1;
+  for (std::int64_t i = lo; i < hi; ++i) {
+    if (group_start(s, i)) {
+      ++g;
+      vals[g] = s[i];
+      if (pos) pos[g] = i;
+    }
+    if constexpr (INV) inv[order[i]] = g;
+  }
+}
+
+// out[i] = (v[i] occurs in the sorted s[0, m)) != invert, m >= 1: a
+// branch-free lower bound (the same steps for every item, so a CPU runtime
+// vectorises it across work-items), then one comparison (NaN equals nothing).
+template <typename T>
+USM_KERNEL(1)
+void isin_sorted(const T *s, std::int64_t m, const T *v, std::int64_t n, bool *out, int invert) {
+  const std::int64_t i = usmk::linear_id();
+  if (i >= n) return;
+  const T x = v[i];
+  const T *base = s;
+  for (std::int64_t len = m; len > 1;) {
+    const std::int64_t half = len / 2;
+    base = sorts_before(base[half - 1], x) ? base + half : base;
+    len -= half;
+  }
+  base += sorts_before(*base, x);
+  out[i] = (base < s + m && *base == x) != (invert != 0);
+}
+
+// ------------------------------------------------------------- merge sort
+template <typename K>
+inline bool before(const K &a, const K &b, int desc) {
+  return desc ? sorts_before(b, a) : sorts_before(a, b);
+}
+
+template <typename K, int IDX>
 USM_KERNEL(1)
 void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
-                 std::int64_t chunk) {
+                 std::int64_t chunk, int desc) {
   const std::int64_t nch = (n + chunk - 1) / chunk;
   const std::int64_t g = usmk::linear_id();
   if (g >= rows * nch) return;
   const std::int64_t r = g / nch, c = g % nch;
   const std::int64_t lo = r * n + c * chunk, hi = r * n + min64(n, (c + 1) * chunk);
+  if constexpr (IDX)   // the indices start as positions in the row
+    for (std::int64_t i = lo; i < hi; ++i) idx[i] = i - r * n;
   for (std::int64_t i = lo + 1; i < hi; ++i) {
     const K k = keys[i];
     std::int64_t v = 0;
     if constexpr (IDX) v = idx[i];
     std::int64_t j = i;
-    while (j > lo && before<K, DESC>(k, keys[j - 1])) {
+    while (j > lo && before(k, keys[j - 1], desc)) {
       keys[j] = keys[j - 1];
       if constexpr (IDX) idx[j] = idx[j - 1];
       --j;
@@ -37,10 +378,10 @@ void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
   }
 }
 
-template <typename K, int DESC, int IDX>
+template <typename K, int IDX>
 USM_KERNEL(1)
 void merge_pass(const K *kin, const std::int64_t *iin, K *kout, std::int64_t *iout,
-                std::int64_t rows, std::int64_t n, std::int64_t width) {
+                std::int64_t rows, std::int64_t n, std::int64_t width, int desc) {
   const std::int64_t g = usmk::linear_id();
   if (g >= rows * n) return;
   const std::int64_t r = g / n, i = g % n;
@@ -54,7 +395,7 @@ void merge_pass(const K *kin, const std::int64_t *iin, K *kout, std::int64_t *io
     std::int64_t lo = mid, hi = end;
     while (lo < hi) {
       const std::int64_t m = lo + (hi - lo) / 2;
-      if (before<K, DESC>(row[m], k)) lo = m + 1;
+      if (before(row[m], k, desc)) lo = m + 1;
       else hi = m;
     }
     dest = i + (lo - mid);
@@ -63,7 +404,7 @@ void merge_pass(const K *kin, const std::int64_t *iin, K *kout, std::int64_t *io
     std::int64_t lo = start, hi = mid;
     while (lo < hi) {
       const std::int64_t m = lo + (hi - lo) / 2;
-      if (!before<K, DESC>(k, row[m])) lo = m + 1;
+      if (!before(k, row[m], desc)) lo = m + 1;
       else hi = m;
     }
     dest = start + (i - mid) + (lo - start);
