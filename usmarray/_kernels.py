@@ -331,6 +331,7 @@ _RESOLVERS = {}   # id(KernelCache) -> its _Resolver; kernel caches live as long
 def make_kernel_cache(qi):
     r = _Resolver(qi)
     kc = _engine.KernelCache(qi.ref, r)
+    kc.simd = kc.simd and os.environ.get("USMARRAY_GENERIC_KERNELS", "0") != "1"
     r.kc = kc
     _RESOLVERS[id(kc)] = r
     return kc
