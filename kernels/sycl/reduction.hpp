@@ -270,8 +270,10 @@ void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, st
 }
 
 // Vector-block variant of reduce_cols for unit column stride: work-item i
-// takes rows [b * B, b * B + B) of a strip of 4 vectors of columns
-// (strip i % ns, block b = i / ns) and writes out[b * n_out + columns].
+// takes rows [b * B, b * B + B) of a strip of up to CV vectors of columns
+// (strip i % ns, block b = i / ns), reading each row's strip contiguously
+// into accumulators kept in private memory (L1), and writes
+// out[b * n_out + columns].
 template <class Op, typename T, typename A, typename R>
 USM_SIMD_KERNEL
 void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
@@ -279,43 +281,44 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
   using VT = usmk::vacc_t<A>;
   constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
   using V = usmk::raw_vec<VT, L>;
-  constexpr int CV = 4;
+  constexpr int CV = 32;
   const std::int64_t nb = (n + B - 1) / B;
   const std::int64_t i = usmk::linear_id();
   if (i >= ns * (nb ? nb : 1)) return;
   const std::int64_t s = i % ns, b = i / ns;
   const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
   const std::int64_t c0 = s * (CV * L);
+  const std::int64_t cend = c0 + CV * L < n_out ? c0 + CV * L : n_out;
+  const int nv = static_cast<int>((cend - c0) / L);  // whole vectors of the strip
   R *o = out + b * n_out;
-  if (c0 + CV * L <= n_out) {
-    const V id = V(VT(Op::template identity<A>()));
-    V acc[CV];
-#pragma unroll
-    for (int k = 0; k < CV; ++k) acc[k] = id;
+  const V id = V(VT(Op::template identity<A>()));
+  V acc[CV], run[CV];
 #pragma unroll 1
-    for (std::int64_t r0 = lo; r0 < hi; r0 += 16) {
-      const std::int64_t r1 = r0 + 16 < hi ? r0 + 16 : hi;
-      V run[CV];
-#pragma unroll
-      for (int k = 0; k < CV; ++k) run[k] = usmk::vlift<Op, A, T, L>(x + r0 * s_r + c0 + k * L);
+  for (int k = 0; k < nv; ++k) acc[k] = id;
+  // runs of 16 rows summed apart: shorter chains of float additions
 #pragma unroll 1
-      for (std::int64_t r = r0 + 1; r < r1; ++r)
-#pragma unroll
-        for (int k = 0; k < CV; ++k) run[k] = Op::vcomb(run[k], usmk::vlift<Op, A, T, L>(x + r * s_r + c0 + k * L));
-#pragma unroll
-      for (int k = 0; k < CV; ++k) acc[k] = Op::vcomb(acc[k], run[k]);
+  for (std::int64_t r0 = lo; r0 < hi; r0 += 16) {
+    const std::int64_t r1 = r0 + 16 < hi ? r0 + 16 : hi;
+#pragma unroll 1
+    for (int k = 0; k < nv; ++k) run[k] = usmk::vlift<Op, A, T, L>(x + r0 * s_r + c0 + k * L);
+#pragma unroll 1
+    for (std::int64_t r = r0 + 1; r < r1; ++r) {
+      const T *row = x + r * s_r + c0;
+#pragma unroll 1
+      for (int k = 0; k < nv; ++k) run[k] = Op::vcomb(run[k], usmk::vlift<Op, A, T, L>(row + k * L));
     }
+#pragma unroll 1
+    for (int k = 0; k < nv; ++k) acc[k] = Op::vcomb(acc[k], run[k]);
+  }
+#pragma unroll 1
+  for (int k = 0; k < nv; ++k)
 #pragma unroll
-    for (int k = 0; k < CV; ++k)
-#pragma unroll
-      for (int j = 0; j < L; ++j) o[c0 + k * L + j] = usmk::finish<R>(static_cast<A>(acc[k][j]));
-  } else {
-    // the last strip: columns one by one
-    for (std::int64_t c = c0; c < n_out; ++c) {
-      A acc = Op::template identity<A>();
-      for (std::int64_t r = lo; r < hi; ++r) acc = Op::combine(acc, usmk::lift<Op, A>(x[c + r * s_r], r));
-      o[c] = usmk::finish<R>(acc);
-    }
+    for (int j = 0; j < L; ++j) o[c0 + k * L + j] = usmk::finish<R>(static_cast<A>(acc[k][j]));
+  // columns past the last whole vector, one by one
+  for (std::int64_t c = c0 + nv * L; c < cend; ++c) {
+    A a = Op::template identity<A>();
+    for (std::int64_t r = lo; r < hi; ++r) a = Op::combine(a, usmk::lift<Op, A>(x[c + r * s_r], r));
+    o[c] = usmk::finish<R>(a);
   }
 }
 
@@ -345,15 +348,29 @@ void argreduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n,
   // a lane that never moves holds the identity, equal to its first item
   VI bi = idx;
   std::int64_t r = lo;
+  // NaNs are only noted in the loop (one compare); a block holding one is
+  // scanned again for its first NaN (which wins)
+  M nan = M(0);
   if constexpr (sizeof(T) >= 4) {
 #pragma unroll 1
     for (; r + L <= hi; r += L) {
       const V v = usmk::load_raw<T, L>(p + r);
-      M m = MAX ? (v > best) : (v < best);
-      if constexpr (usmk::is_float_v<T>) m = m | ((v != v) & (best == best));
+      const M m = MAX ? (v > best) : (v < best);
+      if constexpr (usmk::is_float_v<T>) nan |= (v != v);
       best = usmk::vselect<V>(m, v, best);
       bi = __builtin_bit_cast(VI, (__builtin_bit_cast(M, idx) & m) | (__builtin_bit_cast(M, bi) & ~m));
       idx += IT(L);
+    }
+  }
+  if constexpr (usmk::is_float_v<T>) {
+    bool any_nan = false;
+    for (int j = 0; j < L; ++j) any_nan |= nan[j] != 0;
+    if (any_nan) {
+      for (std::int64_t q = lo; q < r; ++q)
+        if (usmk::isnan_(p[q])) {
+          out[i] = usmk::finish<R>(A{p[q], q});
+          return;
+        }
     }
   }
   A acc = ident;
