@@ -22,7 +22,12 @@ sycl::nd_range<1> items_range(int64_t n) {
 // Work-items (vector-block) or work-groups (generic) a first pass aims for:
 // enough to balance the compute units, few enough that partials stay small.
 int64_t target_blocks(const KernelCache &kc) {
-  const int64_t cu = kc.dev.get_info<sycl::info::device::max_compute_units>();
+  // (a device query per call costs as much as a small reduction's launch)
+  static std::unordered_map<sycl::device, int64_t> known;
+  auto it = known.find(kc.dev);
+  if (it == known.end())
+    it = known.emplace(kc.dev, kc.dev.get_info<sycl::info::device::max_compute_units>()).first;
+  const int64_t cu = it->second;
   return std::max<int64_t>(cu * 128, 256);
 }
 
