@@ -117,11 +117,13 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     if (cols) {
       // first pass: column strips x row blocks; later passes: generic
       const int64_t itm = std::max<int64_t>(std::max<int64_t>(acc_size, x.itemsize), 1);
-      const int64_t strip = 32 * std::min<int64_t>(16, 64 / itm);  // kernel: CV * L
+      const int64_t strip = 128 * std::min<int64_t>(16, 64 / itm);  // kernel: CV * L
       if (first && kc.simd) k = kc.find("reduce_cols_vec<" + sig + R + ">");
       vec = k != nullptr;
       const int64_t units = vec ? (ns = ceil_div(n_out, strip)) : ceil_div(n_out, 64);
       nb = std::min(std::max<int64_t>((vec ? target / 4 : target) / units, 1), std::max<int64_t>(ceil_div(n, 64), 1));
+      // vector blocks: at most 128 rows (the chain of additions per column)
+      if (vec) nb = std::max(nb, ceil_div(n, 128));
       B = std::max<int64_t>(ceil_div(n, nb), 1);
       nb = std::max<int64_t>(ceil_div(n, B), 1);
       if (vec && nb > 1) k = kc.find("reduce_cols_vec<" + sig + acc + ">");

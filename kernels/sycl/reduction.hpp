@@ -270,10 +270,12 @@ void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, st
 }
 
 // Vector-block variant of reduce_cols for unit column stride: work-item i
-// takes rows [b * B, b * B + B) of a strip of up to CV vectors of columns
-// (strip i % ns, block b = i / ns), reading each row's strip contiguously
-// into accumulators kept in private memory (L1), and writes
-// out[b * n_out + columns].
+// takes rows [b * B, b * B + B) (B <= 128, the host's choice: the chain of
+// float additions per column) of a strip of up to CV vectors of columns
+// (strip i % ns, block b = i / ns) and writes out[b * n_out + columns].
+// A strip spans a whole row of up to 8 KB, so a work-item streams through
+// contiguous memory (prefetchers follow it), adding into accumulators kept
+// in private memory (L1).
 template <class Op, typename T, typename A, typename R>
 USM_SIMD_KERNEL
 void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
@@ -281,7 +283,7 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
   using VT = usmk::vacc_t<A>;
   constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
   using V = usmk::raw_vec<VT, L>;
-  constexpr int CV = 32;
+  constexpr int CV = 128;
   const std::int64_t nb = (n + B - 1) / B;
   const std::int64_t i = usmk::linear_id();
   if (i >= ns * (nb ? nb : 1)) return;
@@ -291,24 +293,20 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
   const std::int64_t cend = c0 + CV * L < n_out ? c0 + CV * L : n_out;
   const int nv = static_cast<int>((cend - c0) / L);  // whole vectors of the strip
   R *o = out + b * n_out;
-  const V id = V(VT(Op::template identity<A>()));
-  V acc[CV], run[CV];
+  V acc[CV];
+  if (lo < hi) {
 #pragma unroll 1
-  for (int k = 0; k < nv; ++k) acc[k] = id;
-  // runs of 16 rows summed apart: shorter chains of float additions
+    for (int k = 0; k < nv; ++k) acc[k] = usmk::vlift<Op, A, T, L>(x + lo * s_r + c0 + k * L);
+  } else {
+    const V id = V(VT(Op::template identity<A>()));
 #pragma unroll 1
-  for (std::int64_t r0 = lo; r0 < hi; r0 += 16) {
-    const std::int64_t r1 = r0 + 16 < hi ? r0 + 16 : hi;
+    for (int k = 0; k < nv; ++k) acc[k] = id;
+  }
 #pragma unroll 1
-    for (int k = 0; k < nv; ++k) run[k] = usmk::vlift<Op, A, T, L>(x + r0 * s_r + c0 + k * L);
-#pragma unroll 1
-    for (std::int64_t r = r0 + 1; r < r1; ++r) {
-      const T *row = x + r * s_r + c0;
-#pragma unroll 1
-      for (int k = 0; k < nv; ++k) run[k] = Op::vcomb(run[k], usmk::vlift<Op, A, T, L>(row + k * L));
-    }
-#pragma unroll 1
-    for (int k = 0; k < nv; ++k) acc[k] = Op::vcomb(acc[k], run[k]);
+  for (std::int64_t r = lo + 1; r < hi; ++r) {
+    const T *row = x + r * s_r + c0;
+#pragma unroll 4
+    for (int k = 0; k < nv; ++k) acc[k] = Op::vcomb(acc[k], usmk::vlift<Op, A, T, L>(row + k * L));
   }
 #pragma unroll 1
   for (int k = 0; k < nv; ++k)
