@@ -3,7 +3,13 @@ cumulative_sum and cumulative_prod (scans).
 
 A reduction permutes the reduced axes to the end of a view and asks the
 engine to reduce the trailing dimensions into a new contiguous array; the
-engine collapses and runs multi-pass kernels (kernels/sycl/reduction.hpp).
+engine collapses them and runs one pass over the input that leaves a partial
+state per block, then small passes over the partials (one launch when a row
+fits one block). The kernels (kernels/sycl/reduction.hpp) are one skeleton
+instantiated per operation of `_REDUCTIONS` (argmax/argmin and count_nonzero
+of searching.py included): generic work-group kernels, and vector-block
+kernels on CPU devices (`KernelCache.simd`; USMARRAY_GENERIC_KERNELS=1 turns
+them off).
 """
 
 import operator
@@ -168,7 +174,8 @@ _kernels.register_family(_ReductionFamily())
 
 def _reduce(name, x, axis, keepdims, dtype=None):
     if not isinstance(x, usm_ndarray):
-        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+        what = "count_nonzero" if name == "count" else name
+        raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
     struct, rule, takes_dtype, kinds = _REDUCTIONS[name]
     if x._dtype.kind not in kinds:
         raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")

@@ -114,14 +114,26 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     sycl::nd_range<1> range{{1}, {1}};
     bool vec = false;
     int64_t ns = 0;
-    if (cols) {
+    // A CPU device without a vector-block kernel for the types (complex,
+    // float16, passes over partial states) takes the column kernel, one
+    // work-item per (output, block) and no barriers: a CPU runs a
+    // work-group's tree slowly.
+    bool use_cols = cols;
+    if (!cols && kc.simd) {
+      if (first && s_r == 1)
+        k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + R + ">");
+      use_cols = k == nullptr;
+      k = nullptr;
+    }
+    if (use_cols) {
       // first pass: column strips x row blocks; later passes: generic
       const int64_t itm = std::max<int64_t>(std::max<int64_t>(acc_size, x.itemsize), 1);
       const int64_t strip = 128 * std::min<int64_t>(16, 64 / itm);  // kernel: CV * L
-      if (first && kc.simd) k = kc.find("reduce_cols_vec<" + sig + R + ">");
+      if (first && kc.simd && s_o == 1) k = kc.find("reduce_cols_vec<" + sig + R + ">");
       vec = k != nullptr;
       const int64_t units = vec ? (ns = ceil_div(n_out, strip)) : ceil_div(n_out, 64);
-      nb = std::min(std::max<int64_t>((vec ? target / 4 : target) / units, 1), std::max<int64_t>(ceil_div(n, 64), 1));
+      nb = std::min(std::max<int64_t>((vec ? target / 4 : target) / units, 1),
+                    std::max<int64_t>(ceil_div(n, vec ? 64 : 512), 1));
       // vector blocks: at most 128 rows (the chain of additions per column)
       if (vec) nb = std::max(nb, ceil_div(n, 128));
       B = std::max<int64_t>(ceil_div(n, nb), 1);
@@ -143,6 +155,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
         range = items_range(n_out * nb);
       } else {
         while (wg > 1 && static_cast<int64_t>(wg / 2) >= n) wg /= 2;
+        // 32 items per work-item at least; partials few enough for one more pass
         const int64_t per = std::max<int64_t>(int64_t(wg) * 32, ceil_div(n * n_out, target * wg) * wg);
         nb = std::max<int64_t>(ceil_div(n, per), 1);
         B = std::max<int64_t>(ceil_div(ceil_div(n, nb), int64_t(wg)) * int64_t(wg), 1);
@@ -163,7 +176,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
       dst_alloc = part.get();
     }
     const std::string tail = (last ? R : acc) + ">";
-    if (cols) {
+    if (use_cols) {
       if (vec) {
         e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
           h.set_args(src, dst, n_out, n, s_r, B, ns);
@@ -172,8 +185,11 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
       } else {
         const sycl::kernel &kk = kc.get("reduce_cols<" + sig + tail);
         e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
-          h.set_args(src, dst, n_out, n, s_r, B, nb);
-          h.parallel_for(linear_range(n_out * nb, kc.wg_size), kk);
+          h.set_args(src, dst, n_out, n, s_o, s_r, B, nb);
+          // groups small enough to spread few work-items over the compute units
+          size_t g = 1;
+          while (g * 2 <= kc.wg_size && static_cast<int64_t>(g * 2) * 16 <= n_out * nb) g *= 2;
+          h.parallel_for(linear_range(n_out * nb, g), kk);
         });
       }
     } else if (vec) {
@@ -194,7 +210,8 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     src = dst;
     cur_alloc = dst_alloc;
     n = nb;
-    if (cols) {
+    if (use_cols) {
+      s_o = 1;
       s_r = n_out;
     } else {
       s_o = n_out == 1 ? 0 : nb;

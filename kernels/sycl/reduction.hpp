@@ -197,12 +197,13 @@ void reduce_group(const T *x, R *out, std::int64_t n, std::int64_t s_o, std::int
   if (l == 0) out[g] = usmk::finish<R>(acc);
 }
 
-// out[b * n_out + c] = reduce of x[c + r * s_r] over the rows r of block b
-// (B rows): work-item i takes column i % n_out of block i / n_out.
+// out[b * n_out + c] = reduce of x[c * s_o + r * s_r] over the rows r of
+// block b (B rows): work-item i takes column i % n_out of block i / n_out.
+// (Column sums have s_o == 1; CPU devices also reduce rows with it.)
 template <class Op, typename T, typename A, typename R>
 USM_KERNEL(1)
-void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
-                 std::int64_t B, std::int64_t nb) {
+void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_o,
+                 std::int64_t s_r, std::int64_t B, std::int64_t nb) {
   const std::int64_t i = usmk::linear_id();
   if (i >= n_out * nb) return;
   const std::int64_t c = i % n_out, b = i / n_out;
@@ -211,8 +212,8 @@ void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::in
   // runs of 16 rows summed apart: shorter chains of float additions
   for (std::int64_t r0 = lo; r0 < hi; r0 += 16) {
     const std::int64_t r1 = r0 + 16 < hi ? r0 + 16 : hi;
-    A run = usmk::lift<Op, A>(x[c + r0 * s_r], r0);
-    for (std::int64_t r = r0 + 1; r < r1; ++r) run = Op::combine(run, usmk::lift<Op, A>(x[c + r * s_r], r));
+    A run = usmk::lift<Op, A>(x[c * s_o + r0 * s_r], r0);
+    for (std::int64_t r = r0 + 1; r < r1; ++r) run = Op::combine(run, usmk::lift<Op, A>(x[c * s_o + r * s_r], r));
     acc = Op::combine(acc, run);
   }
   out[i] = usmk::finish<R>(acc);
