@@ -509,3 +509,17 @@ def test_sum_dtype_one_pass(variant):
     for axis in (None, 0, 1):
         _check(ua.sum(x, axis=axis, dtype=ua.float32), h.sum(axis=axis, dtype=np.float32))
         _check(ua.sum(x, axis=axis, dtype=ua.int8), h.sum(axis=axis, dtype=np.int8))
+
+
+def test_generic_kernels_switch():
+    """USMARRAY_GENERIC_KERNELS=1 turns the vector-block kernels off (CPU devices)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import usmarray as ua; print(ua.asarray([0])._q.kc.simd)"
+    env = dict(os.environ, USMARRAY_GENERIC_KERNELS="1")
+    out = subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
