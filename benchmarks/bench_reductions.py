@@ -163,10 +163,10 @@ def main(argv=None):
     print("-" * len(head))
     for lab, nb, su, sn, sd in bw:
         g = nb / su.median / 1e9
-        line = f"{lab[:44]:44s} {nb / 1e6:7.1f} {g:6.1f} GB/s {nb / sn.median / 1e9:5.1f} GB/s"
+        line = f"{lab[:44]:44s} {nb / 1e6:7.1f} {g:#6.3g} GB/s {nb / sn.median / 1e9:#5.3g} GB/s"
         if dpt is not None:
-            line += f" {nb / sd.median / 1e9:7.1f} GB/s" if sd is not None else f" {'-':>12s}"
-        line += f" {g / ref_bw:13.2f}"
+            line += f" {nb / sd.median / 1e9:#7.3g} GB/s" if sd is not None else f" {'-':>12s}"
+        line += f" {g / ref_bw:13.3g}"
         print(line)
     busy = [r.label for r in t.rows
             if not isinstance(r, str) and r.other_load is not None and r.other_load > _util.BUSY_CPUS]
