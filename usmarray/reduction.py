@@ -84,8 +84,12 @@ _REDUCTIONS = {
     "argmin": ("usmk::red_argmin", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False, "biuf"),
 }
 _BY_STRUCT = {v[0]: (k, v) for k, v in _REDUCTIONS.items()}
-# vector-block variants (CPU devices): types of clang vectors
+# vector-block variants (CPU devices): items of these types, states of 32-
+# and 64-bit types (or bool for all/any, of 1-, 4- and 8-byte items): 8- and
+# 16-bit vector compares cost the kernel compiler seconds
 _VEC_TYPES = ("b1", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8", "f4", "f8")
+_VEC_STATES = ("i4", "u4", "i8", "u8", "f4", "f8")
+_VEC_BOOL_ITEMS = ("b1", "i4", "u4", "i8", "u8", "f4", "f8")
 _ARG_VEC_TYPES = ("i4", "u4", "i8", "u8", "f4", "f8")
 
 
@@ -112,7 +116,7 @@ def _pass_names(struct, t, a, r, simd):
             if t in _ARG_VEC_TYPES:
                 names.update((f"argreduce_rows_vec<{struct}, {t}, {a}, {r}>",
                               f"argreduce_rows_vec<{struct}, {t}, {a}, {a}>"))
-        elif t in _VEC_TYPES and a in _VEC_TYPES:
+        elif t in _VEC_TYPES and (a in _VEC_STATES or (a == "b1" and t in _VEC_BOOL_ITEMS)):
             for k in ("reduce_rows_vec", "reduce_cols_vec"):
                 names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
     return names

@@ -261,9 +261,10 @@ void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, st
   while (top > 0) v = Op::vcomb(stack[--top], v);
   VT lanes[L];
   __builtin_memcpy(lanes, &v, sizeof(v));
-#pragma unroll
+  // (loops, not unrolled: compile time)
+#pragma unroll 1
   for (int w = L / 2; w > 0; w /= 2)
-#pragma unroll
+#pragma unroll 1
     for (int j = 0; j < w; ++j) lanes[j] = static_cast<VT>(Op::vcomb(V(lanes[j]), V(lanes[j + w]))[0]);
   A acc = static_cast<A>(lanes[0]);
   for (; r < hi; ++r) acc = Op::combine(acc, usmk::lift<Op, A>(p[r], r));
@@ -310,9 +311,12 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
     for (int k = 0; k < nv; ++k) acc[k] = Op::vcomb(acc[k], usmk::vlift<Op, A, T, L>(row + k * L));
   }
 #pragma unroll 1
-  for (int k = 0; k < nv; ++k)
-#pragma unroll
-    for (int j = 0; j < L; ++j) o[c0 + k * L + j] = usmk::finish<R>(static_cast<A>(acc[k][j]));
+  for (int k = 0; k < nv; ++k) {
+    VT lanes[L];
+    __builtin_memcpy(lanes, &acc[k], sizeof(V));
+#pragma unroll 1
+    for (int j = 0; j < L; ++j) o[c0 + k * L + j] = usmk::finish<R>(static_cast<A>(lanes[j]));
+  }
   // columns past the last whole vector, one by one
   for (std::int64_t c = c0 + nv * L; c < cend; ++c) {
     A a = Op::template identity<A>();
