@@ -440,3 +440,212 @@ def test_cumulative_sum_is_deterministic(scan_variant):
     a = ua.asnumpy(ua.cumulative_sum(x))
     for _ in range(3):
         assert np.array_equal(ua.asnumpy(ua.cumulative_sum(x)), a)
+# ------------------------------------------ one-pass kernels: both variants
+# The engine launches vector-block kernels (reduce_rows_vec, reduce_cols_vec,
+# argreduce_rows_vec) on CPU devices and the generic work-group kernels
+# (reduce_group, reduce_cols) elsewhere; `variant` runs a test with each
+# (USMARRAY_GENERIC_KERNELS=1 makes CPU devices use the generic ones).
+def variant(request):
+    is_cpu = ua.asarray([0])._q.device.is_cpu
+    if request.param == "vector" and not (is_cpu and kc.simd):
+        pytest.skip("vector-block kernels are off on this device (or USMARRAY_GENERIC_KERNELS=1)")
+    kc.simd = request.param == "vector"
+    try:
+        yield request.param
+    finally:
+        kc.simd = old
+
+
+def _layouts(h):
+    """(name, NumPy view) of a 3-D array: C, F, strided, negative strides, size-1 axes."""
+    f = np.asfortranarray(h)
+    return [("C", h), ("F", f), ("strided", h[::2, :, ::3]), ("negative", h[::-1, ::-2, :]),
+            ("size1", h[:1, :, :1]), ("empty", h[:, :0, :])]
+
+
+def _views(h):
+    x = ua.asarray(np.ascontiguousarray(h) if h.flags.c_contiguous else h)
+    out = []
+    for name, v in _layouts(h):
+        if name == "F":
+            xv = ua.asarray(v)
+            assert xv.flags.f_contiguous
+        else:
+            idx = {"C": (slice(None),) * 3, "strided": (slice(None, None, 2), slice(None), slice(None, None, 3)),
+                   "negative": (slice(None, None, -1), slice(None, None, -2), slice(None)),
+                   "size1": (slice(0, 1), slice(None), slice(0, 1)),
+                   "empty": (slice(None), slice(0, 0), slice(None))}[name]
+            xv = x[idx]
+        out.append((name, xv, v))
+    return out
+
+
+_LAYOUT_OPS = [("sum", np.sum), ("max", np.max), ("min", np.min), ("prod", np.prod),
+               ("any", np.any), ("all", np.all), ("count_nonzero", np.count_nonzero)]
+_AXES3 = [None, 0, 1, 2, (0, 1), (1, 2), (0, 2)]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "uint8", "bool", "float16", "complex64"])
+def test_layouts_axes_both_variants(variant, dt):
+    dt = np.dtype(dt)
+    if dt == np.float64 and not HAS_F64:
+        pytest.skip("no float64")
+    rng = np.random.default_rng(1)
+    h = rng.standard_normal((6, 40, 37)) * 3
+    if dt.kind == "c":
+        h = h + 1j * rng.standard_normal(h.shape)
+    if dt.kind in "iu":
+        h = np.abs(h)
+    h = h.astype(dt)
+    if dt.kind != "b":
+        h[0, 0, :5] = 0
+    for name, xv, v in _views(h):
+        for op, nf in _LAYOUT_OPS:
+            if dt.kind == "c" and op in ("max", "min"):
+                continue
+            for axis in _AXES3:
+                if op in ("max", "min") and v.size == 0:
+                    continue
+                if op == "prod" and dt.kind != "b":
+                    if dt.kind in "iu":
+                        continue
+                    # factors near 1: no overflow, whatever the order
+                    vv, xx = v / dt.type(64) + dt.type(1), xv / 64 + 1
+                else:
+                    vv, xx = v, xv
+                got = getattr(ua, op)(xx, axis=axis)
+                kw = {"dtype": _sum_dtype(dt)} if op in ("sum", "prod") and dt.kind in "biu" else {}
+                if op in ("sum", "prod") and dt == np.float16:
+                    exp = nf(vv.astype(np.float32), axis=axis).astype(np.float16)
+                else:
+                    exp = nf(vv, axis=axis, **kw)
+                if op == "count_nonzero":
+                    exp = np.asarray(exp, dtype=np.int64)
+                try:
+                    _check(got, exp)
+                except AssertionError as e:
+                    raise AssertionError(f"{op} {dt} {name} axis={axis}: {e}") from None
+    for name, xv, v in _views(h):
+        if dt.kind == "c" or v.size == 0:
+            continue
+        for axis in (None, 0, 1, 2):
+            for op in ("argmax", "argmin"):
+                if axis is not None and v.shape[axis] == 0:
+                    continue
+                _check(getattr(ua, op)(xv, axis=axis), getattr(np, op)(v, axis=axis))
+
+
+# lengths around vector (16 lanes), 16-vector chunks, work-group (256) and
+# block boundaries
+_SIZES = [1, 2, 15, 16, 17, 255, 256, 257, 4095, 4096, 4097, 65537, 300001]
+
+
+@pytest.mark.parametrize("n", _SIZES)
+def test_block_boundaries(variant, n):
+    rng = np.random.default_rng(n)
+    h = rng.standard_normal(n).astype(np.float32)
+    _check(ua.sum(x), h.astype(np.float64).sum())
+    _check(ua.max(x), h.max())
+    _check(ua.argmax(x), h.argmax())
+    _check(ua.argmin(x), h.argmin())
+    hi = (h * 100).astype(np.int32)
+    xi = ua.asarray(hi)
+    _check(ua.sum(xi), hi.sum(dtype=np.int64))
+    _check(ua.min(xi), hi.min())
+    _check(ua.argmax(xi), hi.argmax())
+    _check(ua.count_nonzero(xi), np.count_nonzero(hi))
+    hb = h > 0.5
+    _check(ua.any(ua.asarray(hb)), hb.any())
+    _check(ua.all(ua.asarray(~hb | (h < 5))), (~hb | (h < 5)).all())
+    # the extreme in the last, partial vector and the first item
+    for pos in (0, n - 1, n // 2):
+        g = h.copy()
+        g[pos] = 100
+        _check(ua.argmax(ua.asarray(g)), pos)
+        _check(ua.max(ua.asarray(g)), 100)
+
+
+@pytest.mark.parametrize("shape", [(129, 2049), (300, 17), (1000, 3), (3, 100003), (257, 1),
+                                   (1, 4097), (4097, 16)])
+def test_rows_and_columns(variant, shape):
+    rng = np.random.default_rng(7)
+    h = rng.standard_normal(shape).astype(np.float32)
+    hd = h.astype(np.float64)
+    for axis in (0, 1):
+        _check(ua.sum(x, axis=axis), hd.sum(axis=axis))
+        _check(ua.max(x, axis=axis), h.max(axis=axis))
+        _check(ua.argmin(x, axis=axis), h.argmin(axis=axis))
+        _check(ua.count_nonzero(x > 0, axis=axis), np.count_nonzero(h > 0, axis=axis))
+    hi = (h * 10).astype(np.int64)
+    _check(ua.sum(ua.asarray(hi), axis=0), hi.sum(axis=0))
+    _check(ua.any(ua.asarray(h > 2), axis=0), (h > 2).any(axis=0))
+
+
+@pytest.mark.parametrize("n", [37, 5000])
+def test_special_values(variant, n):
+    nan, inf = np.nan, np.inf
+    for dt in (np.float32, np.float64) if HAS_F64 else (np.float32,):
+        base = np.linspace(-1, 1, n).astype(dt)
+        for pos in (0, 1, n // 2, n - 1):
+            h = base.copy()
+            h[pos] = nan
+            h[-1 - pos // 2] = nan   # a second NaN: the first one wins
+            x = ua.asarray(h)
+            for f in ("max", "min", "argmax", "argmin"):
+                _check(getattr(ua, f)(x), getattr(np, f)(h))
+            _check(ua.sum(x), np.sum(h))
+            _check(ua.count_nonzero(x), np.count_nonzero(h))
+        for fill in (-inf, inf, -0.0, 0.0):
+            h = np.full(n, fill, dtype=dt)
+            x = ua.asarray(h)
+            for f in ("max", "min", "argmax", "argmin", "count_nonzero", "any", "all"):
+                _check(getattr(ua, f)(x), getattr(np, f)(h))
+        h = np.zeros(n, dtype=dt)
+        h[n // 3] = -0.0
+        h[n // 2] = inf
+        h[n // 4] = -inf
+        x = ua.asarray(h)
+        for f in ("max", "min", "argmax", "argmin", "sum"):
+            _check(getattr(ua, f)(x), getattr(np, f)(h))
+    for dt in (np.int32, np.uint32, np.int64):
+        info = np.iinfo(dt)
+        for fill in (info.min, info.max):
+            h = np.full(n, fill, dtype=dt)
+            _check(ua.argmax(ua.asarray(h)), 0)
+            _check(ua.argmin(ua.asarray(h)), 0)
+            _check(ua.max(ua.asarray(h)), fill)
+
+
+def test_deterministic(variant):
+    rng = np.random.default_rng(3)
+    h = rng.standard_normal(1_000_003).astype(np.float32)
+    m = rng.standard_normal((1500, 700)).astype(np.float32)
+    x, xm = ua.asarray(h), ua.asarray(m)
+    for f in (lambda: ua.sum(x), lambda: ua.sum(xm, axis=0), lambda: ua.sum(xm, axis=1),
+              lambda: ua.sum(xm.T, axis=1), lambda: ua.argmax(x)):
+        a, b = ua.asnumpy(f()), ua.asnumpy(f())
+        assert a.tobytes() == b.tobytes()
+    # accuracy of a long float32 sum (tree order): close to the exact sum
+    exact = h.astype(np.float64).sum()
+    assert abs(float(ua.sum(x)) - exact) <= 1e-5 * np.abs(h).sum()
+
+
+def test_sum_dtype_one_pass(variant):
+    h = np.arange(70000, dtype=np.int32).reshape(70, 1000)
+    for axis in (None, 0, 1):
+        _check(ua.sum(x, axis=axis, dtype=ua.float32), h.sum(axis=axis, dtype=np.float32))
+        _check(ua.sum(x, axis=axis, dtype=ua.int8), h.sum(axis=axis, dtype=np.int8))
+
+
+def test_generic_kernels_switch():
+    """USMARRAY_GENERIC_KERNELS=1 turns the vector-block kernels off (CPU devices)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import usmarray as ua; print(ua.asarray([0])._q.kc.simd)"
+    env = dict(os.environ, USMARRAY_GENERIC_KERNELS="1")
+    out = subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

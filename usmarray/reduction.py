@@ -3,7 +3,13 @@ cumulative_sum and cumulative_prod (scans).
 
 A reduction permutes the reduced axes to the end of a view and asks the
 engine to reduce the trailing dimensions into a new contiguous array; the
-engine collapses and runs multi-pass kernels (kernels/sycl/reduction.hpp).
+engine collapses them and runs one pass over the input that leaves a partial
+state per block, then small passes over the partials (one launch when a row
+fits one block). The kernels (kernels/sycl/reduction.hpp) are one skeleton
+instantiated per operation of `_REDUCTIONS` (argmax/argmin and count_nonzero
+of searching.py included): generic work-group kernels, and vector-block
+kernels on CPU devices (`KernelCache.simd`; USMARRAY_GENERIC_KERNELS=1 turns
+them off).
 """
 
 import operator
@@ -72,28 +78,64 @@ _REDUCTIONS = {
     "min": ("usmk::red_min", _same_types, False, "biuf"),
     "all": ("usmk::red_all", _bool_types, False, "biufc"),
     "any": ("usmk::red_any", _bool_types, False, "biufc"),
+    # count_nonzero and argmax/argmin (searching.py)
+    "count": ("usmk::red_count", lambda t, dtype, qi: ("i8", "i8"), False, "biufc"),
+    "argmax": ("usmk::red_argmax", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False, "biuf"),
+    "argmin": ("usmk::red_argmin", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False, "biuf"),
 }
 _BY_STRUCT = {v[0]: (k, v) for k, v in _REDUCTIONS.items()}
+# vector-block variants (CPU devices): items of these types, states of 32-
+# and 64-bit types (or bool for all/any, of 1-, 4- and 8-byte items): 8- and
+# 16-bit vector compares cost the kernel compiler seconds
+_VEC_TYPES = ("b1", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8", "f4", "f8")
+_VEC_STATES = ("i4", "u4", "i8", "u8", "f4", "f8")
+_VEC_BOOL_ITEMS = ("b1", "i4", "u4", "i8", "u8", "f4", "f8")
+_ARG_VEC_TYPES = ("i4", "u4", "i8", "u8", "f4", "f8")
 
 
-def _pass_names(struct, t, a, r):
-    """Kernels a reduction of items t (accumulate a, result r) may launch."""
-    return sorted({f"reduce_pass<{struct}, {t}, {a}, {r}>", f"reduce_pass<{struct}, {t}, {a}, {a}>",
-                   f"reduce_pass<{struct}, {a}, {a}, {a}>", f"reduce_pass<{struct}, {a}, {a}, {r}>"})
+def _state_size(a):
+    """Bytes of a reduction state (kernels/sycl/reduction.hpp: usmk::vi is
+    a value and an int64 index)."""
+    if a.startswith("usmk::vi<"):
+        return 16
+    return _DT[a].itemsize
+
+
+def _pass_names(struct, t, a, r, simd):
+    """Kernels a reduction of items t (states a, result r) may launch: the
+    first pass (generic, and vector-block on CPU devices) and the passes over
+    partial states (count_nonzero's partials are summed by red_sum)."""
+    names = set()
+    comb = "usmk::red_sum" if struct == "usmk::red_count" else struct
+    for k in ("reduce_group", "reduce_cols"):
+        names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
+        if comb == struct:
+            names.update((f"{k}<{struct}, {a}, {a}, {a}>", f"{k}<{struct}, {a}, {a}, {r}>"))
+    if simd:
+        if struct in ("usmk::red_argmax", "usmk::red_argmin"):
+            if t in _ARG_VEC_TYPES:
+                names.update((f"argreduce_rows_vec<{struct}, {t}, {a}, {r}>",
+                              f"argreduce_rows_vec<{struct}, {t}, {a}, {a}>"))
+        elif t in _VEC_TYPES and (a in _VEC_STATES or (a == "b1" and t in _VEC_BOOL_ITEMS)):
+            for k in ("reduce_rows_vec", "reduce_cols_vec"):
+                names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
+    return names
 
 
 _defaults = None
 
 
-def _default_names():
-    """Kernel names of every reduction's default type combinations (all dtypes)."""
+def _default_args():
+    """Template arguments of every reduction's default type combinations."""
     global _defaults
     if _defaults is None:
         _defaults = set()
         for struct, rule, _, kinds in _REDUCTIONS.values():
             for t in _TN:
                 if _DT[t].kind in kinds:
-                    _defaults.update(_pass_names(struct, t, *rule(t, None, None)))
+                    a, r = rule(t, None, None)
+                    _defaults.update({(struct, t, a, r), (struct, t, a, a), (struct, a, a, a),
+                                      (struct, a, a, r)})
     return _defaults
 
 
@@ -102,31 +144,33 @@ class _ReductionFamily(_kernels.Family):
     combinations (sum(x, dtype=...)) get a bundle of their own."""
 
     def __init__(self):
-        super().__init__(("reduce_pass",), "reduction.cpp", self._key, None, self._keys)
+        super().__init__(("reduce_group", "reduce_cols", "reduce_rows_vec", "reduce_cols_vec",
+                          "argreduce_rows_vec"), "reduction.cpp", self._key, None, self._keys)
 
     @staticmethod
     def _key(args):
-        name = f"reduce_pass<{', '.join(args)}>"
-        return args[0] if name in _default_names() else "|".join(args)
+        return args[0] if tuple(args) in _default_args() else "|".join(args)
 
     @staticmethod
     def _keys(qi):
         return list(_BY_STRUCT)
 
     def spec(self, key, qi):
+        simd = _kernels.simd_kernels(qi)
         if "|" in key:
             struct, t, a, r = key.split("|")
-            names = _pass_names(struct, t, a, r)
+            if (struct, t, a, r) in _default_args():   # a combining pass's
+                return self.spec(struct, qi)
+            names = _pass_names(struct, t, a, r, simd)
         else:
             struct = key
             name, (_, rule, _, kinds) = _BY_STRUCT[struct]
-            names = []
+            names = set()
             for t in _kernels.device_types(qi):
                 if _DT[t].kind in kinds:
-                    names += _pass_names(struct, t, *rule(t, None, qi))
-            names = sorted(set(names))
+                    names |= _pass_names(struct, t, *rule(t, None, qi), simd)
         label = struct.split("::")[-1] + ("" if "|" not in key else "-" + key.replace("|", "-"))
-        return _kernels.BundleSpec(f"{label}", _kernels._read_source(self.source), names)
+        return _kernels.BundleSpec(f"{label}", _kernels._read_source(self.source), sorted(names))
 
 
 _kernels.register_family(_ReductionFamily())
@@ -134,7 +178,8 @@ _kernels.register_family(_ReductionFamily())
 
 def _reduce(name, x, axis, keepdims, dtype=None):
     if not isinstance(x, usm_ndarray):
-        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+        what = "count_nonzero" if name == "count" else name
+        raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
     struct, rule, takes_dtype, kinds = _REDUCTIONS[name]
     if x._dtype.kind not in kinds:
         raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
@@ -146,10 +191,6 @@ def _reduce(name, x, axis, keepdims, dtype=None):
         _dtypes.check_device_support(dtype, qi)
     nd = x.ndim
     axes = normalize_axes(axis, nd)
-    kept = [i for i in range(nd) if i not in axes]
-    perm = kept + list(axes)
-    xv = view(x, x._off, tuple(x._shape[i] for i in perm), tuple(x._strides[i] for i in perm))
-    out_shape = tuple(x._shape[i] for i in kept)
     t = _TN[x._tc]
     a, r = rule(t, dtype, qi)
     if not qi.fp64 and a in ("f8", "c16"):
@@ -157,10 +198,18 @@ def _reduce(name, x, axis, keepdims, dtype=None):
     n_red = 1
     for i in axes:
         n_red *= x._shape[i]
+    if len(axes) == nd:
+        # everything: no permutation
+        xv, out_shape = x, ()
+    else:
+        kept = [i for i in range(nd) if i not in axes]
+        perm = kept + list(axes)
+        xv = view(x, x._off, tuple(x._shape[i] for i in perm), tuple(x._strides[i] for i in perm))
+        out_shape = tuple(x._shape[i] for i in kept)
     if n_red == 0 and name in ("max", "min") and 0 not in out_shape:
         raise ValueError(f"{name} of an empty selection has no identity")
     out = empty_array(out_shape, _DT[r], qi, x._alloc.kind)
-    _engine.reduce(qi.ref, qi.kc, struct, xv, len(axes), out, _TN.index(a))
+    _engine.reduce(qi.ref, qi.kc, struct, xv, len(axes), out, a, _state_size(a), name[:3] == "arg")
     if keepdims:
         shape = tuple(1 if i in axes else s for i, s in enumerate(x._shape))
         strides = []

@@ -98,12 +98,10 @@ def where(condition, x1, x2, /, *, out=None, order="K"):
 
 
 def _arg_extreme(name, x, axis, keepdims):
-    """Index of the first maximum/minimum along `axis`: the extreme value,
-    then the smallest index holding it (a NaN counts as the extreme, so the
-    first NaN wins, as in NumPy)."""
-    from . import elementwise as ew
+    """Index of the first maximum/minimum along `axis`: one reduction of
+    (value, index) states (a NaN counts as the extreme, so the first NaN
+    wins, as in NumPy)."""
     from . import reduction as red
-    from .creation import arange
     from .manipulation import reshape
 
     if not isinstance(x, usm_ndarray):
@@ -118,16 +116,9 @@ def _arg_extreme(name, x, axis, keepdims):
         if len(ax) != 1:
             raise TypeError(f"{name}: axis must be an int or None")
         ax = ax[0]
-    n = xs._shape[ax]
-    if n == 0:
+    if xs._shape[ax] == 0:
         raise ValueError(f"{name} of an empty sequence")
-    m = (red.max if name == "argmax" else red.min)(xs, axis=ax, keepdims=True)
-    hit = ew.equal(xs, m)
-    if xs._dtype.kind == "f":
-        hit = ew.logical_or(hit, ew.logical_and(ew.isnan(xs), ew.isnan(m)))
-    idx = arange(n, dtype=_dtypes.int64, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
-    idx = reshape(idx, (n,) + (1,) * (xs.ndim - ax - 1))
-    r = red.min(where(hit, idx, n), axis=ax, keepdims=keepdims)
+    r = red._reduce(name, xs, ax, keepdims)
     if axis is None and keepdims:
         r = reshape(r, (1,) * nd)
     return r
@@ -146,13 +137,9 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     """Number of non-zero elements along `axis` (default: all), as int64."""
-    from . import elementwise as ew
     from . import reduction as red
 
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"count_nonzero: expected a usm_ndarray, got {type(x).__name__}")
-    nz = x if x._dtype is _dtypes.bool else ew.not_equal(x, 0)
-    return red.sum(nz, axis=axis, keepdims=keepdims, dtype=_dtypes.int64)
+    return red._reduce("count", x, axis, keepdims)
 
 
 # elements per tile of the generic mask kernels (usm::kScanTile): the

@@ -1,58 +1,86 @@
-// Reductions over trailing axes. Python permutes the reduced
-// axes to the end and allocates a contiguous output; here the outer and the
-// reduced dimensions are each collapsed to one (through a contiguous copy
-// when they do not collapse) and reduced in passes (kernels/sycl/reduction.hpp).
+// Reductions over trailing axes. Python permutes the reduced axes to the
+// end and allocates a contiguous output; here the outer and the reduced
+// dimensions are each collapsed to one (through a contiguous copy when they
+// do not collapse), a first pass reads every input item once and writes one
+// partial state per block, and small passes reduce the partials
+// (kernels/sycl/reduction.hpp). A reduction whose rows fit one block is one
+// launch.
 #include "engine.hpp"
 
 namespace usm {
 
-
 namespace {
 
-size_t parallelism(const KernelCache &kc) {
-  size_t cu = kc.dev.get_info<sycl::info::device::max_compute_units>();
-  return std::min<size_t>(std::max<size_t>(cu * 1024, 4096), size_t(1) << 20);
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// n work-items of a vector-block kernel, in groups below any SIMD width.
+sycl::nd_range<1> items_range(int64_t n) {
+  return sycl::nd_range<1>{{round_up(static_cast<size_t>(std::max<int64_t>(n, 1)), kSimdGroup)},
+                           {size_t(kSimdGroup)}};
 }
+
+// Work-items (vector-block) or work-groups (generic) a first pass aims for:
+// enough to balance the compute units, few enough that partials stay small.
+int64_t target_blocks(const KernelCache &kc) {
+  // (a device query per call costs as much as a small reduction's launch)
+  static std::unordered_map<sycl::device, int64_t> known;
+  auto it = known.find(kc.dev);
+  if (it == known.end())
+    it = known.emplace(kc.dev, kc.dev.get_info<sycl::info::device::max_compute_units>()).first;
+  const int64_t cu = it->second;
+  return std::max<int64_t>(cu * 128, 256);
+}
+
 
 } // namespace
 
-// out = reduce(x) over x's last `nred` dimensions; A = accumulator type code.
+// out = reduce(x) over x's last `nred` dimensions with operation `op`
+// (a usmk:: struct), states of type `acc` (a kernel type name) of
+// `acc_size` bytes. `indexed`: argmax/argmin (one reduced dimension, whose
+// order must be kept: the states carry indices).
 Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x_h, int nred,
-             nb::handle out_h, int atc) {
+             nb::handle out_h, const std::string &acc, int acc_size, bool indexed) {
   ArrayRef x, r;
   read_array(x_h, x);
   read_array(out_h, r);
   sycl::queue &q = queue_from_ref(qref);
   const int nout = x.nd - nred;
   if (nred < 0 || nout != r.nd) throw nb::value_error("reduce: output rank mismatch");
+  if (indexed && nred != 1) throw nb::value_error("reduce: an indexed reduction takes one axis");
   for (int i = 0; i < nout; ++i)
     if (x.shape[i] != r.shape[i]) throw nb::value_error("reduce: output shape mismatch");
   if (!r.is_c_contiguous()) throw nb::value_error("reduce: output must be contiguous");
   if (!(x.alloc->ctx == q.get_context()) || !(r.alloc->ctx == q.get_context()))
     throw nb::value_error("reduce: operands are bound to another SYCL context");
-  if (atc < 0 || atc >= TC_COUNT) throw nb::value_error("reduce: bad accumulator type");
+  if (acc_size <= 0 || acc_size > 64) throw nb::value_error("reduce: bad accumulator size");
   int64_t n_out = 1, n_red = 1;
   for (int i = 0; i < nout; ++i) n_out *= x.shape[i];
   for (int i = nout; i < x.nd; ++i) n_red *= x.shape[i];
   if (n_out == 0) return Event{};
 
-  // Collapse (outer: x and out) and (reduced: x) separately.
+  // Collapse (outer: x and out) and (reduced: x) separately. The output is
+  // fresh and walks forwards; reduced dimensions walked backwards are
+  // reversed (the order of a reduction's items does not matter), except for
+  // indexed reductions.
   const int64_t *so[2] = {x.strides, r.strides};
-  Iteration ito, itr;
+  Iteration ito;
   collapse(nout, x.shape, 2, so, 1, ito);
-  const int64_t *sr[1] = {x.strides + nout};
-  collapse(nred, x.shape + nout, 1, sr, 0, itr);
-  std::unique_ptr<Allocation> xcopy;
-  char *src = x.data();
-  int64_t s_o = 0, s_r = 0;
-  // (the output is fresh and walks forwards, so only reduced dimensions can
-  // have been reversed: the reduction order does not matter)
-  bool ok = n_red == 0 || (ito.nd == 1 && itr.nd == 1 && ito.offset[0] == 0);
-  if (ok && n_red > 0) {
-    s_o = ito.shape[0] > 1 ? ito.strides[0][0] : 0;
-    s_r = itr.shape[0] > 1 ? itr.strides[0][0] : 0;
-    src += itr.offset[0] * x.itemsize;
+  int64_t s_o = 0, s_r = 0, off = 0;
+  bool ok = ito.nd <= 1 && (ito.nd < 1 || ito.offset[0] == 0);
+  if (ok && ito.nd == 1) s_o = ito.strides[0][0];
+  if (indexed) {
+    s_r = x.strides[nout];
   } else if (n_red > 0) {
+    Iteration itr;
+    const int64_t *sr[1] = {x.strides + nout};
+    collapse(nred, x.shape + nout, 1, sr, 0, itr);
+    ok = ok && itr.nd <= 1;
+    if (ok && itr.nd == 1) s_r = itr.strides[0][0];
+    off = itr.offset[0];
+  }
+  std::unique_ptr<Allocation> xcopy;
+  char *src = x.data() + off * x.itemsize;
+  if (!ok && n_red > 0) {
     xcopy.reset(allocate(q, static_cast<size_t>(n_out * n_red * x.itemsize), KIND_DEVICE));
     ArrayRef t;
     copy_to_contiguous(q, kc, x, t, xcopy.get());
@@ -60,18 +88,82 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     s_o = n_red;
     s_r = 1;
   }
-  const size_t P = parallelism(kc);
-  const std::string base = "reduce_pass<" + op + ", ";
-  const std::string A = kTypeName[atc];
-  std::string T = kTypeName[x.tc];
+  if (n_out == 1) s_o = 0;
+  if (n_red <= 1) s_r = 1;
+
+  const std::string T = kTypeName[x.tc], R = kTypeName[r.tc];
+  const std::string sig_first = op + ", " + T + ", " + acc + ", ";
+  // partial counts of count_nonzero are summed
+  const std::string sig_comb = (op == "usmk::red_count" ? std::string("usmk::red_sum") : op) + ", " + acc +
+                               ", " + acc + ", ";
+  const int64_t target = target_blocks(kc);
+  size_t wg = 1;
+  while (wg * 2 <= std::min<size_t>(kc.wg_size, 256)) wg *= 2;
+  // column sums: outer unit stride, reduced not
+  const bool cols = s_o == 1 && s_r != 1 && n_out > 1;
+
   Allocation *cur_alloc = xcopy ? xcopy.get() : x.alloc;
   std::unique_ptr<Allocation> part, prev;
-  int64_t n = n_red;
   sycl::event e;
+  bool first = true;
+  int64_t n = n_red;
   for (;;) {
-    int64_t W = std::min<int64_t>(std::max<int64_t>(1, static_cast<int64_t>(P) / n_out), n / 32);
-    if (W < 1) W = 1;
-    const bool last = W == 1;
+    const std::string &sig = first ? sig_first : sig_comb;
+    int64_t nb, B;
+    const sycl::kernel *k = nullptr;
+    sycl::nd_range<1> range{{1}, {1}};
+    bool vec = false;
+    int64_t ns = 0;
+    // A CPU device without a vector-block kernel for the types (complex,
+    // float16, passes over partial states) takes the column kernel, one
+    // work-item per (output, block) and no barriers: a CPU runs a
+    // work-group's tree slowly.
+    bool use_cols = cols;
+    if (!cols && kc.simd) {
+      if (first && s_r == 1)
+        k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + R + ">");
+      use_cols = k == nullptr;
+      k = nullptr;
+    }
+    if (use_cols) {
+      // first pass: column strips x row blocks; later passes: generic
+      const int64_t itm = std::max<int64_t>(std::max<int64_t>(acc_size, x.itemsize), 1);
+      const int64_t strip = 128 * std::min<int64_t>(16, 64 / itm);  // kernel: CV * L
+      if (first && kc.simd && s_o == 1) k = kc.find("reduce_cols_vec<" + sig + R + ">");
+      vec = k != nullptr;
+      const int64_t units = vec ? (ns = ceil_div(n_out, strip)) : ceil_div(n_out, 64);
+      nb = std::min(std::max<int64_t>((vec ? target / 4 : target) / units, 1),
+                    std::max<int64_t>(ceil_div(n, vec ? 64 : 512), 1));
+      // vector blocks: at most 128 rows (the chain of additions per column)
+      if (vec) nb = std::max(nb, ceil_div(n, 128));
+      B = std::max<int64_t>(ceil_div(n, nb), 1);
+      nb = std::max<int64_t>(ceil_div(n, B), 1);
+      if (vec && nb > 1) k = kc.find("reduce_cols_vec<" + sig + acc + ">");
+      if (vec) range = items_range(ns * nb);
+    } else {
+      const bool unit = s_r == 1;
+      if (first && kc.simd && unit)
+        k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + R + ">");
+      vec = k != nullptr;
+      if (vec) {
+        // long contiguous blocks, a multiple of 16 vectors
+        const int64_t per = std::max<int64_t>(4096, ceil_div(n * n_out, target));
+        nb = std::max<int64_t>(ceil_div(n, std::min<int64_t>(per, int64_t(1) << 30)), 1);
+        B = std::max<int64_t>(ceil_div(ceil_div(n, nb), 256) * 256, 256);
+        nb = std::max<int64_t>(ceil_div(n, B), 1);
+        if (nb > 1) k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + acc + ">");
+        range = items_range(n_out * nb);
+      } else {
+        while (wg > 1 && static_cast<int64_t>(wg / 2) >= n) wg /= 2;
+        // 32 items per work-item at least; partials few enough for one more pass
+        const int64_t per = std::max<int64_t>(int64_t(wg) * 32, ceil_div(n * n_out, target * wg) * wg);
+        nb = std::max<int64_t>(ceil_div(n, per), 1);
+        B = std::max<int64_t>(ceil_div(ceil_div(n, nb), int64_t(wg)) * int64_t(wg), 1);
+        nb = std::max<int64_t>(ceil_div(n, B), 1);
+      }
+    }
+    if (vec && !k) throw std::runtime_error("reduce: vector-block kernel missing for " + sig);
+    const bool last = nb == 1;
     char *dst;
     Allocation *dst_alloc;
     if (last) {
@@ -79,24 +171,53 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
       dst_alloc = r.alloc;
     } else {
       prev = std::move(part);
-      part.reset(allocate(q, static_cast<size_t>(n_out * W * kItemSize[atc]), KIND_DEVICE));
+      part.reset(allocate(q, static_cast<size_t>(n_out * nb * acc_size), KIND_DEVICE));
       dst = static_cast<char *>(part->ptr);
       dst_alloc = part.get();
     }
-    sycl::kernel k = kc.get(base + T + ", " + A + ", " + (last ? kTypeName[r.tc] : A.c_str()) + ">");
-    const int32_t cols_fast = (s_r != 1 && s_o == 1) ? 1 : 0;
-    const int64_t total = n_out * W;
-    e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
-      h.set_args(src, dst, n_out, n, s_o, s_r, W, cols_fast);
-      h.parallel_for(linear_range(total, kc.wg_size), k);
-    });
+    const std::string tail = (last ? R : acc) + ">";
+    if (use_cols) {
+      if (vec) {
+        e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
+          h.set_args(src, dst, n_out, n, s_r, B, ns);
+          h.parallel_for(range, *k);
+        });
+      } else {
+        const sycl::kernel &kk = kc.get("reduce_cols<" + sig + tail);
+        e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
+          h.set_args(src, dst, n_out, n, s_o, s_r, B, nb);
+          // groups small enough to spread few work-items over the compute units
+          size_t g = 1;
+          while (g * 2 <= kc.wg_size && static_cast<int64_t>(g * 2) * 16 <= n_out * nb) g *= 2;
+          h.parallel_for(linear_range(n_out * nb, g), kk);
+        });
+      }
+    } else if (vec) {
+      e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
+        h.set_args(src, dst, n_out, n, s_o, B, nb);
+        h.parallel_for(range, *k);
+      });
+    } else {
+      const sycl::kernel &kk = kc.get("reduce_group<" + sig + tail);
+      const size_t groups = static_cast<size_t>(n_out * nb);
+      e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
+        h.set_args(src, dst, n, s_o, s_r, B, nb);
+        h.parallel_for(sycl::nd_range<1>{{groups * wg}, {wg}}, kk);
+      });
+    }
     if (last) break;
+    // partials: rows of nb states (or nb rows of n_out states for cols)
     src = dst;
     cur_alloc = dst_alloc;
-    T = A;
-    n = W;
-    s_o = W;
-    s_r = 1;
+    n = nb;
+    if (use_cols) {
+      s_o = 1;
+      s_r = n_out;
+    } else {
+      s_o = n_out == 1 ? 0 : nb;
+      s_r = 1;
+    }
+    first = false;
   }
   return Event{e};
 }

@@ -1,21 +1,63 @@
-// Reduction kernels. A reduction of a collapsed (outer, reduced) iteration
-// runs in passes: work-item j of output o combines the elements
-// j, j + W, j + 2W, ... of its row (consecutive work-items read consecutive
-// memory, so loads vectorise), writing W partial results per row; the next
-// pass reduces those rows, until one value per row is left.
+// Reduction kernels: one skeleton, instantiated per operation (an Op struct
+// below) and type triple <T item, A accumulator/state, R result>.
+//
+// A reduction of a collapsed (outer o, reduced r) iteration reads each input
+// item once: the reduced extent n is cut into nb blocks; each block yields
+// one partial state, written to a small buffer (or, when nb == 1, straight
+// to the result). The host then reduces the partials with the same kernels
+// (T = A) until one value per output is left. The decomposition depends only
+// on the shapes, never on timing, so results are bit-identical run to run.
+//
+// Variants:
+//  * reduce_group (generic, GPUs): a work-group per block; work-items read
+//    the block interleaved (consecutive work-items, consecutive items) and
+//    combine in a tree in local memory. Any strides.
+//  * reduce_cols (generic): outer stride 1, reduced stride not (the column
+//    sums of a C-contiguous matrix): consecutive work-items take
+//    consecutive columns over a block of rows, so every row is read
+//    contiguously.
+//  * reduce_rows_vec / reduce_cols_vec (CPU devices, usmk::simd_blocks
+//    style): each work-item reduces a long contiguous block (or a block of
+//    rows x a strip of columns) on clang vectors, in work-groups smaller than
+//    the SIMD width so the body runs as written.
+//  * argreduce_rows_vec: argmax/argmin's vector-block variant (value and
+//    index vectors).
+// Floats keep a tree-like order: within a work-item, chunks of vectors are
+// summed in 4 independent accumulators and the chunk sums are merged
+// pairwise (cascade); lanes, work-items and blocks are combined in trees.
 #pragma once
+#include <sycl/ext/oneapi/work_group_static.hpp>
+#include <sycl/group_barrier.hpp>
 #include "common.hpp"
 #include "math.hpp"
 
 namespace usmk {
 
+// Value and index of argmax/argmin's partial results.
+template <typename T> struct vi {
+  T v;
+  std::int64_t i;
+};
+template <typename T> struct is_vi : std::false_type {};
+template <typename T> struct is_vi<vi<T>> : std::true_type {};
+
+// Vector forms (vcomb) exist for the types of raw_vec: not for half, complex
+// or bool accumulators (all/any accumulate bytes: see vacc_t).
+template <typename V> inline V vselect(decltype(V() >= V()) m, V a, V b) {
+  using M = decltype(m);
+  const M ai = __builtin_bit_cast(M, a), bi = __builtin_bit_cast(M, b);
+  return __builtin_bit_cast(V, (ai & m) | (bi & ~m));
+}
+
 struct red_sum {
   template <typename A> static A identity() { return A(0); }
   template <typename A> static A combine(const A &a, const A &b) { return a + b; }
+  template <typename V> static V vcomb(V a, V b) { return a + b; }
 };
 struct red_prod {
   template <typename A> static A identity() { return A(1); }
   template <typename A> static A combine(const A &a, const A &b) { return a * b; }
+  template <typename V> static V vcomb(V a, V b) { return a * b; }
 };
 struct red_max {
   template <typename A> static A identity() {
@@ -23,6 +65,8 @@ struct red_max {
     else return std::numeric_limits<A>::lowest();
   }
   template <typename A> static A combine(const A &a, const A &b) { return maximum_(a, b); }
+  // as maximum_: a NaN wins, else a >= b ? a : b
+  template <typename V> static V vcomb(V a, V b) { return vselect<V>((a >= b) | (a != a), a, b); }
 };
 struct red_min {
   template <typename A> static A identity() {
@@ -30,37 +74,312 @@ struct red_min {
     else return std::numeric_limits<A>::max();
   }
   template <typename A> static A combine(const A &a, const A &b) { return minimum_(a, b); }
+  template <typename V> static V vcomb(V a, V b) { return vselect<V>((a <= b) | (a != a), a, b); }
 };
 struct red_all {
   template <typename A> static A identity() { return true; }
   template <typename A> static A combine(const A &a, const A &b) { return a && b; }
+  template <typename V> static V vcomb(V a, V b) { return a & b; }
 };
+// count_nonzero: sums (x != 0) (see lift)
+struct red_count {
+  static constexpr bool nonzero = true;
+  template <typename A> static A identity() { return A(0); }
+  template <typename A> static A combine(const A &a, const A &b) { return a + b; }
+  template <typename V> static V vcomb(V a, V b) { return a + b; }
+};
+template <class Op, class = void> struct counts_nonzero : std::false_type {};
+template <class Op> struct counts_nonzero<Op, std::void_t<decltype(Op::nonzero)>> : std::true_type {};
+
 struct red_any {
   template <typename A> static A identity() { return false; }
   template <typename A> static A combine(const A &a, const A &b) { return a || b; }
+  template <typename V> static V vcomb(V a, V b) { return a | b; }
 };
+
+// argmax/argmin: the extreme value, the smallest index among equal values;
+// a NaN is more extreme than any number, so the first NaN wins (NumPy).
+template <bool MAX> struct red_arg {
+  template <typename A> static A identity() {
+    using T = decltype(A::v);
+    T v;
+    if constexpr (is_float_v<T>) v = MAX ? T(-inf<calc_t<T>>()) : T(inf<calc_t<T>>());
+    else v = MAX ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    return A{v, std::numeric_limits<std::int64_t>::max()};
+  }
+  template <typename A> static A combine(const A &a, const A &b) {
+    if constexpr (is_float_v<decltype(A::v)>) {
+      const bool na = isnan_(a.v), nb = isnan_(b.v);
+      if (na || nb) return na && (!nb || a.i < b.i) ? a : b;
+    }
+    if (MAX ? up(a.v) > up(b.v) : up(a.v) < up(b.v)) return a;
+    if (MAX ? up(b.v) > up(a.v) : up(b.v) < up(a.v)) return b;
+    return a.i < b.i ? a : b;
+  }
+};
+using red_argmax = red_arg<true>;
+using red_argmin = red_arg<false>;
+
+// Item x (at reduced index r) as a state of type A.
+template <class Op, typename A, typename T> inline A lift(const T &x, std::int64_t r) {
+  // (counts' partials are reduced by red_sum)
+  if constexpr (counts_nonzero<Op>::value) return convert<bool>(x) ? A(1) : A(0);
+  else if constexpr (std::is_same_v<A, T>) return x;
+  else if constexpr (is_vi<A>::value) return A{x, r};
+  else return convert<A>(x);
+}
+// The result of a final state.
+template <typename R, typename A> inline R finish(const A &a) {
+  if constexpr (std::is_same_v<R, A>) return a;
+  else if constexpr (is_vi<A>::value) return static_cast<R>(a.i);
+  else return convert<R>(a);
+}
+
+// Accumulator vector element of A (bytes for all/any), load type of T.
+template <typename A> using vacc_t = std::conditional_t<std::is_same_v<A, bool>, std::uint8_t, A>;
+template <typename T> using vload_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+
+// L items from p as an accumulator vector.
+template <class Op, typename A, typename T, int L> inline raw_vec<vacc_t<A>, L> vlift(const T *p) {
+  using VA = raw_vec<vacc_t<A>, L>;
+  const auto v = load_raw<vload_t<T>, L>(reinterpret_cast<const vload_t<T> *>(p));
+  if constexpr (counts_nonzero<Op>::value) {
+    if constexpr (std::is_same_v<T, bool>) return __builtin_convertvector(v, VA);
+    else return __builtin_convertvector(v != vload_t<T>(0), VA) & vacc_t<A>(1);
+  } else if constexpr (std::is_same_v<A, bool>) {
+    if constexpr (std::is_same_v<T, bool>) return v;
+    else return __builtin_convertvector(v != vload_t<T>(0), VA) & vacc_t<A>(1);
+  } else if constexpr (std::is_same_v<vload_t<T>, A>) {
+    return v;
+  } else {
+    return __builtin_convertvector(v, VA);
+  }
+}
+
+// Tree over a work-group's states; work-item 0 gets the result.
+template <class Op, typename A> inline A group_tree(A acc) {
+  constexpr int kMax = 256;
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  auto g = it.get_group();
+  const int l = static_cast<int>(it.get_local_id(0));
+  const int W = static_cast<int>(it.get_local_range(0));
+  // raw words: work_group_static needs a trivially constructible type
+  static syclexp::work_group_static<std::uint64_t[kMax * ((sizeof(A) + 7) / 8)]> words;
+  A *s = reinterpret_cast<A *>(&words);
+  s[l] = acc;
+  sycl::group_barrier(g);
+  for (int w = W / 2; w > 0; w /= 2) {
+    if (l < w) s[l] = Op::combine(s[l], s[l + w]);
+    sycl::group_barrier(g);
+  }
+  return s[0];
+}
 
 } // namespace usmk
 
-// out[o * W + j] = reduce over k of x[o * s_o + (j + k * W) * s_r], k * W + j < n.
-// cols_fast: consecutive work-items take consecutive o (outer stride 1)
-// instead of consecutive j.
+// out[o * nb + b] = reduce of x[o * s_o + r * s_r] over r in block b
+// ([b * B, min(n, b * B + B))): one work-group (a power of two <= 256
+// work-items) per (o, b).
 template <class Op, typename T, typename A, typename R>
 USM_KERNEL(1)
-void reduce_pass(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_o,
-                 std::int64_t s_r, std::int64_t W, std::int32_t cols_fast) {
-  const std::int64_t i = usmk::linear_id();
-  if (i >= n_out * W) return;
-  std::int64_t o, j;
-  if (cols_fast) {
-    o = i % n_out;
-    j = i / n_out;
-  } else {
-    j = i % W;
-    o = i / W;
-  }
-  A acc = Op::template identity<A>();
+void reduce_group(const T *x, R *out, std::int64_t n, std::int64_t s_o, std::int64_t s_r,
+                  std::int64_t B, std::int64_t nb) {
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  const std::int64_t g = static_cast<std::int64_t>(it.get_group(0));
+  const std::int64_t l = static_cast<std::int64_t>(it.get_local_id(0));
+  const std::int64_t W = static_cast<std::int64_t>(it.get_local_range(0));
+  const std::int64_t o = g / nb, b = g % nb;
+  const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
   const T *row = x + o * s_o;
-  for (std::int64_t r = j; r < n; r += W) acc = Op::combine(acc, usmk::convert<A>(row[r * s_r]));
-  out[o * W + j] = usmk::convert<R>(acc);
+  A acc = Op::template identity<A>();
+  for (std::int64_t r = lo + l; r < hi; r += W) acc = Op::combine(acc, usmk::lift<Op, A>(row[r * s_r], r));
+  acc = usmk::group_tree<Op>(acc);
+  if (l == 0) out[g] = usmk::finish<R>(acc);
+}
+
+// out[b * n_out + c] = reduce of x[c * s_o + r * s_r] over the rows r of
+// block b (B rows): work-item i takes column i % n_out of block i / n_out.
+// (Column sums have s_o == 1; CPU devices also reduce rows with it.)
+template <class Op, typename T, typename A, typename R>
+USM_KERNEL(1)
+void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_o,
+                 std::int64_t s_r, std::int64_t B, std::int64_t nb) {
+  const std::int64_t i = usmk::linear_id();
+  if (i >= n_out * nb) return;
+  const std::int64_t c = i % n_out, b = i / n_out;
+  const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
+  A acc = Op::template identity<A>();
+  // runs of 16 rows summed apart: shorter chains of float additions
+  for (std::int64_t r0 = lo; r0 < hi; r0 += 16) {
+    const std::int64_t r1 = r0 + 16 < hi ? r0 + 16 : hi;
+    A run = usmk::lift<Op, A>(x[c * s_o + r0 * s_r], r0);
+    for (std::int64_t r = r0 + 1; r < r1; ++r) run = Op::combine(run, usmk::lift<Op, A>(x[c * s_o + r * s_r], r));
+    acc = Op::combine(acc, run);
+  }
+  out[i] = usmk::finish<R>(acc);
+}
+
+// Vector-block variant of reduce_group for unit reduced stride: work-item
+// i reduces block i % nb of row i / nb; B is a multiple of 16 vectors.
+template <class Op, typename T, typename A, typename R>
+USM_SIMD_KERNEL
+void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
+                     std::int64_t B, std::int64_t nb) {
+  using VT = usmk::vacc_t<A>;
+  constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
+  using V = usmk::raw_vec<VT, L>;
+  const std::int64_t i = usmk::linear_id();
+  if (i >= n_rows * nb) return;
+  const std::int64_t o = i / nb, b = i % nb;
+  const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
+  const T *p = x + o * s_o;
+  const V id = V(VT(Op::template identity<A>()));
+  // cascade: stack[k] holds the merged sums of 2^k chunks
+  V stack[24];
+  int top = 0;
+  std::int64_t count = 0;
+  std::int64_t r = lo;
+  constexpr int CH = 16;
+#pragma unroll 1
+  for (; r + CH * L <= hi; r += CH * L) {
+    V a0 = usmk::vlift<Op, A, T, L>(p + r), a1 = usmk::vlift<Op, A, T, L>(p + r + L);
+    V a2 = usmk::vlift<Op, A, T, L>(p + r + 2 * L), a3 = usmk::vlift<Op, A, T, L>(p + r + 3 * L);
+#pragma unroll
+    for (int k = 4; k < CH; k += 4) {
+      a0 = Op::vcomb(a0, usmk::vlift<Op, A, T, L>(p + r + k * L));
+      a1 = Op::vcomb(a1, usmk::vlift<Op, A, T, L>(p + r + (k + 1) * L));
+      a2 = Op::vcomb(a2, usmk::vlift<Op, A, T, L>(p + r + (k + 2) * L));
+      a3 = Op::vcomb(a3, usmk::vlift<Op, A, T, L>(p + r + (k + 3) * L));
+    }
+    V c = Op::vcomb(Op::vcomb(a0, a1), Op::vcomb(a2, a3));
+    for (std::int64_t m = count; m & 1; m >>= 1) c = Op::vcomb(stack[--top], c);
+    stack[top++] = c;
+    ++count;
+  }
+  V v = id;
+  for (; r + L <= hi; r += L) v = Op::vcomb(v, usmk::vlift<Op, A, T, L>(p + r));
+  while (top > 0) v = Op::vcomb(stack[--top], v);
+  VT lanes[L];
+  __builtin_memcpy(lanes, &v, sizeof(v));
+  // (loops, not unrolled: compile time)
+#pragma unroll 1
+  for (int w = L / 2; w > 0; w /= 2)
+#pragma unroll 1
+    for (int j = 0; j < w; ++j) lanes[j] = static_cast<VT>(Op::vcomb(V(lanes[j]), V(lanes[j + w]))[0]);
+  A acc = static_cast<A>(lanes[0]);
+  for (; r < hi; ++r) acc = Op::combine(acc, usmk::lift<Op, A>(p[r], r));
+  out[i] = usmk::finish<R>(acc);
+}
+
+// Vector-block variant of reduce_cols for unit column stride: work-item i
+// takes rows [b * B, b * B + B) (B <= 128, the host's choice: the chain of
+// float additions per column) of a strip of up to CV vectors of columns
+// (strip i % ns, block b = i / ns) and writes out[b * n_out + columns].
+// A strip spans a whole row of up to 8 KB, so a work-item streams through
+// contiguous memory (prefetchers follow it), adding into accumulators kept
+// in private memory (L1).
+template <class Op, typename T, typename A, typename R>
+USM_SIMD_KERNEL
+void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
+                     std::int64_t B, std::int64_t ns) {
+  using VT = usmk::vacc_t<A>;
+  constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
+  using V = usmk::raw_vec<VT, L>;
+  constexpr int CV = 128;
+  const std::int64_t nb = (n + B - 1) / B;
+  const std::int64_t i = usmk::linear_id();
+  if (i >= ns * (nb ? nb : 1)) return;
+  const std::int64_t s = i % ns, b = i / ns;
+  const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
+  const std::int64_t c0 = s * (CV * L);
+  const std::int64_t cend = c0 + CV * L < n_out ? c0 + CV * L : n_out;
+  const int nv = static_cast<int>((cend - c0) / L);  // whole vectors of the strip
+  R *o = out + b * n_out;
+  V acc[CV];
+  if (lo < hi) {
+#pragma unroll 1
+    for (int k = 0; k < nv; ++k) acc[k] = usmk::vlift<Op, A, T, L>(x + lo * s_r + c0 + k * L);
+  } else {
+    const V id = V(VT(Op::template identity<A>()));
+#pragma unroll 1
+    for (int k = 0; k < nv; ++k) acc[k] = id;
+  }
+#pragma unroll 1
+  for (std::int64_t r = lo + 1; r < hi; ++r) {
+    const T *row = x + r * s_r + c0;
+#pragma unroll 4
+    for (int k = 0; k < nv; ++k) acc[k] = Op::vcomb(acc[k], usmk::vlift<Op, A, T, L>(row + k * L));
+  }
+#pragma unroll 1
+  for (int k = 0; k < nv; ++k) {
+    VT lanes[L];
+    __builtin_memcpy(lanes, &acc[k], sizeof(V));
+#pragma unroll 1
+    for (int j = 0; j < L; ++j) o[c0 + k * L + j] = usmk::finish<R>(static_cast<A>(lanes[j]));
+  }
+  // columns past the last whole vector, one by one
+  for (std::int64_t c = c0 + nv * L; c < cend; ++c) {
+    A a = Op::template identity<A>();
+    for (std::int64_t r = lo; r < hi; ++r) a = Op::combine(a, usmk::lift<Op, A>(x[c + r * s_r], r));
+    o[c] = usmk::finish<R>(a);
+  }
+}
+
+// argmax/argmin over contiguous blocks: a vector of the best values and one
+// of their (block-relative) indices; a lane only moves to a strictly better
+// value (or a first NaN), so it keeps its first occurrence.
+template <class Op, typename T, typename A, typename R>
+USM_SIMD_KERNEL
+void argreduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
+                        std::int64_t B, std::int64_t nb) {
+  constexpr bool MAX = std::is_same_v<Op, usmk::red_argmax>;
+  constexpr int L = usm::simd_lanes(sizeof(T) < 4 ? 4 : sizeof(T));
+  using V = usmk::raw_vec<T, L>;
+  using M = decltype(V() > V());
+  using IT = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+  using VI = usmk::raw_vec<IT, L>;
+  const std::int64_t i = usmk::linear_id();
+  if (i >= n_rows * nb) return;
+  const std::int64_t o = i / nb, b = i % nb;
+  const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
+  const T *p = x + o * s_o;
+  const A ident = Op::template identity<A>();
+  V best = V(ident.v);
+  VI idx;
+#pragma unroll
+  for (int j = 0; j < L; ++j) idx[j] = IT(j);
+  // a lane that never moves holds the identity, equal to its first item
+  VI bi = idx;
+  std::int64_t r = lo;
+  // NaNs are only noted in the loop (one compare); a block holding one is
+  // scanned again for its first NaN (which wins)
+  M nan = M(0);
+  if constexpr (sizeof(T) >= 4) {
+#pragma unroll 1
+    for (; r + L <= hi; r += L) {
+      const V v = usmk::load_raw<T, L>(p + r);
+      const M m = MAX ? (v > best) : (v < best);
+      if constexpr (usmk::is_float_v<T>) nan |= (v != v);
+      best = usmk::vselect<V>(m, v, best);
+      bi = __builtin_bit_cast(VI, (__builtin_bit_cast(M, idx) & m) | (__builtin_bit_cast(M, bi) & ~m));
+      idx += IT(L);
+    }
+  }
+  if constexpr (usmk::is_float_v<T>) {
+    bool any_nan = false;
+    for (int j = 0; j < L; ++j) any_nan |= nan[j] != 0;
+    if (any_nan) {
+      for (std::int64_t q = lo; q < r; ++q)
+        if (usmk::isnan_(p[q])) {
+          out[i] = usmk::finish<R>(A{p[q], q});
+          return;
+        }
+    }
+  }
+  A acc = ident;
+  if (r > lo)
+    for (int j = 0; j < L; ++j)
+      acc = Op::combine(acc, A{static_cast<T>(best[j]), lo + static_cast<std::int64_t>(bi[j])});
+  for (; r < hi; ++r) acc = Op::combine(acc, A{p[r], r});
+  out[i] = usmk::finish<R>(acc);
 }

@@ -1,0 +1,180 @@
+"""Reduction, search, scan, sort, mask and gather benchmarks (issue 9's
+figures): usmarray against NumPy (and dpnp.tensor when importable) on the
+same device.
+
+Run from outside the source tree so the installed package is imported::
+
+    cd /tmp && python /path/to/usmarray/benchmarks/bench_reductions.py
+
+Rows (warm kernel cache, median of interleaved repetitions): sum of 10**7
+float32; sum over axis 0 and axis 1 of a 4096x2048 float32 matrix; max of
+10**7 float64; argmax of 10**7 float32; cumulative_sum of 10**7 float32;
+sort of 2*10**6 float32, int64 and int32; argsort of 2*10**6 float32 (NumPy
+stable); unique_values of 10**7 int32 with 10**4 distinct values;
+``a[a > 0.5]`` of 10**7 float32; take of 10**6 random indices from 10**7
+float32; the per-call time of ``float(ua.sum(x))`` and of ``x + y`` then
+``asnumpy`` on 1-element arrays. A second table gives each row's effective
+bandwidth (bytes read + written / time) beside that of ``a + b``.
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+
+import _util  # noqa: E402
+from _util import Row, Table, time_calls, time_interleaved  # noqa: E402
+
+import usmarray as ua  # noqa: E402
+
+
+def _ratio(limit):
+    return (f"<= {limit:g} x NumPy", lambda r: r <= limit)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--reps", type=int, default=9, help="repetitions of each throughput row")
+    p.add_argument("--calls", type=int, default=5000, help="calls per per-call repetition")
+    p.add_argument("--only", default="", help="run only rows whose label contains this text")
+    args = p.parse_args(argv)
+    dpt, dpt_reason = _util.import_dpt()
+    t = Table(with_dpt=dpt is not None)
+    sync = ua.synchronize
+    rng = np.random.default_rng(0)
+    n = 10 ** 7
+    a = rng.random(n, dtype=np.float32)
+    b = rng.random(n, dtype=np.float32)
+    a64 = a.astype(np.float64)
+    m = rng.random((4096, 2048), dtype=np.float32)
+    ns = 2 * 10 ** 6
+    sf = rng.random(ns, dtype=np.float32)
+    si8 = rng.integers(-2 ** 62, 2 ** 62, ns, dtype=np.int64)
+    si4 = rng.integers(-2 ** 31, 2 ** 31 - 1, ns, dtype=np.int32)
+    uq = rng.integers(0, 10 ** 4, n, dtype=np.int32)
+    idx = rng.integers(0, n, 10 ** 6, dtype=np.int64)
+    hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx)
+    U = {k: ua.asarray(v) for k, v in hosts.items()}
+    D = {k: dpt.asarray(v) for k, v in hosts.items()} if dpt is not None else None
+    dsync = D["a"].sycl_queue.wait if D else None
+
+    def dp(expr):
+        """A dpnp.tensor function (None when dpnp.tensor is absent)."""
+        if D is None:
+            return None
+        return lambda: (expr(dpt, D), dsync())
+
+    note = t.footnote(
+        f"Median of {args.reps} repetitions after one untimed run; each usmarray repetition ends "
+        "with ua.synchronize() (or reads its result back), so device work is inside the timed "
+        "region. The libraries take turns (usmarray, NumPy, dpnp.tensor, then the next "
+        "repetition), so load from elsewhere hits all columns alike. Ratio = usmarray / NumPy.")
+    # (label, usmarray fn, NumPy fn, dpnp.tensor expr or None, bytes moved, ratio target)
+    f4, f8, i8, i4 = 4, 8, 8, 4
+    cases = [
+        ("a + b, 1e7 float32 (bandwidth reference)", lambda: (U["a"] + U["b"], sync()),
+         lambda: a + b, lambda d, D: D["a"] + D["b"], 3 * n * f4, None),
+        ("sum, 1e7 float32", lambda: (ua.sum(U["a"]), sync()), lambda: a.sum(),
+         lambda d, D: d.sum(D["a"]), n * f4, 0.5),
+        ("sum axis 0, 4096x2048 float32", lambda: (ua.sum(U["m"], axis=0), sync()),
+         lambda: m.sum(axis=0), lambda d, D: d.sum(D["m"], axis=0), m.nbytes + 2048 * f4, 0.5),
+        ("sum axis 1, 4096x2048 float32", lambda: (ua.sum(U["m"], axis=1), sync()),
+         lambda: m.sum(axis=1), lambda d, D: d.sum(D["m"], axis=1), m.nbytes + 4096 * f4, 0.5),
+        ("max, 1e7 float64", lambda: (ua.max(U["a64"]), sync()), lambda: a64.max(),
+         lambda d, D: d.max(D["a64"]), n * f8, 0.5),
+        ("argmax, 1e7 float32", lambda: (ua.argmax(U["a"]), sync()), lambda: a.argmax(),
+         lambda d, D: d.argmax(D["a"]), n * f4, 0.5),
+        ("cumulative_sum, 1e7 float32", lambda: (ua.cumulative_sum(U["a"]), sync()),
+         lambda: np.cumsum(a), lambda d, D: d.cumulative_sum(D["a"]), 2 * n * f4, 0.2),
+        ("sort, 2e6 float32", lambda: (ua.sort(U["sf"]), sync()), lambda: np.sort(sf),
+         lambda d, D: d.sort(D["sf"]), 2 * ns * f4, 1.0),
+        ("sort, 2e6 int64", lambda: (ua.sort(U["si8"]), sync()), lambda: np.sort(si8),
+         lambda d, D: d.sort(D["si8"]), 2 * ns * i8, 1.0),
+        ("sort, 2e6 int32", lambda: (ua.sort(U["si4"]), sync()), lambda: np.sort(si4),
+         lambda d, D: d.sort(D["si4"]), 2 * ns * i4, 0.5),
+        ("argsort, 2e6 float32 (NumPy stable)", lambda: (ua.argsort(U["sf"]), sync()),
+         lambda: np.argsort(sf, kind="stable"), lambda d, D: d.argsort(D["sf"], stable=True),
+         ns * (f4 + i8), 1.0),
+        ("unique_values, 1e7 int32, 1e4 distinct", lambda: (ua.unique_values(U["uq"]), sync()),
+         lambda: np.unique(uq), lambda d, D: d.unique_values(D["uq"]), n * i4, 1.0),
+        ("a[a > 0.5], 1e7 float32", lambda: (U["a"][U["a"] > 0.5], sync()), lambda: a[a > 0.5],
+         lambda d, D: D["a"][D["a"] > 0.5], n * f4 + n + n // 2 * f4, 0.5),
+        ("take 1e6 random indices from 1e7 float32", lambda: (ua.take(U["a"], U["idx"]), sync()),
+         lambda: np.take(a, idx), lambda d, D: d.take(D["a"], D["idx"]),
+         10 ** 6 * (i8 + 2 * f4), 0.5),
+    ]
+    bw = []   # (label, bytes, Stats)
+    t.section("throughput (warm kernel cache)")
+    for label, fu, fn, fd, nbytes, limit in cases:
+        if args.only and args.only not in label and not label.startswith("a + b"):
+            continue
+        load = _util.OtherLoad()
+        try:
+            su, sn, sd = time_interleaved([fu, fn, dp(fd)], reps=args.reps)
+        except Exception as e:   # an operation missing or failing in one library
+            try:
+                su, sn = time_interleaved([fu, fn], reps=args.reps)
+                sd = f"error: {type(e).__name__}"
+            except Exception as e2:
+                t.add(Row(label, error=f"{type(e2).__name__}: {e2}", note=note))
+                continue
+        row = t.add(Row(label, su, sn, dpt=sd, ratio_target=_ratio(limit) if limit else None,
+                        note=note))
+        row.other_load = load.cpus()
+        bw.append((label, nbytes, su, sn, sd if isinstance(sd, _util.Stat) else None))
+        _util.clean_up()
+    t.section("per call, 1-element float32 arrays")
+    note_c = t.footnote(
+        f"{args.calls} calls in a loop; per-call time = total / calls. Each call waits for its "
+        "result on the host (float() or asnumpy), so launch, wait and read-back are all counted.")
+    x1, y1 = ua.ones(1, dtype=ua.float32), ua.ones(1, dtype=ua.float32)
+    h1 = np.ones(1, dtype=np.float32)
+    d1 = dpt.ones(1, dtype="f4") if dpt is not None else None
+    load = _util.OtherLoad()
+    su = time_calls(lambda: float(ua.sum(x1)), args.calls, reps=args.reps)
+    sn = time_calls(lambda: float(np.sum(h1)), args.calls, reps=args.reps)
+    sd = time_calls(lambda: float(dpt.sum(d1)), args.calls // 5, reps=args.reps) if d1 is not None else None
+    t.add(Row("float(ua.sum(x))", su, sn, dpt=sd, target=("<= 20 µs", lambda s: s.median <= 20e-6),
+              note=note_c)).other_load = load.cpus()
+    load = _util.OtherLoad()
+    su = time_calls(lambda: ua.asnumpy(x1 + y1), args.calls, reps=args.reps)
+    sn = time_calls(lambda: np.asarray(h1 + h1), args.calls, reps=args.reps)
+    sd = (time_calls(lambda: dpt.asnumpy(d1 + d1), args.calls // 5, reps=args.reps)
+          if d1 is not None else None)
+    t.add(Row("asnumpy(x + y)", su, sn, dpt=sd, note=note_c)).other_load = load.cpus()
+
+    print("\n".join(_util.header(ua, np, dpt, dpt_reason)))
+    print(t.render())
+    print(f"other load: average CPUs used by other processes while the row was measured "
+          f"(/proc/stat); BUSY above {_util.BUSY_CPUS} CPU means the row shared the device's "
+          "cores and is not reliable.")
+    # effective bandwidth
+    ref = next((s for lab, nb, s, _, _ in bw if lab.startswith("a + b")), None)
+    ref_bw = 3 * n * 4 / ref.median / 1e9 if ref else float("nan")
+    print()
+    print("effective bandwidth: bytes read + written (inputs once, outputs once) / median time")
+    head = f"{'measurement':44s} {'MB':>7s} {'usmarray':>10s} {'NumPy':>10s}"
+    head += f" {'dpnp.tensor':>12s}" if dpt is not None else ""
+    head += f" {'ua / (a + b)':>13s}"
+    print(head)
+    print("-" * len(head))
+    for lab, nb, su, sn, sd in bw:
+        g = nb / su.median / 1e9
+        line = f"{lab[:44]:44s} {nb / 1e6:7.1f} {g:#6.3g} GB/s {nb / sn.median / 1e9:#5.3g} GB/s"
+        if dpt is not None:
+            line += f" {nb / sd.median / 1e9:#7.3g} GB/s" if sd is not None else f" {'-':>12s}"
+        line += f" {g / ref_bw:13.3g}"
+        print(line)
+    busy = [r.label for r in t.rows
+            if not isinstance(r, str) and r.other_load is not None and r.other_load > _util.BUSY_CPUS]
+    if busy:
+        print(f"WARNING: {len(busy)} row(s) measured while the CPUs were busy elsewhere: "
+              + "; ".join(busy))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
