@@ -162,7 +162,7 @@ int64_t mask_count(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::han
   });
   {
     nb::gil_scoped_release release;
-    e.wait_and_throw();
+    host_wait(e);  // deadlock-safe (memory.cpp)
   }
   return total;
 }

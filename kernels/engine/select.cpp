@@ -153,7 +153,7 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx
   });
   {
     nb::gil_scoped_release release;
-    e.wait_and_throw();
+    host_wait(e);  // deadlock-safe (memory.cpp)
   }
   if (flag) throw nb::index_error("an index is out of bounds for the indexed axis");
 }
@@ -198,7 +198,7 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   });
   {
     nb::gil_scoped_release release;
-    e.wait_and_throw();
+    host_wait(e);  // deadlock-safe (memory.cpp)
   }
   if (flag) throw nb::index_error("an index is out of bounds for the indexed axis");
   const sycl::kernel &k = kc.get("scatter<" + T + ", 0>");

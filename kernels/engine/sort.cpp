@@ -264,7 +264,7 @@ int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::h
   });
   {
     nb::gil_scoped_release rel;
-    e.wait_and_throw();
+    host_wait(e);  // deadlock-safe (memory.cpp)
   }
   return total;
 }
