@@ -464,3 +464,62 @@ def test_take_modes(mode):
         ua.take(x, ua.asarray(ind), axis=0)                # the array API's function checks
     ta = ua.take_along_axis(x, ua.asarray(np.full((5, 1), 9)), axis=1, mode=mode)
     check(ta, h[:, [3]] if mode == "clip" else h[:, [3]])
+
+
+# ------------------------------------------------------------ sort kind=, complex isin, matmul
+@pytest.mark.parametrize("kind", [None, "stable", "mergesort", "radixsort"])
+def test_sort_kind(kind):
+    h = sample((50,), np.int16)
+    x = ua.asarray(h)
+    check(ua.sort(x, kind=kind), np.sort(h, kind="stable"))
+    check(ua.argsort(x, kind=kind), np.argsort(h, kind="stable"))
+    with pytest.raises(ValueError):
+        ua.sort(x, kind="quicksort")
+
+
+def test_isin_complex():
+    a = np.array([1 + 1j, 2, 3j, np.nan, 1 - 1j, 0], dtype=np.complex64)
+    b = np.array([3j, 1 + 1j, np.nan, 0], dtype=np.complex64)
+    x, y = ua.asarray(a), ua.asarray(b)
+    check(ua.isin(x, y), np.isin(a, b))
+    check(ua.isin(x, y, invert=True), np.isin(a, b, invert=True))
+    check(ua.isin(ua.asarray(a.reshape(2, 3)), y), np.isin(a.reshape(2, 3), b))
+    check(ua.isin(x, ua.asarray(b[:0])), np.isin(a, b[:0]))
+    check(ua.isin(x, ua.asarray([2.0, 0.0])), np.isin(a, [2.0, 0.0]))   # mixed: complex result type
+
+
+def test_matmul_keywords():
+    a, b = sample((3, 4), np.float32), sample((4, 5), np.float32)
+    x, y = ua.asarray(a), ua.asarray(b)
+    out = ua.empty((3, 5), dtype=ua.float32)
+    assert ua.matmul(x, y, out=out) is out
+    np.testing.assert_allclose(ua.asnumpy(out), a @ b, rtol=1e-5, atol=1e-5)
+    r = ua.matmul(ua.asarray(sample((3, 4), np.int32)), ua.asarray(sample((4, 5), np.int32)),
+                  dtype=ua.float32)
+    assert r.dtype == ua.float32
+    f = ua.matmul(x, y, order="F")
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+    with pytest.raises(ValueError):
+        ua.matmul(x, y, out=ua.empty((5, 3), dtype=ua.float32))
+    with pytest.raises(ValueError):
+        ua.matmul(x, y, order="X")
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_cumulative_logsumexp(axis, include_initial):
+    h = sample((5, 3000), np.float32) * 20           # exp overflows float32 without logaddexp
+    h[0, :3] = [-np.inf, -1000.0, 3.0]               # tiny prefixes stay finite
+    x = ua.asarray(h)
+    got = ua.cumulative_logsumexp(x, axis=axis, include_initial=include_initial)
+    ref = np.logaddexp.accumulate(h.astype(np.float64), axis=axis)
+    if include_initial:
+        pad = np.full((1, 3000) if axis == 0 else (5, 1), -np.inf)
+        ref = np.concatenate([pad, ref], axis=axis)
+    assert got.dtype == ua.float32 and got.shape == ref.shape
+    np.testing.assert_allclose(ua.asnumpy(got), ref, rtol=2e-5, atol=1e-4)
+    r = ua.cumulative_logsumexp(ua.asarray([1, 2, 3]))
+    np.testing.assert_allclose(ua.asnumpy(r), np.logaddexp.accumulate([1.0, 2.0, 3.0]),
+                               rtol=1e-6)
+    with pytest.raises(TypeError):
+        ua.cumulative_logsumexp(ua.asarray([1j]))

@@ -440,15 +440,20 @@ def test_cumulative_sum_is_deterministic(scan_variant):
     a = ua.asnumpy(ua.cumulative_sum(x))
     for _ in range(3):
         assert np.array_equal(ua.asnumpy(ua.cumulative_sum(x)), a)
+
+
 # ------------------------------------------ one-pass kernels: both variants
 # The engine launches vector-block kernels (reduce_rows_vec, reduce_cols_vec,
 # argreduce_rows_vec) on CPU devices and the generic work-group kernels
 # (reduce_group, reduce_cols) elsewhere; `variant` runs a test with each
 # (USMARRAY_GENERIC_KERNELS=1 makes CPU devices use the generic ones).
+@pytest.fixture(params=["vector", "generic"])
 def variant(request):
+    kc = ua.asarray([0])._q.kc
     is_cpu = ua.asarray([0])._q.device.is_cpu
     if request.param == "vector" and not (is_cpu and kc.simd):
         pytest.skip("vector-block kernels are off on this device (or USMARRAY_GENERIC_KERNELS=1)")
+    old = kc.simd
     kc.simd = request.param == "vector"
     try:
         yield request.param
@@ -544,6 +549,7 @@ _SIZES = [1, 2, 15, 16, 17, 255, 256, 257, 4095, 4096, 4097, 65537, 300001]
 def test_block_boundaries(variant, n):
     rng = np.random.default_rng(n)
     h = rng.standard_normal(n).astype(np.float32)
+    x = ua.asarray(h)
     _check(ua.sum(x), h.astype(np.float64).sum())
     _check(ua.max(x), h.max())
     _check(ua.argmax(x), h.argmax())
@@ -570,6 +576,7 @@ def test_block_boundaries(variant, n):
 def test_rows_and_columns(variant, shape):
     rng = np.random.default_rng(7)
     h = rng.standard_normal(shape).astype(np.float32)
+    x = ua.asarray(h)
     hd = h.astype(np.float64)
     for axis in (0, 1):
         _check(ua.sum(x, axis=axis), hd.sum(axis=axis))
@@ -632,6 +639,7 @@ def test_deterministic(variant):
 
 def test_sum_dtype_one_pass(variant):
     h = np.arange(70000, dtype=np.int32).reshape(70, 1000)
+    x = ua.asarray(h)
     for axis in (None, 0, 1):
         _check(ua.sum(x, axis=axis, dtype=ua.float32), h.sum(axis=axis, dtype=np.float32))
         _check(ua.sum(x, axis=axis, dtype=ua.int8), h.sum(axis=axis, dtype=np.int8))

@@ -39,6 +39,7 @@ from .dlpack import (from_dlpack, DLDeviceType, CopyRequiredError, dldevice_to_s
 from .elementwise import *  # noqa: F401,F403  (functions generated from the table)
 from .elementwise import clip
 from .reduction import (sum, prod, max, min, all, any, mean, var, std, cumulative_sum,
+                        cumulative_logsumexp,
                         cumulative_prod, AxisError)
 from .searching import where, argmax, argmin, count_nonzero, nonzero, searchsorted
 from .sorting import sort, argsort, top_k
@@ -57,9 +58,10 @@ from . import fft
 from ._memory import get_default_queue, memory_pool_stats, set_memory_pool_limit, free_cached_memory, synchronize
 
 # dpctl.tensor's out= keyword on the functions that had it
-(sum, prod, max, min, argmax, argmin, cumulative_sum, cumulative_prod, logsumexp,
- reduce_hypot) = map(_with_out, (sum, prod, max, min, argmax, argmin, cumulative_sum,
-                                 cumulative_prod, logsumexp, reduce_hypot))
+(sum, prod, max, min, argmax, argmin, cumulative_sum, cumulative_prod, cumulative_logsumexp,
+ logsumexp, reduce_hypot) = map(_with_out, (sum, prod, max, min, argmax, argmin, cumulative_sum,
+                                            cumulative_prod, cumulative_logsumexp, logsumexp,
+                                            reduce_hypot))
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"

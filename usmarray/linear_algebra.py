@@ -28,9 +28,33 @@ def _operands(name, x1, x2):
     return qi, dt, coerce_usm_type((x1.usm_type, x2.usm_type))
 
 
-def matmul(x1, x2, /):
+def matmul(x1, x2, /, *, out=None, dtype=None, order="K"):
     """Matrix product with NumPy's rules: 1-D operands are a row (left) or a
-    column (right) vector, leading dimensions broadcast."""
+    column (right) vector, leading dimensions broadcast.
+
+    dpctl.tensor's keywords: ``dtype`` casts both operands to it first;
+    ``out`` receives the result (its shape, the operands' queue, a dtype the
+    result casts to within its kind); ``order`` ("K", "C", "F", "A") lays out
+    a new result ("K" and "A": C order, as the product is computed).
+    """
+    from ._copy import astype, check_out, copy
+
+    if dtype is not None:
+        if not isinstance(x1, usm_ndarray) or not isinstance(x2, usm_ndarray):
+            raise TypeError("matmul: operands must be usm_ndarrays")
+        dt = _dtypes.to_dtype(dtype)
+        x1, x2 = astype(x1, dt, copy=False), astype(x2, dt, copy=False)
+    if order not in ("K", "C", "F", "A"):
+        raise ValueError(f"order must be one of 'K', 'C', 'F', 'A', got {order!r}")
+    r = _matmul(x1, x2)
+    if out is not None:
+        check_out("matmul", out, r.shape, r.dtype, r._q)
+        out[...] = r
+        return out
+    return copy(r, order="F") if order == "F" and r.ndim >= 2 else r
+
+
+def _matmul(x1, x2):
     from ._copy import astype, broadcast_shapes, broadcast_view, copy, copy_into
     from .manipulation import reshape
 

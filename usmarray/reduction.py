@@ -20,7 +20,7 @@ from ._exceptions import AxisError
 from ._indexing import merged_stride
 
 __all__ = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "cumulative_sum",
-           "cumulative_prod", "AxisError"]
+           "cumulative_prod", "cumulative_logsumexp", "AxisError"]
 
 _TN = _dtypes.TYPE_NAMES
 _DT = dict(zip(_TN, _dtypes.DTYPES))
@@ -330,7 +330,11 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 
 # ------------------------------------------------------------------ scans
-_SCAN_OPS = ("usmk::red_sum", "usmk::red_prod")
+_SCAN_OPS = ("usmk::red_sum", "usmk::red_prod", "usmk::red_logaddexp")
+# operations scanning real floating types only, without vector-block kernels
+_SCAN_FLOAT_ONLY = ("usmk::red_logaddexp",)
+# the element include_initial puts first
+_SCAN_INITIAL = {"usmk::red_sum": 0, "usmk::red_prod": 1, "usmk::red_logaddexp": -float("inf")}
 
 
 def _scan_types(qi):
@@ -361,7 +365,7 @@ def _scan_names(key, qi):
         for s in (t,) + tuple(w for w in _SCAN_WIDEN.get(t, ()) if w in dev):
             targs = f"{op}, {s}, {t}"
             names += [f"scan_totals<{targs}>", f"scan_apply<{targs}>", f"scan_cols<{targs}>"]
-            if simd and t in _SCAN_VEC and s != "f2":
+            if simd and t in _SCAN_VEC and s != "f2" and op not in _SCAN_FLOAT_ONLY:
                 names += [f"scan_totals_vec<{targs}>", f"scan_apply_vec<{targs}>",
                           f"scan_cols_vec<{targs}>"]
     return names
@@ -371,7 +375,7 @@ def _scan_keys(qi):
     dev = _kernels.device_types(qi)
     # (this module's `any` is the array reduction)
     return [f"{op}|{g}" for op in _SCAN_OPS for g, ts in _SCAN_GROUPS.items()
-            if set(ts) & set(dev)]
+            if set(ts) & set(dev) and (g == "float" or op not in _SCAN_FLOAT_ONLY)]
 
 
 _kernels.register_family(_kernels.Family(
@@ -436,7 +440,7 @@ def _cumulative(name, struct, x, axis, dtype, include_initial):
         yv = view(buf, buf._off + inc * C, (B, n, C), ((n + inc) * C, C, 1))
         _engine.scan(qi.ref, qi.kc, struct, xv, yv)
     if inc and buf.size:
-        buf[(slice(None),) * a0 + (slice(0, 1),)] = 0 if struct == "usmk::red_sum" else 1
+        buf[(slice(None),) * a0 + (slice(0, 1),)] = _SCAN_INITIAL[struct]
     return astype(buf, _DT[res]) if acc != res else buf
 
 
@@ -449,3 +453,31 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative product along `axis`; as cumulative_sum, starting from 1."""
     return _cumulative("cumulative_prod", "usmk::red_prod", x, axis, dtype, include_initial)
+
+
+def cumulative_logsumexp(x, /, *, axis=None, dtype=None, include_initial=False):
+    """log(cumsum(exp(x))) along `axis`, each step a logaddexp (no overflow).
+
+    dpctl.tensor's function. Real floating results: x's dtype, or the
+    device's default floating dtype for integer and bool input (``dtype=``
+    picks another real floating dtype); complex input is a TypeError.
+    ``include_initial`` puts -inf (the empty sum's log) first.
+    """
+    from ._copy import astype
+
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"cumulative_logsumexp: expected a usm_ndarray, got {type(x).__name__}")
+    if x._dtype.kind == "c":
+        raise TypeError("cumulative_logsumexp is not defined for complex inputs")
+    qi = x._q
+    if dtype is None:
+        dt = x._dtype if x._dtype.kind == "f" else qi.float
+    else:
+        dt = _dtypes.to_dtype(dtype)
+        if dt.kind != "f":
+            raise ValueError(f"cumulative_logsumexp: dtype must be a real floating type, "
+                             f"got {dt.name}")
+    if x._dtype.kind != "f":
+        x = astype(x, dt)
+    return _cumulative("cumulative_logsumexp", "usmk::red_logaddexp", x, axis, dt,
+                       include_initial)

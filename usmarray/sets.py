@@ -101,7 +101,7 @@ def isin(x1, x2, /, *, invert=False):
     x2 = x2 if isinstance(x2, usm_ndarray) else asarray(x2, sycl_queue=q)
     dt = result_type(x1, x2)
     if dt.kind == "c":
-        raise TypeError("isin is not defined for complex dtypes")
+        return _isin_complex(astype(x1, dt, copy=False), astype(x2, dt, copy=False), invert)
     s = sort(reshape(astype(x2, dt, copy=False), (-1,)))
     v = astype(x1, dt, copy=False)
     if s.shape[0] == 0:
@@ -113,3 +113,18 @@ def isin(x1, x2, /, *, invert=False):
     out = empty_array(v._shape, _dtypes.bool, qi, v._alloc.kind)
     _engine.isin_sorted(qi.ref, qi.kc, s, v, out, bool(invert))
     return out
+
+
+def _isin_complex(x1, x2, invert):
+    """isin for complex values (ordered by real, then imaginary part): the
+    groups of equal values of x2 and x1 together, from one unique_inverse;
+    x1's items are in x2 where their group holds an item of x2. NaNs match
+    nothing, as unique_inverse keeps every NaN distinct."""
+    v2, v1 = reshape(x2, (-1,)), reshape(x1, (-1,))
+    n2 = v2.shape[0]
+    vals, _, _, inv = _groups("isin", concat([v2, v1]), False, True)
+    in_x2 = zeros(vals.shape, dtype=_dtypes.bool, sycl_queue=x1.sycl_queue)
+    if n2:
+        in_x2[inv[:n2]] = True
+    found = reshape(in_x2[inv[n2:]], x1.shape)
+    return ew.logical_not(found) if invert else found

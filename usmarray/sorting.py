@@ -80,15 +80,29 @@ def sort_with_order(x, /):
     return _sorted("sort", x, -1, False, "both")
 
 
-def sort(x, /, *, axis=-1, descending=False, stable=True):
+_KINDS = (None, "stable", "mergesort", "radixsort")
+
+
+def _check_kind(kind):
+    # dpctl.tensor's keyword: every kind gives the same stable result here
+    # (the engine picks radix or merge sort by dtype and row length)
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be one of None, 'stable', 'mergesort', 'radixsort', "
+                         f"got {kind!r}")
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
     """A sorted copy of `x` along `axis` (ascending unless `descending`).
-    The sort is always stable; NaNs sort after every number."""
+    The sort is always stable; NaNs sort after every number. ``kind``
+    (dpctl.tensor's keyword) is accepted; every kind sorts stably."""
+    _check_kind(kind)
     return _sorted("sort", x, axis, descending, False)
 
 
-def argsort(x, /, *, axis=-1, descending=False, stable=True):
+def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
     """int64 indices that sort `x` along `axis` (stable: equal elements keep
-    their order, also when `descending`)."""
+    their order, also when `descending`); ``kind`` as for `sort`."""
+    _check_kind(kind)
     return _sorted("argsort", x, axis, descending, True)
 
 

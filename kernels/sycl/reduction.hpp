@@ -54,6 +54,11 @@ struct red_sum {
   template <typename A> static A combine(const A &a, const A &b) { return a + b; }
   template <typename V> static V vcomb(V a, V b) { return a + b; }
 };
+// the scan of cumulative_logsumexp (real floating types; no vector form)
+struct red_logaddexp {
+  template <typename A> static A identity() { return -inf<calc_t<A>>(); }
+  template <typename A> static A combine(const A &a, const A &b) { return logaddexp_(a, b); }
+};
 struct red_prod {
   template <typename A> static A identity() { return A(1); }
   template <typename A> static A combine(const A &a, const A &b) { return a * b; }
