@@ -523,3 +523,27 @@ def test_cumulative_logsumexp(axis, include_initial):
                                rtol=1e-6)
     with pytest.raises(TypeError):
         ua.cumulative_logsumexp(ua.asarray([1j]))
+
+
+def test_ctypes_scalars_in_creation_functions():
+    check(ua.full(3, ctypes.c_int(7)), np.full(3, 7))
+    check(ua.full_like(ua.zeros(2), ctypes.c_double(1.5)), np.full(2, 1.5))
+    check(ua.arange(ctypes.c_int(5)), np.arange(5))
+    check(ua.arange(0, 10, ctypes.c_long(3)), np.arange(0, 10, 3))
+    check(ua.linspace(ctypes.c_double(0.0), 1.0, num=5), np.linspace(0.0, 1.0, 5))
+    x = ua.zeros(3, dtype=ua.int32)
+    x[...] = ctypes.c_int(4)
+    check(x, np.full(3, 4, dtype=np.int32))
+    check(ua.where(ua.asarray([True, False]), ua.asarray([1, 2]), ctypes.c_int(9)),
+          np.array([1, 9]))
+
+
+def test_searchsorted_mixed_dtypes_and_layouts():
+    s = np.arange(0, 40, 2, dtype=np.int32)
+    v = np.array([[3.5, -1.0, 40.0], [2.0, 7.0, 38.0]])
+    x1 = ua.asarray(np.repeat(s, 2))[::2]                 # non-contiguous sorted input
+    x2 = ua.asarray(v).T                                  # float64 values, transposed
+    for side in ("left", "right"):
+        check(ua.searchsorted(x1, x2, side=side), np.searchsorted(s, v.T, side=side))
+    check(ua.searchsorted(ua.asarray(s[::-1])[::-1], ua.asarray(v.astype(np.float32))),
+          np.searchsorted(s, v.astype(np.float32)))

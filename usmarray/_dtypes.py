@@ -3,6 +3,7 @@ shared with the compiled engine, device support and the inspection
 functions ``isdtype``, ``result_type``, ``can_cast``, ``finfo``, ``iinfo``."""
 
 import builtins
+import ctypes
 import sys
 
 import numpy as np
@@ -249,3 +250,15 @@ def iinfo(type, /):
     if dt.kind not in "iu":
         raise TypeError(f"iinfo needs an integer dtype, got {dt.name}")
     return iinfo_object(dt)
+
+
+# ctypes scalar types whose .value is a Python bool, int or float
+CTYPES_SCALARS = (ctypes.c_bool, ctypes.c_byte, ctypes.c_ubyte, ctypes.c_short, ctypes.c_ushort,
+                  ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_ulong, ctypes.c_longlong,
+                  ctypes.c_ulonglong, ctypes.c_float, ctypes.c_double)
+
+
+def plain_scalar(v):
+    """`v`, or the Python value of a ctypes scalar (accepted wherever Python
+    scalars are, as dpctl.tensor did)."""
+    return v.value if isinstance(v, CTYPES_SCALARS) else v

@@ -62,6 +62,7 @@ def _fill_value_dtype(value, qi):
 def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="device",
          sycl_queue=None):
     """New array filled with `fill_value` (a scalar, or a 0-d usm_ndarray)."""
+    fill_value = _dtypes.plain_scalar(fill_value)
     if isinstance(fill_value, usm_ndarray):
         # dpctl.tensor accepts arrays: broadcast-copy on the device
         qi = resolve_queue(device, sycl_queue) if (device is not None or sycl_queue is not None) \
@@ -131,6 +132,7 @@ def ones_like(x, /, *, dtype=None, order="K", device=None, usm_type=None, sycl_q
 
 def full_like(x, /, fill_value, *, dtype=None, order="K", device=None, usm_type=None,
               sycl_queue=None):
+    fill_value = _dtypes.plain_scalar(fill_value)
     if dtype is None and not isinstance(fill_value, usm_ndarray):
         _fill_value_dtype(fill_value, x._q)  # type check
     out = _like(x, dtype, device, usm_type, sycl_queue, order)
@@ -162,6 +164,7 @@ def _sequence(out, start, step):
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="device",
            sycl_queue=None):
     """Evenly spaced values in [start, stop) with spacing `step`."""
+    start, stop, step = map(_dtypes.plain_scalar, (start, stop, step))
     if stop is None:
         start, stop = 0, start
     for name, v in (("start", start), ("stop", stop), ("step", step)):
@@ -203,6 +206,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, usm_type="device",
              sycl_queue=None):
     """`num` evenly spaced values from `start` to `stop` (inclusive if `endpoint`)."""
+    start, stop = _dtypes.plain_scalar(start), _dtypes.plain_scalar(stop)
     for name, v in (("start", start), ("stop", stop)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(
                 v, (int, float, complex, np.integer, np.floating, np.complexfloating)):

@@ -7,7 +7,6 @@ operators that map to it. The kernels of one operation (all its dtype
 loops and iteration variants) form one bundle, compiled on first use.
 """
 
-import ctypes
 import struct
 
 import numpy as np
@@ -28,9 +27,6 @@ class InPlaceCastError(TypeError, ValueError):
     """An in-place operator whose result cannot be stored in the left operand's
     dtype: a TypeError as in NumPy, and a ValueError as in dpctl.tensor."""
 
-_CTYPES_SCALARS = (ctypes.c_bool, ctypes.c_byte, ctypes.c_ubyte, ctypes.c_short, ctypes.c_ushort,
-                   ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_ulong, ctypes.c_longlong,
-                   ctypes.c_ulonglong, ctypes.c_float, ctypes.c_double)
 
 
 class ElementwiseOp:
@@ -316,7 +312,7 @@ def _as_scalar(s):
         return s
     if isinstance(s, np.generic) and s.dtype.kind in "biufc":
         return s.item()
-    if isinstance(s, _CTYPES_SCALARS):
+    if isinstance(s, _dtypes.CTYPES_SCALARS):
         return s.value
     return None
 
