@@ -237,8 +237,13 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         if sorter._shape != x1._shape:
             raise ValueError("sorter must have the shape of x1")
         x1 = take(x1, sorter)
-    s1 = astype(x1, dt, copy=False, order="C")
-    v = astype(x2, dt, copy=False, order="C")
+    # the kernel takes contiguous operands of the common dtype (astype with
+    # copy=False keeps a view of that dtype as it is)
+    s1, v = astype(x1, dt, copy=False), astype(x2, dt, copy=False)
+    if not s1.flags.c_contiguous:
+        s1 = astype(s1, dt, copy=True, order="C")
+    if not v.flags.c_contiguous:
+        v = astype(v, dt, copy=True, order="C")
     out = empty_array(x2._shape, _dtypes.int64, qi, coerce_usm_type((x1.usm_type, x2.usm_type)))
     _engine.search_sorted(qi.ref, qi.kc, s1, v, out, side == "right")
     return out
