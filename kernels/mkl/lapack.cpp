@@ -134,16 +134,18 @@ extern "C" sycl::event usm_mkl_potrf(sycl::queue &q, char type, int64_t batch, b
   });
 }
 
+// Always the batch form, a single matrix included: oneMKL's single-matrix
+// geqrf calibrates the CPU clock on its first call in some processes
+// (0.3-0.8 s, mkl_serv_get_clocks_frequency); the batch form of one matrix
+// takes the same time warm and starts in ~0.1 s.
 extern "C" sycl::event usm_mkl_geqrf(sycl::queue &q, char type, int64_t batch, int64_t m,
                                      int64_t n, void *a, int64_t lda, int64_t sa, void *tau,
                                      int64_t stau, Work &work, const Events &deps) {
   return by_type(type, [&](auto t) {
     using T = decltype(t);
     return run<T>(work, [&] {
-      return batch == 1 ? lapack::geqrf_scratchpad_size<T>(q, m, n, lda)
-                        : lapack::geqrf_batch_scratchpad_size<T>(q, m, n, lda, sa, stau, batch);
+      return lapack::geqrf_batch_scratchpad_size<T>(q, m, n, lda, sa, stau, batch);
     }, [&](T *s, int64_t ns) {
-      if (batch == 1) return lapack::geqrf(q, m, n, ptr<T>(a), lda, ptr<T>(tau), s, ns, deps);
       return lapack::geqrf_batch(q, m, n, ptr<T>(a), lda, sa, ptr<T>(tau), stau, batch, s, ns,
                                  deps);
     });
