@@ -33,6 +33,22 @@ def dtype(request):
     return request.param
 
 
+@pytest.fixture(params=["vector", "generic"])
+def variant(request):
+    """Runs a test with the CPU vector-block kernels and with the generic (GPU)
+    ones, by the KernelCache.simd switch (what USMARRAY_GENERIC_KERNELS=1 turns
+    off), so code only a GPU would run is tested on the CPU device too."""
+    kc = ua.asarray([0])._q.kc
+    if request.param == "vector" and not (ua.asarray([0])._q.device.is_cpu and kc.simd):
+        pytest.skip("vector-block kernels are off on this device (or USMARRAY_GENERIC_KERNELS=1)")
+    old = kc.simd
+    kc.simd = request.param == "vector"
+    try:
+        yield request.param
+    finally:
+        kc.simd = old
+
+
 @pytest.fixture
 def queue():
     return ua.get_default_queue()

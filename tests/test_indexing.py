@@ -835,20 +835,6 @@ def test_searchsorted_nan_sorter_scalars_and_errors():
 _TILE, _VEC_TILE = 2048, 16384
 
 
-@pytest.fixture(params=["vector", "generic"])
-def variant(request):
-    """Runs a test with the CPU vector-block kernels and with the generic
-    (GPU) ones (the KernelCache.simd switch, as USMARRAY_GENERIC_KERNELS=1)."""
-    kc = ua.asarray([0])._q.kc
-    old = kc.simd
-    if request.param == "generic":
-        kc.simd = False
-    elif not old:
-        pytest.skip("the device has no vector-block kernels")
-    yield request.param
-    kc.simd = old
-
-
 @pytest.mark.parametrize("n", [1, 5, _TILE - 1, _TILE, _TILE + 1, 3 * _TILE + 7, _VEC_TILE - 1,
                                _VEC_TILE, _VEC_TILE + 1, 2 * _VEC_TILE + 3])
 def test_mask_compaction_tile_boundaries(variant, n):

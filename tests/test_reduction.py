@@ -315,23 +315,9 @@ def test_cumulative_dtype_and_errors():
 _TILE, _VEC_TILE = 2048, 16384
 
 
-@pytest.fixture(params=["vector", "generic"])
-def scan_variant(request):
-    """Runs a test with the CPU vector-block kernels and with the generic
-    (GPU) ones (the KernelCache.simd switch, as USMARRAY_GENERIC_KERNELS=1)."""
-    kc = ua.asarray([0])._q.kc
-    old = kc.simd
-    if request.param == "generic":
-        kc.simd = False
-    elif not old:
-        pytest.skip("the device has no vector-block kernels")
-    yield request.param
-    kc.simd = old
-
-
 @pytest.mark.parametrize("n", [1, _TILE - 1, _TILE, _TILE + 1, 9 * _TILE + 5, _VEC_TILE - 1,
                                _VEC_TILE, _VEC_TILE + 1, 3 * _VEC_TILE + 17])
-def test_cumulative_sum_tile_boundaries(scan_variant, n):
+def test_cumulative_sum_tile_boundaries(variant, n):
     h = sample((n,), np.int32)
     x = ua.asarray(h)
     _check(ua.cumulative_sum(x), np.cumsum(h, dtype=np.int64), ua.int64)
@@ -349,9 +335,9 @@ def test_cumulative_sum_tile_boundaries(scan_variant, n):
     _check(ua.cumulative_prod(ua.asarray(p)), np.cumprod(p), ua.int64)
 
 
-def test_cumulative_sum_tile_totals_scanned_in_tiles(scan_variant):
+def test_cumulative_sum_tile_totals_scanned_in_tiles(variant):
     # more tiles than one tile holds: the tile totals are scanned in tiles
-    n = _TILE * _TILE + 3 if scan_variant == "generic" else 3 * _VEC_TILE
+    n = _TILE * _TILE + 3 if variant == "generic" else 3 * _VEC_TILE
     h = (np.arange(n) % 5 - 2).astype(np.int8)
     got = ua.cumulative_sum(ua.asarray(h))
     _check(got, np.cumsum(h, dtype=np.int64), ua.int64)
@@ -359,7 +345,7 @@ def test_cumulative_sum_tile_totals_scanned_in_tiles(scan_variant):
 
 @pytest.mark.parametrize("dt", [np.int8, np.uint16, np.int32, np.int64, np.float32, np.float64,
                                 np.complex64, np.bool_])
-def test_cumulative_layouts(scan_variant, dt):
+def test_cumulative_layouts(variant, dt):
     if not device_supports(dt):
         pytest.skip("no fp64")
     base = sample((64, 600), dt)
@@ -408,7 +394,7 @@ def test_cumulative_layouts(scan_variant, dt):
                 _check(got, exp, exp.dtype)
 
 
-def test_cumulative_strided_device_views(scan_variant):
+def test_cumulative_strided_device_views(variant):
     m = sample((50, 3000), np.float64 if HAS_F64 else np.float32)
     x = ua.asarray(m)
     for key, axis in (((slice(None, None, -2), slice(7, None, 3)), 1),
@@ -420,7 +406,7 @@ def test_cumulative_strided_device_views(scan_variant):
                                    atol=1e-5)
 
 
-def test_cumulative_dtype_conversions(scan_variant):
+def test_cumulative_dtype_conversions(variant):
     h = sample((3, 5000), np.int32)
     x = ua.asarray(h)
     _check(ua.cumulative_sum(x, axis=1, dtype=ua.int32), np.cumsum(h, axis=1, dtype=np.int32),
@@ -434,7 +420,7 @@ def test_cumulative_dtype_conversions(scan_variant):
                                                                       dtype=np.uint64), ua.uint64)
 
 
-def test_cumulative_sum_is_deterministic(scan_variant):
+def test_cumulative_sum_is_deterministic(variant):
     f = sample((5 * _VEC_TILE + 3,), np.float32)
     x = ua.asarray(f)
     a = ua.asnumpy(ua.cumulative_sum(x))
@@ -445,20 +431,9 @@ def test_cumulative_sum_is_deterministic(scan_variant):
 # ------------------------------------------ one-pass kernels: both variants
 # The engine launches vector-block kernels (reduce_rows_vec, reduce_cols_vec,
 # argreduce_rows_vec) on CPU devices and the generic work-group kernels
-# (reduce_group, reduce_cols) elsewhere; `variant` runs a test with each
-# (USMARRAY_GENERIC_KERNELS=1 makes CPU devices use the generic ones).
-@pytest.fixture(params=["vector", "generic"])
-def variant(request):
-    kc = ua.asarray([0])._q.kc
-    is_cpu = ua.asarray([0])._q.device.is_cpu
-    if request.param == "vector" and not (is_cpu and kc.simd):
-        pytest.skip("vector-block kernels are off on this device (or USMARRAY_GENERIC_KERNELS=1)")
-    old = kc.simd
-    kc.simd = request.param == "vector"
-    try:
-        yield request.param
-    finally:
-        kc.simd = old
+# (reduce_group, reduce_cols) elsewhere; the `variant` fixture (conftest.py)
+# runs a test with each (USMARRAY_GENERIC_KERNELS=1 makes CPU devices use the
+# generic ones).
 
 
 def _layouts(h):
