@@ -6,6 +6,7 @@ import operator
 import numpy as np
 
 from . import _dtypes, _engine
+from ._exceptions import AxisError
 from ._array import WRITABLE, usm_ndarray, view
 
 __all__ = ["getitem", "setitem", "basic_view", "scalar_bytes"]
@@ -428,26 +429,60 @@ def setitem(x, key, value):
     assign(dst, value)
 
 
+def one_axis(name, x, indices, axis):
+    """The axis of take/put along one axis, checked: `x` and 1-D `indices`
+    usm_ndarrays; `axis` may be None only for 1-D `x`."""
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    if not isinstance(indices, usm_ndarray):
+        raise TypeError(f"{name}: indices must be a usm_ndarray, got {type(indices).__name__}")
+    if indices.ndim != 1:
+        raise ValueError(f"{name}: indices must be one-dimensional")
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"{name}: axis is required for arrays of more than one dimension")
+        axis = 0
+    return _axis_of(axis, x.ndim)
+
+
+def _axis_of(axis, nd):
+    a = operator.index(axis)
+    if not -nd <= a < nd:
+        raise AxisError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+    return a % nd
+
+
+def along_axis_key(name, x, indices, axis, map_indices=None):
+    """The index tuple of take_along_axis/put_along_axis: `indices` (mapped
+    by ``map_indices(indices, length)`` when given) along `axis`, and aranges
+    broadcasting along the other dimensions (NumPy's rules)."""
+    from .creation import arange
+    from .manipulation import reshape
+
+    if not isinstance(x, usm_ndarray) or not isinstance(indices, usm_ndarray):
+        raise TypeError(f"{name}: x and indices must be usm_ndarrays")
+    nd = x.ndim
+    if indices.ndim != nd:
+        raise ValueError(f"{name}: indices must have {nd} dimensions like x, got {indices.ndim}")
+    if nd == 0:
+        raise ValueError(f"{name} needs an array of at least one dimension")
+    a = _axis_of(axis, nd)
+    keys = []
+    for d in range(nd):
+        if d == a:
+            keys.append(indices if map_indices is None else map_indices(indices, x._shape[d]))
+        else:
+            r = arange(x._shape[d], dtype=_dtypes.int64, sycl_queue=x.sycl_queue)
+            keys.append(reshape(r, (1,) * d + (x._shape[d],) + (1,) * (nd - d - 1)))
+    return tuple(keys)
+
+
 def take(x, indices, /, *, axis=None):
     """Elements of `x` at integer `indices` (1-D) along `axis` (which may be
     None only for 1-D `x`); negative indices count from the end."""
     from .manipulation import moveaxis
 
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"take: expected a usm_ndarray, got {type(x).__name__}")
-    if not isinstance(indices, usm_ndarray):
-        raise TypeError(f"take: indices must be a usm_ndarray, got {type(indices).__name__}")
-    if indices.ndim != 1:
-        raise ValueError("take: indices must be one-dimensional")
-    if axis is None:
-        if x.ndim != 1:
-            raise ValueError("take: axis is required for arrays of more than one dimension")
-        axis = 0
-    nd = x.ndim
-    axis = operator.index(axis)
-    if not -nd <= axis < nd:
-        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
-    axis %= nd
+    axis = one_axis("take", x, indices, axis)
     r = _take(moveaxis(x, axis, 0), (indices,))
     return moveaxis(r, 0, axis)
 
@@ -456,26 +491,4 @@ def take_along_axis(x, indices, /, *, axis=-1):
     """x[..., indices, ...] along `axis`, element by element: `indices` has
     x's number of dimensions and broadcasts with x in the others (as
     NumPy's take_along_axis)."""
-    from .creation import arange
-    from .manipulation import reshape
-
-    if not isinstance(x, usm_ndarray) or not isinstance(indices, usm_ndarray):
-        raise TypeError("take_along_axis: x and indices must be usm_ndarrays")
-    nd = x.ndim
-    if indices.ndim != nd:
-        raise ValueError(f"take_along_axis: indices must have {nd} dimensions like x, "
-                         f"got {indices.ndim}")
-    if nd == 0:
-        raise ValueError("take_along_axis needs an array of at least one dimension")
-    a = operator.index(axis)
-    if not -nd <= a < nd:
-        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
-    a %= nd
-    keys = []
-    for d in range(nd):
-        if d == a:
-            keys.append(indices)
-        else:
-            r = arange(x._shape[d], dtype=_dtypes.int64, sycl_queue=x.sycl_queue)
-            keys.append(reshape(r, (1,) * d + (x._shape[d],) + (1,) * (nd - d - 1)))
-    return _take(x, tuple(keys))
+    return _take(x, along_axis_key("take_along_axis", x, indices, axis))

@@ -8,16 +8,13 @@ to ``[0, n)``.
 """
 
 import math
-import operator
 
-from . import _dtypes
 from . import elementwise as ew
 from . import _indexing
 from ._array import usm_ndarray
 from ._copy import with_out
-from ._exceptions import AxisError
-from .creation import arange, asarray
-from .manipulation import concat, moveaxis, reshape, broadcast_to
+from .creation import asarray
+from .manipulation import broadcast_to, concat, moveaxis, reshape
 from .searching import count_nonzero, where
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "extract"]
@@ -48,20 +45,19 @@ def take(x, indices, /, *, axis=None, mode=None):
     outside ``[-n, n)``; dpctl.tensor's "wrap" and "clip" map such indices
     into range instead (see the module docstring). ``out=`` as dpctl.tensor.
     """
-    if mode is not None and isinstance(x, usm_ndarray) and isinstance(indices, usm_ndarray):
-        a = 0 if axis is None else _axis(axis, x.ndim)
-        if x.ndim:
-            indices = _index_mode(indices, x.shape[a], mode)
-    return _indexing.take(x, indices, axis=axis)
+    if mode is None:
+        return _indexing.take(x, indices, axis=axis)
+    a = _indexing.one_axis("take", x, indices, axis)
+    return _indexing.take(x, _index_mode(indices, x.shape[a], mode), axis=a)
 
 
 def take_along_axis(x, indices, /, *, axis=-1, mode=None):
     """x[..., indices, ...] element by element along `axis` (the array API's
     function); ``mode`` as for `take`."""
-    if mode is not None and isinstance(x, usm_ndarray) and isinstance(indices, usm_ndarray) \
-            and x.ndim:
-        indices = _index_mode(indices, x.shape[_axis(axis, x.ndim)], mode)
-    return _indexing.take_along_axis(x, indices, axis=axis)
+    if mode is None:
+        return _indexing.take_along_axis(x, indices, axis=axis)
+    return x[_indexing.along_axis_key("take_along_axis", x, indices, axis,
+                                      lambda i, n: _index_mode(i, n, mode))]
 
 
 def _values(vals, x):
@@ -69,13 +65,6 @@ def _values(vals, x):
     if isinstance(vals, usm_ndarray):
         return vals
     return asarray(vals, dtype=x.dtype, sycl_queue=x.sycl_queue)
-
-
-def _axis(axis, nd):
-    a = operator.index(axis)
-    if not -nd <= a < nd:
-        raise AxisError(f"axis {axis} is out of bounds for an array of dimension {nd}")
-    return a % nd
 
 
 def put(x, indices, vals, /, *, axis=None, mode="wrap"):
@@ -98,17 +87,7 @@ def put(x, indices, vals, /, *, axis=None, mode="wrap"):
     -----
     With repeated indices, which value lands is unspecified (as in dpctl.tensor).
     """
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"put: expected a usm_ndarray, got {type(x).__name__}")
-    if not isinstance(indices, usm_ndarray):
-        raise TypeError(f"put: indices must be a usm_ndarray, got {type(indices).__name__}")
-    if indices.ndim != 1:
-        raise ValueError("put: indices must be one-dimensional")
-    if axis is None:
-        if x.ndim != 1:
-            raise ValueError("put: axis is required for arrays of more than one dimension")
-        axis = 0
-    a = _axis(axis, x.ndim)
+    a = _indexing.one_axis("put", x, indices, axis)
     idx = _index_mode(indices, x.shape[a], mode)
     shape = x.shape[:a] + indices.shape + x.shape[a + 1:]
     v = broadcast_to(_values(vals, x), shape)
@@ -122,23 +101,9 @@ def put_along_axis(x, indices, vals, /, *, axis=-1, mode="wrap"):
     other dimensions (as NumPy's put_along_axis); `vals` broadcasts to the
     shape of `indices`. See `put` for `mode`.
     """
-    if not isinstance(x, usm_ndarray) or not isinstance(indices, usm_ndarray):
-        raise TypeError("put_along_axis: x and indices must be usm_ndarrays")
-    nd = x.ndim
-    if indices.ndim != nd:
-        raise ValueError(f"put_along_axis: indices must have {nd} dimensions like x, "
-                         f"got {indices.ndim}")
-    if nd == 0:
-        raise ValueError("put_along_axis needs an array of at least one dimension")
-    a = _axis(axis, nd)
-    keys = []
-    for d in range(nd):
-        if d == a:
-            keys.append(_index_mode(indices, x.shape[d], mode))
-        else:
-            r = arange(x.shape[d], dtype=_dtypes.int64, sycl_queue=x.sycl_queue)
-            keys.append(reshape(r, (1,) * d + (x.shape[d],) + (1,) * (nd - d - 1)))
-    x[tuple(keys)] = _values(vals, x)
+    key = _indexing.along_axis_key("put_along_axis", x, indices, axis,
+                                   lambda i, n: _index_mode(i, n, mode))
+    x[key] = _values(vals, x)
 
 
 def extract(condition, arr, /):
