@@ -90,6 +90,24 @@ def _resolve(mod, name):
     return mod
 
 
+def _first_calls(t, args, only):
+    """The first-call rows: one fresh process per sample."""
+    t.section("first call in a fresh process")
+    note_f = t.footnote(
+        "Fresh process per sample, same input as the warm row; timed from just before the call "
+        "to its completion (ua.synchronize()): loading oneMKL's libraries (dlopen of about 280 MB, "
+        "plus its CPU kernels for the instruction set on the first computation), oneMKL's "
+        "one-time initialisation (docs/linalg.md) and the call. usmarray's kernel cache is warm.")
+    for key, label, _ in LABELS:
+        if only is not None and key not in only:
+            continue
+        load = _util.OtherLoad()
+        s = Stat([_util.run_python(FIRST_CALL, (key,)) for _ in range(args.first_reps)])
+        t.add(Row(f"{label}: first call", s, note=note_f,
+                  target=("<= 300 ms", lambda st: st.median <= 0.3)))
+        t.rows[-1].other_load = load.cpus()
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=_util.REPS, help="repetitions of each warm row")
@@ -135,20 +153,8 @@ def main(argv=None):
         t.rows[-1].other_load = load.cpus()
         del xs
         _util.clean_up(ua)
-    t.section("first call in a fresh process")
-    note_f = t.footnote(
-        "Fresh process per sample, same input as the warm row; timed from just before the call "
-        "to its completion (ua.synchronize()): loading oneMKL's libraries (dlopen of about 280 MB, "
-        "plus its CPU kernels for the instruction set on the first computation), oneMKL's "
-        "one-time initialisation (docs/linalg.md) and the call. usmarray's kernel cache is warm.")
-    for key, label, _ in LABELS:
-        if only is not None and key not in only:
-            continue
-        load = _util.OtherLoad()
-        s = Stat([_util.run_python(FIRST_CALL, (key,)) for _ in range(args.first_reps)])
-        t.add(Row(f"{label}: first call", s, note=note_f,
-                  target=("<= 300 ms", lambda st: st.median <= 0.3)))
-        t.rows[-1].other_load = load.cpus()
+    if args.first_reps > 0:
+        _first_calls(t, args, only)
     header = _util.header(ua, np)
     header[-1] = (f"dpnp:        dpnp {dp.__version__} (column shown: dpnp.linalg)"
                   if dp is not None else f"dpnp:        not importable, column omitted ({dp_reason})")
