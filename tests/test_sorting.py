@@ -183,6 +183,24 @@ def test_sort_many_short_rows_and_empty(variant):
         _check_sorts(h, axis=0)
 
 
+@pytest.mark.parametrize("n", [33, 40, 63, 64, 65, 100, 128, 255, 256, 700, 1023, 1024, 1025])
+@pytest.mark.parametrize("dt", REAL, ids=lambda d: d.name)
+def test_vector_network_rows(variant, dt, n):
+    # rows of 33 to 1024 keys: on CPU devices a work-item per row sorts the
+    # row in explicit vectors (sort_vec); else the radix sort or the merges
+    rows = max(2, 6000 // n)
+    h = _wide(rows * n, dt, seed=n).reshape(rows, n)
+    _check_sorts(h)
+    _check_sorts(_ties((rows, n), dt, seed=n))
+    if np.dtype(dt).kind == "f":
+        # values are written as read (NaN signs and payloads)
+        u = np.dtype(f"u{np.dtype(dt).itemsize}")
+        h[:, ::7] = np.array(-np.nan, dtype=dt)
+        for desc in (False, True):
+            s = ua.asnumpy(ua.sort(ua.asarray(h), descending=desc))
+            np.testing.assert_array_equal(np.sort(s.view(u), axis=1), np.sort(h.view(u), axis=1))
+
+
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33])
 @pytest.mark.parametrize("dt", REAL, ids=lambda d: d.name)
 def test_sorting_network_rows(variant, dt, n):

@@ -21,6 +21,8 @@ constexpr int64_t kRadixCpuMinRows = 8;      // this many rows: a work-item per 
 constexpr int64_t kRadixCpuMaxRowLength = int64_t(1) << 24;
 // shorter rows: networks and merges (at 40 keys half radix_rows's time, at 100 twice)
 constexpr int64_t kRadixCpuMinRowLength = 64;
+// rows of (kVecNetMin, kVecNetMax] keys on CPU devices: sort_vec
+constexpr int64_t kVecNetMin = 32, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -191,6 +193,18 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   // of the rest of the bundle.
   const bool real = k.tc != TC_C8 && k.tc != TC_C16;
   const int64_t net_max = k.itemsize <= 4 ? 32 : 16;
+  if (real && kc.simd && n > kVecNetMin && n <= kVecNetMax && (!with_idx || k.itemsize <= 4)) {
+    // CPU devices: a row per work-item through a network in explicit vectors
+    const sycl::kernel &kv = kc.get("sort_vec<" + std::string(kTypeName[k.tc]) +
+                                    (with_idx ? ", 1>" : ", 0>"));
+    const char *sp = sr.data();
+    char *kp = k.data(), *ip = with_idx ? ix.data() : nullptr;
+    const int idesc = desc ? 1 : 0;
+    return Event{submit(q, {sr.alloc, k.alloc, with_idx ? ix.alloc : nullptr}, [&](sycl::handler &h) {
+      h.set_args(sp, kp, ip, rows, n, idesc);
+      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}}, kv);
+    })};
+  }
   if (real && n <= net_max) return Event{sort_net(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc,
                                                   n <= 8 ? 8 : n <= 16 ? 16 : 32)};
   if (n >= 2 && k.tc != TC_C8 && k.tc != TC_C16 &&

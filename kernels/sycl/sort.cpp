@@ -31,6 +31,8 @@
 #include <sycl/ext/oneapi/work_group_static.hpp>
 #include <sycl/group_barrier.hpp>
 
+#include <utility>
+
 inline std::int64_t min64(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
 // ------------------------------------------------------------- radix sort
@@ -429,6 +431,244 @@ void sort_net(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::
       keys[r * n + lo + j] = row[p];
       if constexpr (IDX) idx[r * n + lo + j] = lo + p;
     }
+  }
+}
+
+// ------------------------------------------------------------- vector networks
+// CPU devices (KernelCache.simd), rows of up to kVecNetMax keys: a
+// work-item sorts a whole row with a bitonic network written in explicit
+// 256-bit vectors, the way SIMD sort libraries do it: compare-exchanges
+// between whole vectors where the partners are a vector apart or more, and
+// within a vector (a shuffle, min, max and a blend with masks fixed at
+// compile time) below that. The row is padded to a power of two with the
+// largest key. Keys are the radix sort's unsigned images (radix_key,
+// computed on whole vectors): sort compares the images alone (equal images
+// are equal values, so instability cannot show) and maps them back;
+// argsort of keys of up to 4 bytes compares (image << 32 | position),
+// which makes it stable. NaNs all map to the largest image and are written
+// back from the row in their order, so every value is written as read.
+// (The runtime's own vectorisation, across work-items, needs a gather per
+// key: this form loads and stores whole vectors of one row.)
+constexpr int kVecNetMax = 1024;
+
+template <typename T, int IDX> struct VecNet {
+  using UT = typename uint_of<sizeof(T)>::type;              // the key's image
+  using U = std::conditional_t<IDX || sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  static constexpr int W = 32 / static_cast<int>(sizeof(U));  // lanes
+  using V = usmk::raw_vec<U, W>;
+  using VT = usmk::raw_vec<UT, W>;
+  static constexpr int B = 8 * static_cast<int>(sizeof(T));
+  static constexpr UT kSign = UT(UT(1) << (B - 1));
+
+  // images of W keys (radix_key on a vector); nan |= the NaN lanes
+  static VT image(const T *p, VT &nan) {
+    VT u;
+    __builtin_memcpy(&u, p, sizeof(VT));
+    if constexpr (usmk::is_float_v<T>) {
+      constexpr UT inf = sizeof(T) == 2 ? UT(0x7C00) : sizeof(T) == 4 ? UT(0x7F800000u)
+                                                                      : UT(0x7FF0000000000000ull);
+      const VT mag = u & VT(UT(~kSign));
+      const VT isnan = (VT)(mag > VT(inf));
+      VT k = u ^ ((VT)(VT(0) - (u >> (B - 1))) | VT(kSign));
+      if constexpr (IDX) {  // argsort: -0.0 equal to +0.0 (as radix_key<T, 1>)
+        const VT z = (VT)(mag == VT(0));
+        k = (k & ~z) | (VT(kSign) & z);
+      }
+      nan |= isnan;
+      return k | isnan;
+    } else if constexpr (std::is_signed_v<T>) {
+      return u ^ VT(kSign);
+    } else {
+      return u;
+    }
+  }
+  // the key of an image (sort only; NaN images give a NaN)
+  static VT value(VT k) {
+    if constexpr (usmk::is_float_v<T>) return k ^ ((k >> (B - 1)) - VT(1) | VT(kSign));
+    else if constexpr (std::is_signed_v<T>) return k ^ VT(kSign);
+    else return k;
+  }
+
+  static V min(const V &a, const V &b) { return __builtin_elementwise_min(a, b); }
+  static V max(const V &a, const V &b) { return __builtin_elementwise_max(a, b); }
+
+  // one in-vector stage: lane l meets lane l ^ J; it keeps the smaller
+  // unless its pair sorts downwards (K: direction alternating every K lanes;
+  // K = 0: the whole vector ascending if ASC)
+  template <int J, int K, bool ASC, std::size_t... L>
+  static V stage(const V &x, std::index_sequence<L...>) {
+    const V p = __builtin_shufflevector(x, x, static_cast<int>(L ^ J)...);
+    const V mn = min(x, p), mx = max(x, p);
+    return __builtin_shufflevector(
+        mn, mx,
+        static_cast<int>((((L & J) == 0) == (K ? ((L & K) == 0) : ASC)) ? L : L + W)...);
+  }
+  template <int J, int K, bool ASC> static V stage(const V &x) {
+    return stage<J, K, ASC>(x, std::make_index_sequence<W>{});
+  }
+  // the merge stages J = W/2 .. 1 of a vector that sorts ASC
+  template <bool ASC> static V merge(V x) {
+    if constexpr (W == 8) x = stage<4, 0, ASC>(x);
+    x = stage<2, 0, ASC>(x);
+    return stage<1, 0, ASC>(x);
+  }
+  // the bitonic stages with K < W, and the K = W stage (alternating vectors)
+  template <bool ASC> static V sort(V x) {
+    x = stage<1, 2, true>(x);
+    if constexpr (W == 8) {
+      x = stage<2, 4, true>(x);
+      x = stage<1, 4, true>(x);
+    }
+    return merge<ASC>(x);
+  }
+
+  // Blocks of BV vectors go through their stages in registers: a block
+  // sorted whole (all stages with K <= BV * W, sorting ASC), or the stages
+  // with J < BV * W of a later K (merging ASC). Only the stages with
+  // partners a block apart or more go through memory.
+  static constexpr int BV = 4;
+  static void cx(V &a, V &b, bool asc) {
+    const V lo = min(a, b), hi = max(a, b);
+    a = asc ? lo : hi;
+    b = asc ? hi : lo;
+  }
+  template <bool ASC> static void sort_block(V *v) {
+    V r[BV];
+#pragma unroll
+    for (int a = 0; a < BV; ++a) r[a] = (a & 1) ? sort<false>(v[a]) : sort<true>(v[a]);
+#pragma unroll
+    for (int kv = 2; kv <= BV; kv *= 2) {
+#pragma unroll
+      for (int jv = kv / 2; jv >= 1; jv /= 2)
+#pragma unroll
+        for (int a = 0; a < BV; ++a)
+          if (!(a & jv)) cx(r[a], r[a + jv], kv == BV ? ASC : (a & kv) == 0);
+#pragma unroll
+      for (int a = 0; a < BV; ++a) {
+        const bool asc = kv == BV ? ASC : (a & kv) == 0;
+        r[a] = asc ? merge<true>(r[a]) : merge<false>(r[a]);
+      }
+    }
+#pragma unroll
+    for (int a = 0; a < BV; ++a) v[a] = r[a];
+  }
+  template <bool ASC> static void merge_block(V *v) {
+    V r[BV];
+#pragma unroll
+    for (int a = 0; a < BV; ++a) r[a] = v[a];
+#pragma unroll
+    for (int jv = BV / 2; jv >= 1; jv /= 2)
+#pragma unroll
+      for (int a = 0; a < BV; ++a)
+        if (!(a & jv)) cx(r[a], r[a + jv], ASC);
+#pragma unroll
+    for (int a = 0; a < BV; ++a) v[a] = merge<ASC>(r[a]);
+  }
+
+  // v[0, P / W) sorted ascending, P a power of two >= BV * W
+  static void network(V *v, int P) {
+    const int NV = P / W;
+    for (int b = 0; b < NV; b += 2 * BV) {
+      sort_block<true>(v + b);
+      sort_block<false>(v + b + BV);
+    }
+    for (int k = 2 * BV * W; k <= P; k *= 2) {
+      for (int jv = k / (2 * W); jv >= BV; jv /= 2)
+        for (int a = 0; a < NV; ++a)
+          if (!(a & jv)) cx(v[a], v[a + jv], ((a * W) & k) == 0);
+      for (int b = 0; b < NV; b += BV) {
+        if (((b * W) & k) == 0) merge_block<true>(v + b);
+        else merge_block<false>(v + b);
+      }
+    }
+  }
+};
+
+// One row: its keys' images into v (padded to P keys), the network, the
+// results out.
+template <typename T, int IDX>
+inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t n, int P,
+                         bool desc) {
+  using N = VecNet<T, IDX>;
+  using U = typename N::U;
+  using V = typename N::V;
+  using VT = typename N::VT;
+  using UT = typename N::UT;
+  constexpr int W = N::W;
+  const int nv = static_cast<int>(n / W), tail = static_cast<int>(n % W);
+  const VT dmask = desc ? VT(UT(~UT(0))) : VT(0);
+  V v[kVecNetMax / W];
+  T buf[W];
+  VT nan = VT(0);
+  for (int a = 0; a < P / W; ++a) {
+    const T *p = row + a * W;
+    if (a >= nv) {  // the partial vector's keys, then padding (never read)
+      for (int l = 0; l < W; ++l) buf[l] = a == nv && l < tail ? row[a * W + l] : row[0];
+      p = buf;
+    }
+    const VT k = N::image(p, nan) ^ dmask;
+    V x;
+    if constexpr (IDX) {
+      V pos;
+#pragma unroll
+      for (int l = 0; l < W; ++l) pos[l] = static_cast<U>(a * W + l);
+      x = (__builtin_convertvector(k, V) << 32) | pos;
+    } else {
+      x = __builtin_convertvector(k, V);
+    }
+    if (a >= nv)  // lanes past the row: the largest key
+      for (int l = 0; l < W; ++l)
+        if (a > nv || l >= tail) x[l] = ~U(0);
+    v[a] = x;
+  }
+  N::network(v, P);
+  if constexpr (IDX) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t q = static_cast<std::int64_t>(v[i / W][i % W] & 0xFFFFFFFFu);
+      oidx[i] = q;
+      out[i] = row[q];
+    }
+  } else {
+    for (int a = 0; a * W < n; ++a) {
+      const VT val = N::value(__builtin_convertvector(v[a], VT) ^ dmask);
+      if (a < nv) {
+        __builtin_memcpy(out + a * W, &val, sizeof(VT));
+      } else {
+        __builtin_memcpy(buf, &val, sizeof(VT));
+        for (int l = 0; l < tail; ++l) out[a * W + l] = buf[l];
+      }
+    }
+    if constexpr (usmk::is_float_v<T>) {
+      bool any = false;
+#pragma unroll
+      for (int l = 0; l < W; ++l) any |= nan[l] != 0;
+      if (any) {  // the NaNs as read, in row order: last (first when descending)
+        std::int64_t c = 0;
+        for (std::int64_t i = 0; i < n; ++i) c += row[i] != row[i];
+        std::int64_t o = desc ? 0 : n - c;
+        for (std::int64_t i = 0; i < n; ++i)
+          if (row[i] != row[i]) out[o++] = row[i];
+      }
+    }
+  }
+}
+
+template <typename T, int IDX>
+USM_KERNEL(1)
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::sub_group_size<4>))
+void sort_vec(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
+              int desc) {
+  constexpr int W = VecNet<T, IDX>::W;
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  const std::int64_t G = it.get_global_range(0);
+  int P = VecNet<T, IDX>::BV * W;
+  while (P < n) P *= 2;
+  for (std::int64_t r = it.get_global_id(0); r < rows; r += G) {
+    const T *row = src + r * n;
+    T *out = keys + r * n;
+    std::int64_t *o = IDX ? idx + r * n : nullptr;
+    sort_vec_row<T, IDX>(row, out, o, n, P, desc != 0);
   }
 }
 
