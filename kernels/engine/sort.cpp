@@ -22,7 +22,7 @@ constexpr int64_t kRadixCpuMaxRowLength = int64_t(1) << 24;
 // shorter rows: networks and merges (at 40 keys half radix_rows's time, at 100 twice)
 constexpr int64_t kRadixCpuMinRowLength = 64;
 // rows of (kVecNetMin, kVecNetMax] keys on CPU devices: sort_vec
-constexpr int64_t kVecNetMin = 32, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
+constexpr int64_t kVecNetMin = 8, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -193,7 +193,8 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   // of the rest of the bundle.
   const bool real = k.tc != TC_C8 && k.tc != TC_C16;
   const int64_t net_max = k.itemsize <= 4 ? 32 : 16;
-  if (real && kc.simd && n > kVecNetMin && n <= kVecNetMax && (!with_idx || k.itemsize <= 4)) {
+  if (real && kc.simd && n > (with_idx ? net_max : kVecNetMin) && n <= kVecNetMax &&
+      (!with_idx || k.itemsize <= 4)) {
     // CPU devices: a row per work-item through a network in explicit vectors
     const sycl::kernel &kv = kc.get("sort_vec<" + std::string(kTypeName[k.tc]) +
                                     (with_idx ? ", 1>" : ", 0>"));

@@ -253,7 +253,10 @@ void radix_rows(const T *src, T *keys, std::int64_t *idx, T *tk, std::int64_t *t
   for (int p = 0; p < NP; ++p) P += (passes >> p) & 1u;
   // a row's digit counts do not depend on its order: every pass's from one read
   std::uint32_t cnt[NP][kRadixDigits];
-  for (std::int64_t r = it.get_global_id(0); r < rows; r += G) {
+  // a contiguous run of rows per work-item (the hardware prefetchers follow
+  // it; rows G apart thrash the caches when G * n is a multiple of the page)
+  const std::int64_t per = (rows + G - 1) / G, r0 = it.get_global_id(0) * per;
+  for (std::int64_t r = r0; r < rows && r < r0 + per; ++r) {
     const T *a = src + r * n;
     for (int p = 0; p < NP; ++p)
       for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
@@ -600,27 +603,22 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
   V v[kVecNetMax / W];
   T buf[W];
   VT nan = VT(0);
-  for (int a = 0; a < P / W; ++a) {
-    const T *p = row + a * W;
-    if (a >= nv) {  // the partial vector's keys, then padding (never read)
-      for (int l = 0; l < W; ++l) buf[l] = a == nv && l < tail ? row[a * W + l] : row[0];
-      p = buf;
-    }
-    const VT k = N::image(p, nan) ^ dmask;
-    V x;
-    if constexpr (IDX) {
-      V pos;
-#pragma unroll
-      for (int l = 0; l < W; ++l) pos[l] = static_cast<U>(a * W + l);
-      x = (__builtin_convertvector(k, V) << 32) | pos;
-    } else {
-      x = __builtin_convertvector(k, V);
-    }
-    if (a >= nv)  // lanes past the row: the largest key
-      for (int l = 0; l < W; ++l)
-        if (a > nv || l >= tail) x[l] = ~U(0);
-    v[a] = x;
+  V pos = V(0);  // argsort: positions in the row, in the low 32 bits
+  if constexpr (IDX)
+    for (int l = 0; l < W; ++l) pos[l] = static_cast<U>(l);
+  const auto lanes = [&](const T *p, int a) {
+    const V k = __builtin_convertvector(N::image(p, nan) ^ dmask, V);
+    if constexpr (IDX) return (k << 32) | (pos + V(static_cast<U>(a * W)));
+    else return k;
+  };
+  for (int a = 0; a < nv; ++a) v[a] = lanes(row + a * W, a);
+  if (tail) {  // the last keys, and the largest key past the row
+    for (int l = 0; l < W; ++l) buf[l] = row[nv * W + (l < tail ? l : 0)];
+    V x = lanes(buf, nv);
+    for (int l = tail; l < W; ++l) x[l] = ~U(0);
+    v[nv] = x;
   }
+  for (int a = nv + (tail ? 1 : 0); a < P / W; ++a) v[a] = V(~U(0));
   N::network(v, P);
   if constexpr (IDX) {
     for (std::int64_t i = 0; i < n; ++i) {
@@ -656,7 +654,6 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
 template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
-SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::sub_group_size<4>))
 void sort_vec(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
               int desc) {
   constexpr int W = VecNet<T, IDX>::W;
@@ -664,7 +661,9 @@ void sort_vec(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::
   const std::int64_t G = it.get_global_range(0);
   int P = VecNet<T, IDX>::BV * W;
   while (P < n) P *= 2;
-  for (std::int64_t r = it.get_global_id(0); r < rows; r += G) {
+  // a contiguous run of rows per work-item, as radix_rows
+  const std::int64_t per = (rows + G - 1) / G, r0 = it.get_global_id(0) * per;
+  for (std::int64_t r = r0; r < rows && r < r0 + per; ++r) {
     const T *row = src + r * n;
     T *out = keys + r * n;
     std::int64_t *o = IDX ? idx + r * n : nullptr;
