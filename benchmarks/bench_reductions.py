@@ -10,7 +10,8 @@ Rows (warm kernel cache, median of interleaved repetitions): sum of 10**7
 float32; sum over axis 0 and axis 1 of a 4096x2048 float32 matrix; max of
 10**7 float64; argmax of 10**7 float32; cumulative_sum of 10**7 float32;
 sort of 2*10**6 float32, int64 and int32; argsort of 2*10**6 float32 (NumPy
-stable); unique_values of 10**7 int32 with 10**4 distinct values;
+stable); sort and argsort along the rows of a 20000x100 array (no target:
+many short rows); unique_values of 10**7 int32 with 10**4 distinct values;
 ``a[a > 0.5]`` of 10**7 float32; take of 10**6 random indices from 10**7
 float32; the per-call time of ``float(ua.sum(x))`` and of ``x + y`` then
 ``asnumpy`` on 1-element arrays. A second table gives each row's effective
@@ -56,7 +57,9 @@ def main(argv=None):
     si4 = rng.integers(-2 ** 31, 2 ** 31 - 1, ns, dtype=np.int32)
     uq = rng.integers(0, 10 ** 4, n, dtype=np.int32)
     idx = rng.integers(0, n, 10 ** 6, dtype=np.int64)
-    hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx)
+    rf = sf.reshape(-1, 100)    # many short rows: the last axis of a (20000, 100) array
+    ri8 = si8.reshape(-1, 100)
+    hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8)
     U = {k: ua.asarray(v) for k, v in hosts.items()}
     D = {k: dpt.asarray(v) for k, v in hosts.items()} if dpt is not None else None
     dsync = D["a"].sycl_queue.wait if D else None
@@ -98,6 +101,13 @@ def main(argv=None):
         ("argsort, 2e6 float32 (NumPy stable)", lambda: (ua.argsort(U["sf"]), sync()),
          lambda: np.argsort(sf, kind="stable"), lambda d, D: d.argsort(D["sf"], stable=True),
          ns * (f4 + i8), 1.0),
+        ("sort rows, 20000x100 float32", lambda: (ua.sort(U["rf"]), sync()),
+         lambda: np.sort(rf), lambda d, D: d.sort(D["rf"]), 2 * ns * f4, None),
+        ("sort rows, 20000x100 int64", lambda: (ua.sort(U["ri8"]), sync()),
+         lambda: np.sort(ri8), lambda d, D: d.sort(D["ri8"]), 2 * ns * i8, None),
+        ("argsort rows, 20000x100 float32 (NumPy stable)", lambda: (ua.argsort(U["rf"]), sync()),
+         lambda: np.argsort(rf, kind="stable"), lambda d, D: d.argsort(D["rf"], stable=True),
+         ns * (f4 + i8), None),
         ("unique_values, 1e7 int32, 1e4 distinct", lambda: (ua.unique_values(U["uq"]), sync()),
          lambda: np.unique(uq), lambda d, D: d.unique_values(D["uq"]), n * i4, 1.0),
         ("a[a > 0.5], 1e7 float32", lambda: (U["a"][U["a"] > 0.5], sync()), lambda: a[a > 0.5],
