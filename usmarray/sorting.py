@@ -27,8 +27,8 @@ def _sort_names(t, qi):
     widths = (8, 16) if t in ("i8", "u8", "f8") else (8, 16, 32)
     names += [f"sort_net<{t}, {i}, {n}>" for i in (0, 1) for n in widths]
     if _kernels.simd_kernels(qi):
-        # vector networks (CPU devices): argsort of keys of up to 4 bytes
-        names += [f"sort_vec<{t}, {i}>" for i in ((0,) if t in ("i8", "u8", "f8") else (0, 1))]
+        # vector networks (CPU devices)
+        names += [f"sort_vec<{t}, {i}>" for i in (0, 1)]
     names += [f"{k}<{t}, {i}>" for k in ("radix_bits", "radix_hist")
               for i in ((0, 1) if t in ("f2", "f4", "f8") else (0,))]
     return names

@@ -193,8 +193,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   // of the rest of the bundle.
   const bool real = k.tc != TC_C8 && k.tc != TC_C16;
   const int64_t net_max = k.itemsize <= 4 ? 32 : 16;
-  if (real && kc.simd && n > (with_idx ? net_max : kVecNetMin) && n <= kVecNetMax &&
-      (!with_idx || k.itemsize <= 4)) {
+  if (real && kc.simd && n > (with_idx ? net_max : kVecNetMin) && n <= kVecNetMax) {
     // CPU devices: a row per work-item through a network in explicit vectors
     const sycl::kernel &kv = kc.get("sort_vec<" + std::string(kTypeName[k.tc]) +
                                     (with_idx ? ", 1>" : ", 0>"));

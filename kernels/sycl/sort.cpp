@@ -460,6 +460,21 @@ template <typename T, int IDX> struct VecNet {
   static constexpr int W = 32 / static_cast<int>(sizeof(U));  // lanes
   using V = usmk::raw_vec<U, W>;
   using VT = usmk::raw_vec<UT, W>;
+  using M = decltype(V() < V());  // lane masks
+  // argsort of 8-byte keys: (image, position) in two vectors, compared in
+  // that order; else one vector (the position, if any, in the low bits)
+  static constexpr bool kPair = IDX && sizeof(T) == 8;
+  struct Pair {
+    V k, p;
+  };
+  using I = std::conditional_t<kPair, Pair, V>;
+  static V select(const M &m, const V &a, const V &b) {  // m ? a : b
+    return __builtin_bit_cast(V, (__builtin_bit_cast(M, a) & m) | (__builtin_bit_cast(M, b) & ~m));
+  }
+  // whether a sorts strictly before b, lane by lane
+  static M before(const Pair &a, const Pair &b) {
+    return (a.k < b.k) | ((a.k == b.k) & (a.p < b.p));
+  }
   static constexpr int B = 8 * static_cast<int>(sizeof(T));
   static constexpr UT kSign = UT(UT(1) << (B - 1));
 
@@ -499,24 +514,33 @@ template <typename T, int IDX> struct VecNet {
   // unless its pair sorts downwards (K: direction alternating every K lanes;
   // K = 0: the whole vector ascending if ASC)
   template <int J, int K, bool ASC, std::size_t... L>
-  static V stage(const V &x, std::index_sequence<L...>) {
-    const V p = __builtin_shufflevector(x, x, static_cast<int>(L ^ J)...);
-    const V mn = min(x, p), mx = max(x, p);
-    return __builtin_shufflevector(
-        mn, mx,
-        static_cast<int>((((L & J) == 0) == (K ? ((L & K) == 0) : ASC)) ? L : L + W)...);
+  static I stage(const I &x, std::index_sequence<L...>) {
+    if constexpr (kPair) {
+      // a lane takes its partner's item when that one belongs there
+      const Pair q{__builtin_shufflevector(x.k, x.k, static_cast<int>(L ^ J)...),
+                   __builtin_shufflevector(x.p, x.p, static_cast<int>(L ^ J)...)};
+      const M keep_min{((((L & J) == 0) == (K ? ((L & K) == 0) : ASC)) ? -1 : 0)...};
+      const M take = (before(q, x) & keep_min) | (before(x, q) & ~keep_min);
+      return Pair{select(take, q.k, x.k), select(take, q.p, x.p)};
+    } else {
+      const V p = __builtin_shufflevector(x, x, static_cast<int>(L ^ J)...);
+      const V mn = min(x, p), mx = max(x, p);
+      return __builtin_shufflevector(
+          mn, mx,
+          static_cast<int>((((L & J) == 0) == (K ? ((L & K) == 0) : ASC)) ? L : L + W)...);
+    }
   }
-  template <int J, int K, bool ASC> static V stage(const V &x) {
+  template <int J, int K, bool ASC> static I stage(const I &x) {
     return stage<J, K, ASC>(x, std::make_index_sequence<W>{});
   }
   // the merge stages J = W/2 .. 1 of a vector that sorts ASC
-  template <bool ASC> static V merge(V x) {
+  template <bool ASC> static I merge(I x) {
     if constexpr (W == 8) x = stage<4, 0, ASC>(x);
     x = stage<2, 0, ASC>(x);
     return stage<1, 0, ASC>(x);
   }
   // the bitonic stages with K < W, and the K = W stage (alternating vectors)
-  template <bool ASC> static V sort(V x) {
+  template <bool ASC> static I sort(I x) {
     x = stage<1, 2, true>(x);
     if constexpr (W == 8) {
       x = stage<2, 4, true>(x);
@@ -530,13 +554,21 @@ template <typename T, int IDX> struct VecNet {
   // with J < BV * W of a later K (merging ASC). Only the stages with
   // partners a block apart or more go through memory.
   static constexpr int BV = 4;
-  static void cx(V &a, V &b, bool asc) {
-    const V lo = min(a, b), hi = max(a, b);
+  static void cx(I &a, I &b, bool asc) {
+    I lo, hi;
+    if constexpr (kPair) {
+      const M m = before(b, a);
+      lo = Pair{select(m, b.k, a.k), select(m, b.p, a.p)};
+      hi = Pair{select(m, a.k, b.k), select(m, a.p, b.p)};
+    } else {
+      lo = min(a, b);
+      hi = max(a, b);
+    }
     a = asc ? lo : hi;
     b = asc ? hi : lo;
   }
-  template <bool ASC> static void sort_block(V *v) {
-    V r[BV];
+  template <bool ASC> static void sort_block(I *v) {
+    I r[BV];
 #pragma unroll
     for (int a = 0; a < BV; ++a) r[a] = (a & 1) ? sort<false>(v[a]) : sort<true>(v[a]);
 #pragma unroll
@@ -555,8 +587,8 @@ template <typename T, int IDX> struct VecNet {
 #pragma unroll
     for (int a = 0; a < BV; ++a) v[a] = r[a];
   }
-  template <bool ASC> static void merge_block(V *v) {
-    V r[BV];
+  template <bool ASC> static void merge_block(I *v) {
+    I r[BV];
 #pragma unroll
     for (int a = 0; a < BV; ++a) r[a] = v[a];
 #pragma unroll
@@ -569,7 +601,7 @@ template <typename T, int IDX> struct VecNet {
   }
 
   // v[0, P / W) sorted ascending, P a power of two >= BV * W
-  static void network(V *v, int P) {
+  static void network(I *v, int P) {
     const int NV = P / W;
     for (int b = 0; b < NV; b += 2 * BV) {
       sort_block<true>(v + b);
@@ -595,34 +627,50 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
   using N = VecNet<T, IDX>;
   using U = typename N::U;
   using V = typename N::V;
+  using I = typename N::I;
   using VT = typename N::VT;
   using UT = typename N::UT;
   constexpr int W = N::W;
   const int nv = static_cast<int>(n / W), tail = static_cast<int>(n % W);
   const VT dmask = desc ? VT(UT(~UT(0))) : VT(0);
-  V v[kVecNetMax / W];
+  I v[kVecNetMax / W];
   T buf[W];
   VT nan = VT(0);
-  V pos = V(0);  // argsort: positions in the row, in the low 32 bits
+  V pos = V(0);  // argsort: positions in the row (in the low 32 bits of one vector)
   if constexpr (IDX)
     for (int l = 0; l < W; ++l) pos[l] = static_cast<U>(l);
-  const auto lanes = [&](const T *p, int a) {
+  const auto lanes = [&](const T *p, int a) -> I {
     const V k = __builtin_convertvector(N::image(p, nan) ^ dmask, V);
-    if constexpr (IDX) return (k << 32) | (pos + V(static_cast<U>(a * W)));
+    const V at = pos + V(static_cast<U>(a * W));
+    if constexpr (N::kPair) return {k, at};
+    else if constexpr (IDX) return (k << 32) | at;
     else return k;
   };
+  const I largest = [] {
+    if constexpr (N::kPair) return I{V(~U(0)), V(~U(0))};
+    else return V(~U(0));
+  }();
   for (int a = 0; a < nv; ++a) v[a] = lanes(row + a * W, a);
-  if (tail) {  // the last keys, and the largest key past the row
+  if (tail) {  // the last keys, and the largest item past the row
     for (int l = 0; l < W; ++l) buf[l] = row[nv * W + (l < tail ? l : 0)];
-    V x = lanes(buf, nv);
-    for (int l = tail; l < W; ++l) x[l] = ~U(0);
+    I x = lanes(buf, nv);
+    for (int l = tail; l < W; ++l) {
+      if constexpr (N::kPair) {
+        x.k[l] = ~U(0);
+        x.p[l] = ~U(0);
+      } else {
+        x[l] = ~U(0);
+      }
+    }
     v[nv] = x;
   }
-  for (int a = nv + (tail ? 1 : 0); a < P / W; ++a) v[a] = V(~U(0));
+  for (int a = nv + (tail ? 1 : 0); a < P / W; ++a) v[a] = largest;
   N::network(v, P);
   if constexpr (IDX) {
     for (std::int64_t i = 0; i < n; ++i) {
-      const std::int64_t q = static_cast<std::int64_t>(v[i / W][i % W] & 0xFFFFFFFFu);
+      std::int64_t q;
+      if constexpr (N::kPair) q = static_cast<std::int64_t>(v[i / W].p[i % W]);
+      else q = static_cast<std::int64_t>(v[i / W][i % W] & 0xFFFFFFFFu);
       oidx[i] = q;
       out[i] = row[q];
     }
