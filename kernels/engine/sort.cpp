@@ -21,10 +21,17 @@ constexpr int64_t kRadixCpuMinRows = 8;      // this many rows: a work-item per 
 constexpr int64_t kRadixCpuMaxRowLength = int64_t(1) << 24;
 // shorter rows: networks and merges (at 40 keys half radix_rows's time, at 100 twice)
 constexpr int64_t kRadixCpuMinRowLength = 64;
-// rows of (kVecNetMin, kVecNetMax] keys on CPU devices: sort_vec
+// rows of (kVecNetMin, kVecNetMax] keys on CPU devices: sort_vec (argsort:
+// above the networks' widths)
 constexpr int64_t kVecNetMin = 8, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Kernels that take whole rows per work-item (radix_rows, sort_vec): groups
+// of one, at most 256 of them, each a contiguous run of rows (RowRun).
+sycl::nd_range<1> rows_range(int64_t rows) {
+  return sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}};
+}
 
 // Indices 0..n-1 in every row of idx (the chunk sort with chunks of one).
 sycl::event iota_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const ArrayRef &ix,
@@ -105,7 +112,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
     const sycl::kernel &kr = kc.get("radix_rows<" + targs);
     return submit(q, {sa, ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
       h.set_args(static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, passes, dflip);
-      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}}, kr);
+      h.parallel_for(rows_range(rows), kr);
     });
   }
   int64_t W, items, bpr;
@@ -168,6 +175,20 @@ sycl::event sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const 
   });
 }
 
+// The rows of src sorted into keys (and idx) on CPU devices: a work-item
+// per row through a network in explicit vectors (kVecNetMin < n <= kVecNetMax).
+sycl::event sort_vec(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
+                     const ArrayRef *ix, int64_t rows, int64_t n, bool desc) {
+  const sycl::kernel &kv = kc.get("sort_vec<" + std::string(kTypeName[k.tc]) + (ix ? ", 1>" : ", 0>"));
+  const char *sp = sr.data();
+  char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
+  const int idesc = desc ? 1 : 0;
+  return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](sycl::handler &h) {
+    h.set_args(sp, kp, ip, rows, n, idesc);
+    h.parallel_for(rows_range(rows), kv);
+  });
+}
+
 // keys = src (rows, n) sorted along rows; idx (int64, same shape; None for
 // sort) = the positions in the row they came from. src is not changed.
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle keys_h,
@@ -193,18 +214,8 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   // of the rest of the bundle.
   const bool real = k.tc != TC_C8 && k.tc != TC_C16;
   const int64_t net_max = k.itemsize <= 4 ? 32 : 16;
-  if (real && kc.simd && n > (with_idx ? net_max : kVecNetMin) && n <= kVecNetMax) {
-    // CPU devices: a row per work-item through a network in explicit vectors
-    const sycl::kernel &kv = kc.get("sort_vec<" + std::string(kTypeName[k.tc]) +
-                                    (with_idx ? ", 1>" : ", 0>"));
-    const char *sp = sr.data();
-    char *kp = k.data(), *ip = with_idx ? ix.data() : nullptr;
-    const int idesc = desc ? 1 : 0;
-    return Event{submit(q, {sr.alloc, k.alloc, with_idx ? ix.alloc : nullptr}, [&](sycl::handler &h) {
-      h.set_args(sp, kp, ip, rows, n, idesc);
-      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}}, kv);
-    })};
-  }
+  if (real && kc.simd && n > (with_idx ? net_max : kVecNetMin) && n <= kVecNetMax)
+    return Event{sort_vec(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc)};
   if (real && n <= net_max) return Event{sort_net(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc,
                                                   n <= 8 ? 8 : n <= 16 ? 16 : 32)};
   if (n >= 2 && k.tc != TC_C8 && k.tc != TC_C16 &&

@@ -35,6 +35,19 @@
 
 inline std::int64_t min64(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
+// The rows [lo, hi) of a kernel that takes whole rows per work-item: a
+// contiguous run each (the hardware prefetchers follow it; rows a global
+// range apart thrash the caches when that stride is a multiple of the page).
+struct RowRun {
+  std::int64_t lo, hi;
+  explicit RowRun(std::int64_t rows) {
+    auto it = syclext::this_work_item::get_nd_item<1>();
+    const std::int64_t G = it.get_global_range(0), per = (rows + G - 1) / G;
+    lo = min64(rows, static_cast<std::int64_t>(it.get_global_id(0)) * per);
+    hi = min64(rows, lo + per);
+  }
+};
+
 // ------------------------------------------------------------- radix sort
 constexpr int kRadixBits = 8;
 constexpr int kRadixDigits = 1 << kRadixBits;
@@ -246,17 +259,13 @@ USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void radix_rows(const T *src, T *keys, std::int64_t *idx, T *tk, std::int64_t *ti,
                 std::int64_t rows, std::int64_t n, std::uint32_t passes, int dflip) {
-  auto it = syclext::this_work_item::get_nd_item<1>();
-  const std::int64_t G = it.get_global_range(0);
   constexpr int NP = static_cast<int>(sizeof(T));
   int P = 0;
   for (int p = 0; p < NP; ++p) P += (passes >> p) & 1u;
   // a row's digit counts do not depend on its order: every pass's from one read
   std::uint32_t cnt[NP][kRadixDigits];
-  // a contiguous run of rows per work-item (the hardware prefetchers follow
-  // it; rows G apart thrash the caches when G * n is a multiple of the page)
-  const std::int64_t per = (rows + G - 1) / G, r0 = it.get_global_id(0) * per;
-  for (std::int64_t r = r0; r < rows && r < r0 + per; ++r) {
+  const RowRun run(rows);
+  for (std::int64_t r = run.lo; r < run.hi; ++r) {
     const T *a = src + r * n;
     for (int p = 0; p < NP; ++p)
       for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
@@ -447,8 +456,9 @@ void sort_net(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::
 // largest key. Keys are the radix sort's unsigned images (radix_key,
 // computed on whole vectors): sort compares the images alone (equal images
 // are equal values, so instability cannot show) and maps them back;
-// argsort of keys of up to 4 bytes compares (image << 32 | position),
-// which makes it stable. NaNs all map to the largest image and are written
+// argsort compares (image, position): packed as image << 32 | position in
+// one 64-bit lane for keys of up to 4 bytes, in two vectors for 8-byte keys;
+// the positions make it stable. NaNs all map to the largest image and are written
 // back from the row in their order, so every value is written as read.
 // (The runtime's own vectorisation, across work-items, needs a gather per
 // key: this form loads and stores whole vectors of one row.)
@@ -705,13 +715,10 @@ SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void sort_vec(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
               int desc) {
   constexpr int W = VecNet<T, IDX>::W;
-  auto it = syclext::this_work_item::get_nd_item<1>();
-  const std::int64_t G = it.get_global_range(0);
   int P = VecNet<T, IDX>::BV * W;
   while (P < n) P *= 2;
-  // a contiguous run of rows per work-item, as radix_rows
-  const std::int64_t per = (rows + G - 1) / G, r0 = it.get_global_id(0) * per;
-  for (std::int64_t r = r0; r < rows && r < r0 + per; ++r) {
+  const RowRun run(rows);
+  for (std::int64_t r = run.lo; r < run.hi; ++r) {
     const T *row = src + r * n;
     T *out = keys + r * n;
     std::int64_t *o = IDX ? idx + r * n : nullptr;
