@@ -90,7 +90,7 @@ def time_reps(fn, reps=REPS, warmup=1, setup=None):
     return Stat(out)
 
 
-def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0):
+def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0, warm=0.0):
     """Stats of several functions timed in turns: repetition i runs every
     function once before repetition i + 1 starts.
 
@@ -99,7 +99,15 @@ def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0):
     give `None`. `pause` seconds of sleep (untimed) before each call let the
     previous library's worker threads go idle: BLAS thread pools (NumPy's
     OpenBLAS, oneMKL's TBB workers) spin for a while after a call and, on a
-    machine with few cores, slow the next library down by up to 2x."""
+    machine with few cores, slow the next library down by up to 2x.
+
+    `warm` seconds: after the pause, each function runs untimed (at least
+    once) until that much time has passed, and then the timed call follows,
+    so it measures a call in a loop rather than the first call after an
+    idle period. On a VM the first few milliseconds after idling run slowly
+    (idle virtual CPUs are descheduled; thread pools that sleep rather than
+    spin wake them up), which NumPy's spinning OpenBLAS threads hide and
+    oneMKL's TBB workers do not (docs/linalg.md)."""
     live = [f for f in fns if f is not None]
     for _ in range(warmup):
         for f in live:
@@ -109,6 +117,11 @@ def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0):
         for f in live:
             if pause:
                 time.sleep(pause)
+            if warm:
+                t_end = time.perf_counter() + warm
+                f()
+                while time.perf_counter() < t_end:
+                    f()
             t0 = time.perf_counter()
             f()
             samples[id(f)].append(time.perf_counter() - t0)
