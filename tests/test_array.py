@@ -787,6 +787,21 @@ def test_scalar_conversion_each_dtype(dtype):
             float(x)
 
 
+def test_scalar_conversion_of_views(dtype):
+    # the item is read at the view's offset, whatever its strides
+    h = sample((4, 5), dtype)
+    x = ua.asarray(h)
+    for idx in ((2, 3), (slice(1, 2), slice(4, 5)), (slice(None, None, -1), slice(3, 4)),
+                (slice(3, 0, -2), slice(0, 5, 4))):
+        hv, xv = h[idx], x[idx]
+        if hv.size != 1:
+            hv, xv = hv[-1:, :1], xv[-1:, :1]
+        assert complex(xv) == complex(hv.reshape(()))
+        assert bool(xv) == bool(hv.reshape(()))
+        if np.dtype(dtype).kind != "c":
+            assert float(xv) == float(hv.reshape(()))
+
+
 def test_uint64_large_to_int():
     x = _scalar(2**64 - 1, dtype="u8")
     assert int(x) == 2**64 - 1

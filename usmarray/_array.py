@@ -556,9 +556,9 @@ class usm_ndarray:
                 raise ValueError("the truth value of an array with more than one element "
                                  "(or none) is ambiguous; use any() or all()")
             raise TypeError(f"only arrays with one element can be converted to {what}")
-        from ._copy import asnumpy
-
-        return asnumpy(self).reshape(()).item()
+        dt = self._dtype
+        raw = _engine.read_bytes(self._q.ref, self._alloc, self._off * dt.itemsize, dt.itemsize)
+        return np.frombuffer(raw, dt)[0].item()
 
     def __bool__(self):
         return bool(self._scalar("bool"))

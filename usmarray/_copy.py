@@ -90,7 +90,7 @@ def asnumpy(x):
         _engine.copy(x._q.ref, x._q.kc, x, tmp)
         x, lo, span = tmp, 0, n * isz
     buf = np.empty(span, dtype=np.uint8)
-    _engine.to_host(x._q.ref, x._alloc, (x._off + lo) * isz, buf.ctypes.data, span)
+    _engine.to_host(x._q.ref, x._alloc, (x._off + lo) * isz, buf)
     return np.ndarray(shape, dtype=dt, buffer=buf, offset=-lo * isz,
                       strides=tuple(s * isz for s in x._strides))
 
@@ -141,7 +141,7 @@ def from_host(h, qi, usm_type="device", order="C"):
             h = h.copy(order="C")   # (np.ascontiguousarray would make 0-d arrays 1-d)
     out = empty_array(h.shape, dt, qi, usm_type, order)
     if h.size:
-        _engine.from_host(qi.ref, out._alloc, 0, h.ctypes.data, h.nbytes)
+        _engine.from_host(qi.ref, out._alloc, 0, h)
     return out
 
 
@@ -150,7 +150,7 @@ def _from_host_into(dst, h):
     if dst._flags & 1 and h.dtype == dst._dtype and h.flags.c_contiguous:
         if h.size:
             isz = dst._dtype.itemsize
-            _engine.from_host(dst._q.ref, dst._alloc, dst._off * isz, h.ctypes.data, h.nbytes)
+            _engine.from_host(dst._q.ref, dst._alloc, dst._off * isz, h)
         return
     dt = _dtypes.to_dtype(h.dtype)
     if dt not in (dst._dtype,) and not _device_supports(dt, dst._q):

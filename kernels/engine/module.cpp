@@ -154,6 +154,19 @@ std::string runtime_id() {
 
 } // namespace
 
+// A Python object's contiguous buffer (NumPy arrays, bytearray), held for
+// the length of a host transfer: cheaper than reading its address in Python.
+struct HostBuffer {
+  Py_buffer view;
+  HostBuffer(nb::handle h, bool writable) {
+    const int flags = PyBUF_ANY_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(h.ptr(), &view, flags) != 0) throw nb::python_error();
+  }
+  ~HostBuffer() { PyBuffer_Release(&view); }
+  HostBuffer(const HostBuffer &) = delete;
+  HostBuffer &operator=(const HostBuffer &) = delete;
+};
+
 NB_MODULE(_engine, m) {
   m.doc() = "usmarray compiled engine: USM memory, ordering, kernel compilation and launches";
   nb::set_leak_warnings(false);
@@ -270,12 +283,21 @@ NB_MODULE(_engine, m) {
         nb::arg("pos").none(), nb::arg("order").none(), nb::arg("inv").none());
   m.def("where", &where);
   m.def("take", &take, "out[i] = x[i + offsets[i]] (gathers of integer array indexing).");
-  m.def("to_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
-    host_transfer(qref, a, lo, host, n, true);
-  }, "Copy bytes [lo, lo + n) of an allocation to host memory (waits).");
-  m.def("from_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n) {
-    host_transfer(qref, a, lo, host, n, false);
-  }, "Copy n bytes of host memory to an allocation at byte lo (waits).");
+  m.def("to_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, nb::handle buf) {
+    HostBuffer b(buf, true);
+    host_transfer(qref, a, lo, reinterpret_cast<std::uintptr_t>(b.view.buf), b.view.len, true);
+  }, "Copy bytes [lo, lo + len(buf)) of an allocation into a writable buffer (waits).");
+  m.def("from_host", [](std::uintptr_t qref, Allocation &a, int64_t lo, nb::handle buf) {
+    HostBuffer b(buf, false);
+    host_transfer(qref, a, lo, reinterpret_cast<std::uintptr_t>(b.view.buf), b.view.len, false);
+  }, "Copy a contiguous buffer to an allocation at byte lo (waits).");
+  m.def("read_bytes", [](std::uintptr_t qref, Allocation &a, int64_t lo, int64_t n) {
+    // one item (of up to 16 bytes), for __float__, __bool__ and friends
+    char item[16];
+    if (n < 0 || n > static_cast<int64_t>(sizeof(item))) throw nb::value_error("read_bytes: 0 to 16 bytes");
+    host_transfer(qref, a, lo, reinterpret_cast<std::uintptr_t>(item), n, true);
+    return nb::bytes(item, static_cast<size_t>(n));
+  }, "Bytes [lo, lo + n) of an allocation, n <= 16 (waits).");
 
   m.def("pointer_kind", [](std::uintptr_t ptr, std::uintptr_t ctxref) {
     return kind_name(kind_of(sycl::get_pointer_type(reinterpret_cast<void *>(ptr),
