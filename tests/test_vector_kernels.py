@@ -165,6 +165,35 @@ def test_arithmetic_against_numpy(n):
         np.testing.assert_array_equal(ua.asnumpy(ua.asarray(i) * 7 - 1), i * 7 - 1)
 
 
+# results just below and above usm::kStreamBytes (4 MiB): ordinary stores,
+# then streaming ones; both forms of each kernel
+STREAM_SIZES = [(1 << 20) - 17, (1 << 20) + 33]
+
+
+@pytest.mark.parametrize("n", STREAM_SIZES)
+def test_streaming_threshold_against_numpy(n):
+    a = _data(ua.float32, n, 0)
+    b = _data(ua.float32, n, 1)
+    x, y = ua.asarray(a), ua.asarray(b)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(ua.asnumpy(x + y), a + b)
+        np.testing.assert_array_equal(ua.asnumpy(ua.negative(x)), -a)
+        np.testing.assert_array_equal(ua.asnumpy(x * 2.0), a * np.float32(2))
+        np.testing.assert_array_equal(ua.asnumpy(1.5 - x), np.float32(1.5) - a)
+        m, r = a[: n - n % 512].reshape(-1, 512), b[:512]
+        xm = ua.asarray(m)
+        np.testing.assert_array_equal(ua.asnumpy(xm + ua.asarray(r)), m + r)
+        if device_supports(ua.float64):
+            np.testing.assert_array_equal(ua.asnumpy(ua.astype(x, ua.float64)), a.astype(np.float64))
+        # in place: the result is also an operand
+        x += y
+        a += b
+        np.testing.assert_array_equal(ua.asnumpy(x), a)
+    # scans (int64 results of n / 2 items: the same number of bytes)
+    i = sample((n // 2,), ua.int64, 2) % 1000
+    np.testing.assert_array_equal(ua.asnumpy(ua.cumulative_sum(ua.asarray(i))), np.cumsum(i))
+
+
 CAST_SOURCES = [d for d in (ua.int32, ua.uint32, ua.int64, ua.uint64, ua.float32, ua.float64)
                 if device_supports(d)]
 CAST_TARGETS = [d for d in (ua.float32, ua.float64) if device_supports(d)]

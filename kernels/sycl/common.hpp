@@ -186,6 +186,23 @@ template <typename T, int L> inline raw_vec<T, L> to_raw(const sycl::vec<T, L> &
 template <typename T, int L> inline void stream_store(const raw_vec<T, L> &r, T *p) {
   __builtin_nontemporal_store(r, reinterpret_cast<raw_vec<T, L> *>(p));
 }
+// Whether a result of n items of T takes streaming stores (usm::kStreamBytes).
+template <typename T> inline bool streams(std::int64_t n) {
+  return n * static_cast<std::int64_t>(sizeof(T)) >= usm::kStreamBytes;
+}
+// f(std::true_type{}) when a result of n items of T streams, else
+// f(std::false_type{}). The two loops must stay apart: with one loop and a
+// branch around its store, the compiler merges the two stores into one and
+// drops the streaming hint.
+template <typename T, class F> inline void with_streaming(std::int64_t n, F &&f) {
+  if (streams<T>(n)) f(std::true_type{});
+  else f(std::false_type{});
+}
+// A result vector to p (aligned as for stream_store), streamed when S.
+template <bool S, typename T, int L> inline void store_vec(const raw_vec<T, L> &r, T *p) {
+  if constexpr (S) stream_store<T, L>(r, p);
+  else *reinterpret_cast<raw_vec<T, L> *>(p) = r;
+}
 
 // A work-item's vectors from item `first` of n: vec_body(i) for each whole
 // L-item vector from item i, item_body(j) for the items of a last partial one.

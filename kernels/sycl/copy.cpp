@@ -33,13 +33,15 @@ USM_SIMD_KERNEL
 void cast_vec(const S *x, D *y, std::int64_t n) {
   static_assert(std::is_floating_point_v<D>);
   constexpr int L = usm::simd_lanes(sizeof(S) < sizeof(D) ? sizeof(S) : sizeof(D));
-  usmk::simd_blocks<L>(
-      n,
-      [&](std::int64_t i) {
-        usmk::stream_store<D, L>(
-            __builtin_convertvector(usmk::load_raw<S, L>(x + i), usmk::raw_vec<D, L>), y + i);
-      },
-      [&](std::int64_t i) { y[i] = usmk::convert<D>(x[i]); });
+  usmk::with_streaming<D>(n, [&](auto st) {
+    usmk::simd_blocks<L>(
+        n,
+        [&](std::int64_t i) {
+          usmk::store_vec<decltype(st)::value, D, L>(
+              __builtin_convertvector(usmk::load_raw<S, L>(x + i), usmk::raw_vec<D, L>), y + i);
+        },
+        [&](std::int64_t i) { y[i] = usmk::convert<D>(x[i]); });
+  });
 }
 
 template <typename S, typename D, int ND>

@@ -85,9 +85,14 @@ USM_SIMD_KERNEL
 void unary_vec(const A *a, R *r, std::int64_t n) {
   static_assert(std::is_same_v<A, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
-  usmk::simd_blocks<L>(
-      n, [&](std::int64_t i) { usmk::stream_store<R, L>(Op::vapply(usmk::load_raw<A, L>(a + i)), r + i); },
-      [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i]); });
+  usmk::with_streaming<R>(n, [&](auto st) {
+    usmk::simd_blocks<L>(
+        n,
+        [&](std::int64_t i) {
+          usmk::store_vec<decltype(st)::value, R, L>(Op::vapply(usmk::load_raw<A, L>(a + i)), r + i);
+        },
+        [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i]); });
+  });
 }
 
 template <class Op, typename A, typename B, typename R>
@@ -95,13 +100,15 @@ USM_SIMD_KERNEL
 void binary_vec(const A *a, const B *b, R *r, std::int64_t n) {
   static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
-  usmk::simd_blocks<L>(
-      n,
-      [&](std::int64_t i) {
-        usmk::stream_store<R, L>(Op::vapply(usmk::load_raw<A, L>(a + i), usmk::load_raw<B, L>(b + i)),
-                                 r + i);
-      },
-      [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i], b[i]); });
+  usmk::with_streaming<R>(n, [&](auto st) {
+    usmk::simd_blocks<L>(
+        n,
+        [&](std::int64_t i) {
+          usmk::store_vec<decltype(st)::value, R, L>(
+              Op::vapply(usmk::load_raw<A, L>(a + i), usmk::load_raw<B, L>(b + i)), r + i);
+        },
+        [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i], b[i]); });
+  });
 }
 
 template <class Op, typename A, typename B, typename R>
@@ -110,9 +117,14 @@ void binary_scalar_r_vec(const A *a, B s, R *r, std::int64_t n) {
   static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
   const usmk::raw_vec<B, L> sv = s;
-  usmk::simd_blocks<L>(
-      n, [&](std::int64_t i) { usmk::stream_store<R, L>(Op::vapply(usmk::load_raw<A, L>(a + i), sv), r + i); },
-      [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i], s); });
+  usmk::with_streaming<R>(n, [&](auto st) {
+    usmk::simd_blocks<L>(
+        n,
+        [&](std::int64_t i) {
+          usmk::store_vec<decltype(st)::value, R, L>(Op::vapply(usmk::load_raw<A, L>(a + i), sv), r + i);
+        },
+        [&](std::int64_t i) { r[i] = Op::template apply<R>(a[i], s); });
+  });
 }
 
 template <class Op, typename A, typename B, typename R>
@@ -121,9 +133,14 @@ void binary_scalar_l_vec(A s, const B *b, R *r, std::int64_t n) {
   static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
   const usmk::raw_vec<A, L> sv = s;
-  usmk::simd_blocks<L>(
-      n, [&](std::int64_t i) { usmk::stream_store<R, L>(Op::vapply(sv, usmk::load_raw<B, L>(b + i)), r + i); },
-      [&](std::int64_t i) { r[i] = Op::template apply<R>(s, b[i]); });
+  usmk::with_streaming<R>(n, [&](auto st) {
+    usmk::simd_blocks<L>(
+        n,
+        [&](std::int64_t i) {
+          usmk::store_vec<decltype(st)::value, R, L>(Op::vapply(sv, usmk::load_raw<B, L>(b + i)), r + i);
+        },
+        [&](std::int64_t i) { r[i] = Op::template apply<R>(s, b[i]); });
+  });
 }
 
 // Rows of a 2-D iteration (a matrix and a row, or a matrix and a column):
@@ -145,12 +162,15 @@ void binary_rows_vec(const A *a, const B *b, R *r, Geometry<2, 3> g) {
   const A *ar = a + row * g.strides[0][0];
   const B *br = b + row * g.strides[1][0];
   R *rr = r + row * g.strides[2][0];
-  usmk::simd_blocks_from<L>(
-      (w - row * per_row) * per_item, cols,
-      [&](std::int64_t i) {
-        usmk::stream_store<R, L>(Op::vapply(usmk::load_or_splat<A, L, UA>(ar + (UA ? i : 0)),
-                                            usmk::load_or_splat<B, L, UB>(br + (UB ? i : 0))),
-                                 rr + i);
-      },
-      [&](std::int64_t i) { rr[i] = Op::template apply<R>(ar[UA ? i : 0], br[UB ? i : 0]); });
+  usmk::with_streaming<R>(g.shape[0] * cols, [&](auto st) {
+    usmk::simd_blocks_from<L>(
+        (w - row * per_row) * per_item, cols,
+        [&](std::int64_t i) {
+          usmk::store_vec<decltype(st)::value, R, L>(
+              Op::vapply(usmk::load_or_splat<A, L, UA>(ar + (UA ? i : 0)),
+                         usmk::load_or_splat<B, L, UB>(br + (UB ? i : 0))),
+              rr + i);
+        },
+        [&](std::int64_t i) { rr[i] = Op::template apply<R>(ar[UA ? i : 0], br[UB ? i : 0]); });
+  });
 }

@@ -30,6 +30,15 @@ constexpr int kSimdVectors = 32;
 // each work-item's body as written rather than vectorising across them
 // (which would turn the streaming stores into ordinary ones).
 constexpr int kSimdGroup = 2;
+// Vector-block kernels write results of at least this many bytes with
+// streaming stores: straight to memory, without reading the lines for
+// ownership first, which pays once the arrays no longer fit in the caches.
+// Smaller results take ordinary stores, so they stay cached for the next
+// operation (and in-place updates of cached data do not go out to memory).
+// On a CPU with 32 MB of L3, in-place float32 additions of 1e6 items ran
+// 2.5x faster with ordinary stores, and additions of 2e6 items into a new
+// array 1.5-2x slower; the limit sits between them (an eighth of that L3).
+constexpr long long kStreamBytes = 1LL << 22;
 constexpr int simd_lanes(int min_itemsize) {
   return kSimdBytes / min_itemsize > 16 ? 16 : kSimdBytes / min_itemsize;
 }

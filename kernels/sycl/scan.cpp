@@ -230,7 +230,7 @@ void scan_apply_vec(const S *x, T *y, const T *tot, std::int64_t rows, std::int6
   // results larger than the caches go straight to memory (no read for
   // ownership of their lines) when the tile is aligned for it
   const bool stream = reinterpret_cast<std::uintptr_t>(q) % sizeof(carry) == 0 &&
-                      rows * n * std::int64_t(sizeof(T)) >= (std::int64_t(1) << 23);
+                      usmk::streams<T>(rows * n);
   std::int64_t i = 0;
   for (; i + L <= m; i += L) {
     const usmk::raw_vec<T, L> v =
