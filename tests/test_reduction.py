@@ -546,7 +546,7 @@ def test_block_boundaries(variant, n):
         _check(ua.max(ua.asarray(g)), 100)
 
 
-@pytest.mark.parametrize("shape", [(129, 2049), (300, 17), (1000, 3), (3, 100003), (257, 1),
+@pytest.mark.parametrize("shape", [(129, 2049), (300, 17), (1000, 3), (20000, 3), (3, 100003), (257, 1),
                                    (1, 4097), (4097, 16)])
 def test_rows_and_columns(variant, shape):
     rng = np.random.default_rng(7)
@@ -561,6 +561,42 @@ def test_rows_and_columns(variant, shape):
     hi = (h * 10).astype(np.int64)
     _check(ua.sum(ua.asarray(hi), axis=0), hi.sum(axis=0))
     _check(ua.any(ua.asarray(h > 2), axis=0), (h > 2).any(axis=0))
+
+
+# row lengths around the vector (16 float32 / 8 float64 lanes) and the four
+# chains of argreduce_rows_vec; 3000 rows: short rows come many per work-item
+_ROW_LENGTHS = [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 129]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "uint64", "int8", "float16"])
+def test_arg_rows_lengths(variant, dt):
+    dt = np.dtype(dt)
+    if dt == np.float64 and not HAS_F64:
+        pytest.skip("no float64")
+    rng = np.random.default_rng(11)
+    for k in _ROW_LENGTHS:
+        # few distinct values: many ties, where the first occurrence wins
+        h = rng.integers(0, 5, size=(3000, k)).astype(dt)
+        if dt.kind == "f":
+            h[1, :] = -np.inf
+            h[2, :] = np.inf
+            h[3, :] = -0.0
+            rows = rng.integers(4, 3000, size=40)
+            h[rows, rng.integers(0, k, size=40)] = np.nan
+            h[rows[:10], rng.integers(0, k, size=10)] = np.nan  # a second NaN
+        x = ua.asarray(h)
+        for f in ("argmax", "argmin"):
+            got, exp = getattr(ua, f)(x, axis=1), getattr(np, f)(h, axis=1)
+            try:
+                _check(got, exp)
+            except AssertionError as e:
+                raise AssertionError(f"{f} {dt} rows of {k}: {e}") from None
+        if dt.kind != "f" or k > 1:
+            _check(ua.max(x, axis=1), np.max(h, axis=1))
+            _check(ua.sum(x, axis=1), np.sum(h, axis=1, dtype=_sum_dtype(dt)
+                                              if dt != np.float16 else np.float32))
+    # empty rows: identities
+    _check(ua.sum(ua.zeros((5000, 0), dtype=dt), axis=1), np.zeros(5000, dtype=_sum_dtype(dt)))
 
 
 @pytest.mark.parametrize("n", [37, 5000])

@@ -113,7 +113,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     const sycl::kernel *k = nullptr;
     sycl::nd_range<1> range{{1}, {1}};
     bool vec = false;
-    int64_t ns = 0;
+    int64_t ns = 0, rpw = 1;
     // A CPU device without a vector-block kernel for the types (complex,
     // float16, passes over partial states) takes the column kernel, one
     // work-item per (output, block) and no barriers: a CPU runs a
@@ -152,7 +152,9 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
         B = std::max<int64_t>(ceil_div(ceil_div(n, nb), 256) * 256, 256);
         nb = std::max<int64_t>(ceil_div(n, B), 1);
         if (nb > 1) k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + acc + ">");
-        range = items_range(n_out * nb);
+        // short rows: about `per` items per work-item, whole rows each
+        rpw = nb == 1 ? std::max<int64_t>(per / std::max<int64_t>(n, 1), 1) : 1;
+        range = items_range(ceil_div(n_out * nb, rpw));
       } else {
         while (wg > 1 && static_cast<int64_t>(wg / 2) >= n) wg /= 2;
         // 32 items per work-item at least; partials few enough for one more pass
@@ -194,7 +196,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
       }
     } else if (vec) {
       e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
-        h.set_args(src, dst, n_out, n, s_o, B, nb);
+        h.set_args(src, dst, n_out, n, s_o, B, nb, rpw);
         h.parallel_for(range, *k);
       });
     } else {

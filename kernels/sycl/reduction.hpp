@@ -224,20 +224,15 @@ void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::in
   out[i] = usmk::finish<R>(acc);
 }
 
-// Vector-block variant of reduce_group for unit reduced stride: work-item
-// i reduces block i % nb of row i / nb; B is a multiple of 16 vectors.
-template <class Op, typename T, typename A, typename R>
-USM_SIMD_KERNEL
-void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
-                     std::int64_t B, std::int64_t nb) {
-  using VT = usmk::vacc_t<A>;
+namespace usmk {
+
+// The state of p[lo, hi) (contiguous): chunks of 16 vectors in 4 chains,
+// chunk results merged in a cascade, then lanes in a tree.
+template <class Op, typename T, typename A>
+inline A reduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
+  using VT = vacc_t<A>;
   constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
-  using V = usmk::raw_vec<VT, L>;
-  const std::int64_t i = usmk::linear_id();
-  if (i >= n_rows * nb) return;
-  const std::int64_t o = i / nb, b = i % nb;
-  const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
-  const T *p = x + o * s_o;
+  using V = raw_vec<VT, L>;
   const V id = V(VT(Op::template identity<A>()));
   // cascade: stack[k] holds the merged sums of 2^k chunks
   V stack[24];
@@ -247,33 +242,57 @@ void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, st
   constexpr int CH = 16;
 #pragma unroll 1
   for (; r + CH * L <= hi; r += CH * L) {
-    V a0 = usmk::vlift<Op, A, T, L>(p + r), a1 = usmk::vlift<Op, A, T, L>(p + r + L);
-    V a2 = usmk::vlift<Op, A, T, L>(p + r + 2 * L), a3 = usmk::vlift<Op, A, T, L>(p + r + 3 * L);
+    V a0 = vlift<Op, A, T, L>(p + r), a1 = vlift<Op, A, T, L>(p + r + L);
+    V a2 = vlift<Op, A, T, L>(p + r + 2 * L), a3 = vlift<Op, A, T, L>(p + r + 3 * L);
 #pragma unroll
     for (int k = 4; k < CH; k += 4) {
-      a0 = Op::vcomb(a0, usmk::vlift<Op, A, T, L>(p + r + k * L));
-      a1 = Op::vcomb(a1, usmk::vlift<Op, A, T, L>(p + r + (k + 1) * L));
-      a2 = Op::vcomb(a2, usmk::vlift<Op, A, T, L>(p + r + (k + 2) * L));
-      a3 = Op::vcomb(a3, usmk::vlift<Op, A, T, L>(p + r + (k + 3) * L));
+      a0 = Op::vcomb(a0, vlift<Op, A, T, L>(p + r + k * L));
+      a1 = Op::vcomb(a1, vlift<Op, A, T, L>(p + r + (k + 1) * L));
+      a2 = Op::vcomb(a2, vlift<Op, A, T, L>(p + r + (k + 2) * L));
+      a3 = Op::vcomb(a3, vlift<Op, A, T, L>(p + r + (k + 3) * L));
     }
     V c = Op::vcomb(Op::vcomb(a0, a1), Op::vcomb(a2, a3));
     for (std::int64_t m = count; m & 1; m >>= 1) c = Op::vcomb(stack[--top], c);
     stack[top++] = c;
     ++count;
   }
-  V v = id;
-  for (; r + L <= hi; r += L) v = Op::vcomb(v, usmk::vlift<Op, A, T, L>(p + r));
-  while (top > 0) v = Op::vcomb(stack[--top], v);
-  VT lanes[L];
-  __builtin_memcpy(lanes, &v, sizeof(v));
-  // (loops, not unrolled: compile time)
+  A acc = Op::template identity<A>();
+  if (r + L <= hi || top > 0) {
+    V v = id;
+    for (; r + L <= hi; r += L) v = Op::vcomb(v, vlift<Op, A, T, L>(p + r));
+    while (top > 0) v = Op::vcomb(stack[--top], v);
+    VT lanes[L];
+    __builtin_memcpy(lanes, &v, sizeof(v));
+    // (loops, not unrolled: compile time)
 #pragma unroll 1
-  for (int w = L / 2; w > 0; w /= 2)
+    for (int w = L / 2; w > 0; w /= 2)
 #pragma unroll 1
-    for (int j = 0; j < w; ++j) lanes[j] = static_cast<VT>(Op::vcomb(V(lanes[j]), V(lanes[j + w]))[0]);
-  A acc = static_cast<A>(lanes[0]);
-  for (; r < hi; ++r) acc = Op::combine(acc, usmk::lift<Op, A>(p[r], r));
-  out[i] = usmk::finish<R>(acc);
+      for (int j = 0; j < w; ++j) lanes[j] = static_cast<VT>(Op::vcomb(V(lanes[j]), V(lanes[j + w]))[0]);
+    acc = static_cast<A>(lanes[0]);
+  }
+  for (; r < hi; ++r) acc = Op::combine(acc, lift<Op, A>(p[r], r));
+  return acc;
+}
+
+} // namespace usmk
+
+// Vector-block variant of reduce_group for unit reduced stride: work-item
+// i reduces units [i * rpw, i * rpw + rpw) of the n_rows * nb units, unit u
+// being block u % nb of row u / nb; B is a multiple of 16 vectors. Short
+// rows come rpw at a time (nb is then 1), so that a work-item's work
+// outweighs what a CPU runtime spends per work-group.
+template <class Op, typename T, typename A, typename R>
+USM_SIMD_KERNEL
+void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
+                     std::int64_t B, std::int64_t nb, std::int64_t rpw) {
+  const std::int64_t units = n_rows * nb, u0 = usmk::linear_id() * rpw;
+  const std::int64_t u1 = u0 + rpw < units ? u0 + rpw : units;
+#pragma unroll 1
+  for (std::int64_t u = u0; u < u1; ++u) {
+    const std::int64_t o = u / nb, b = u % nb;
+    const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
+    out[u] = usmk::finish<R>(usmk::reduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
+  }
 }
 
 // Vector-block variant of reduce_cols for unit column stride: work-item i
@@ -330,74 +349,127 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
   }
 }
 
-// argmax/argmin over contiguous blocks: a vector of the best values and one
-// of their (block-relative) indices; a lane only moves to a strictly better
-// value (or a first NaN), so it keeps its first occurrence.
-template <class Op, typename T, typename A, typename R>
-USM_SIMD_KERNEL
-void argreduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
-                        std::int64_t B, std::int64_t nb) {
-  constexpr bool MAX = std::is_same_v<Op, usmk::red_argmax>;
-  constexpr int L = usm::simd_lanes(sizeof(T) < 4 ? 4 : sizeof(T));
-  using V = usmk::raw_vec<T, L>;
-  using M = decltype(V() > V());
-  using IT = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
-  using VI = usmk::raw_vec<IT, L>;
-  const std::int64_t i = usmk::linear_id();
-  if (i >= n_rows * nb) return;
-  const std::int64_t o = i / nb, b = i % nb;
-  const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
-  const T *p = x + o * s_o;
-  const A ident = Op::template identity<A>();
-  // C independent chains (chain k takes vectors k, k + C, ...): one chain is
-  // bound by the latency of its compare and select, not by memory
-  constexpr int C = 4;
-  V best[C];
-  VI idx[C], bi[C];
-#pragma unroll
-  for (int k = 0; k < C; ++k) {
-    best[k] = V(ident.v);
-#pragma unroll
-    for (int j = 0; j < L; ++j) idx[k][j] = IT(k * L + j);
-    // a lane that never moves holds the identity, equal to its first item
-    bi[k] = idx[k];
-  }
+namespace usmk {
+
+// argmax/argmin of p[lo, hi) (contiguous), indices relative to p: a vector
+// of the best values and one of their indices per chain; a lane only moves
+// to a strictly better value, so it keeps its first occurrence.
+template <class Op, typename T, typename A>
+inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
+  constexpr bool MAX = std::is_same_v<Op, red_argmax>;
   std::int64_t r = lo;
-  // NaNs are only noted in the loop (one compare); a block holding one is
-  // scanned again for its first NaN (which wins)
-  M nan = M(0);
+  T bv;
+  std::int64_t bx = -1;  // no best yet
   if constexpr (sizeof(T) >= 4) {
-#pragma unroll 1
-    for (; r + C * L <= hi; r += C * L) {
+    constexpr int L = usm::simd_lanes(sizeof(T));
+    using V = raw_vec<T, L>;
+    using M = decltype(V() > V());
+    using IT = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+    using VI = raw_vec<IT, L>;
+    if (hi - lo >= L) {
+      // C independent chains (chain k takes vectors k, k + C, ...): one
+      // chain is bound by the latency of its compare and select, not by
+      // memory
+      constexpr int C = 4;
+      const T ident = Op::template identity<A>().v;
+      V best[C];
+      VI idx[C], bi[C];
 #pragma unroll
       for (int k = 0; k < C; ++k) {
-        const V v = usmk::load_raw<T, L>(p + r + k * L);
+        best[k] = V(ident);
+#pragma unroll
+        for (int j = 0; j < L; ++j) idx[k][j] = IT(k * L + j);
+        // a lane that never moves holds the identity, equal to its first item
+        bi[k] = idx[k];
+      }
+      // NaNs are only noted in the loops (one compare); a block holding one
+      // is scanned again for its first NaN (which wins)
+      M nan = M(0);
+      auto step = [&](int k, const V v) {
         const M m = MAX ? (v > best[k]) : (v < best[k]);
-        if constexpr (usmk::is_float_v<T>) nan |= (v != v);
-        best[k] = usmk::vselect<V>(m, v, best[k]);
+        if constexpr (is_float_v<T>) nan |= (v != v);
+        best[k] = vselect<V>(m, v, best[k]);
         bi[k] = __builtin_bit_cast(VI, (__builtin_bit_cast(M, idx[k]) & m) |
                                            (__builtin_bit_cast(M, bi[k]) & ~m));
-        idx[k] += IT(C * L);
+      };
+#pragma unroll 1
+      for (; r + C * L <= hi; r += C * L) {
+#pragma unroll
+        for (int k = 0; k < C; ++k) {
+          step(k, load_raw<T, L>(p + r + k * L));
+          idx[k] += IT(C * L);
+        }
+      }
+      // chain 0 goes on over whole vectors (its indices are at r already);
+      // chains that never ran hold the identity at larger indices: they lose
+#pragma unroll 1
+      for (; r + L <= hi; r += L) {
+        step(0, load_raw<T, L>(p + r));
+        idx[0] += IT(L);
+      }
+      if constexpr (is_float_v<T>) {
+        if (__builtin_reduce_or(nan) != 0)
+          for (std::int64_t q = lo; q < r; ++q)
+            if (isnan_(p[q])) return A{p[q], q};
+      }
+      // chains, then lanes: a better value, or an equal one further left
+#pragma unroll
+      for (int k = 1; k < C; ++k) {
+        const M m = (MAX ? (best[k] > best[0]) : (best[k] < best[0])) |
+                    ((best[k] == best[0]) & __builtin_bit_cast(M, bi[k] < bi[0]));
+        best[0] = vselect<V>(m, best[k], best[0]);
+        bi[0] = __builtin_bit_cast(VI, (__builtin_bit_cast(M, bi[k]) & m) |
+                                           (__builtin_bit_cast(M, bi[0]) & ~m));
+      }
+      bv = best[0][0];
+      bx = bi[0][0];
+#pragma unroll 1
+      for (int j = 1; j < L; ++j) {
+        const T v = best[0][j];
+        const std::int64_t ix = bi[0][j];
+        if ((MAX ? v > bv : v < bv) || (v == bv && ix < bx)) {
+          bv = v;
+          bx = ix;
+        }
+      }
+      bx += lo;
+    }
+  }
+  if (bx < 0) {
+    if (r == hi) return Op::template identity<A>();
+    bv = p[r];
+    bx = r++;
+  }
+  // the rest one by one, in registers: a strictly better value, or the
+  // first NaN
+  for (; r < hi; ++r) {
+    const T v = p[r];
+    if (MAX ? up(v) > up(bv) : up(v) < up(bv)) {
+      bv = v;
+      bx = r;
+    } else if constexpr (is_float_v<T>) {
+      if (isnan_(v) && !isnan_(bv)) {
+        bv = v;
+        bx = r;
       }
     }
   }
-  if constexpr (usmk::is_float_v<T>) {
-    bool any_nan = false;
-    for (int j = 0; j < L; ++j) any_nan |= nan[j] != 0;
-    if (any_nan) {
-      for (std::int64_t q = lo; q < r; ++q)
-        if (usmk::isnan_(p[q])) {
-          out[i] = usmk::finish<R>(A{p[q], q});
-          return;
-        }
-    }
-  }
-  A acc = ident;
-  if (r > lo)
+  return A{bv, bx};
+}
+
+} // namespace usmk
+
+// argmax/argmin over contiguous blocks, units as in reduce_rows_vec.
+template <class Op, typename T, typename A, typename R>
+USM_SIMD_KERNEL
+void argreduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
+                        std::int64_t B, std::int64_t nb, std::int64_t rpw) {
+  const std::int64_t units = n_rows * nb, u0 = usmk::linear_id() * rpw;
+  const std::int64_t u1 = u0 + rpw < units ? u0 + rpw : units;
 #pragma unroll 1
-    for (int k = 0; k < C; ++k)
-      for (int j = 0; j < L; ++j)
-        acc = Op::combine(acc, A{static_cast<T>(best[k][j]), lo + static_cast<std::int64_t>(bi[k][j])});
-  for (; r < hi; ++r) acc = Op::combine(acc, A{p[r], r});
-  out[i] = usmk::finish<R>(acc);
+  for (std::int64_t u = u0; u < u1; ++u) {
+    const std::int64_t o = u / nb, b = u % nb;
+    const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
+    out[u] = usmk::finish<R>(usmk::argreduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
+  }
 }
