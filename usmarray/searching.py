@@ -1,9 +1,11 @@
 """Searching functions: where, argmax, argmin, count_nonzero, nonzero, searchsorted."""
 
 from . import _dtypes, _engine, _kernels
-from ._array import empty_array, usm_ndarray
+from . import reduction as red
+from ._array import C_CONTIG, empty_array, usm_ndarray, view
 from ._copy import broadcast_shapes, broadcast_view
 from ._device import coerce_usm_type, common_queue
+from .manipulation import reshape
 
 __all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted"]
 
@@ -102,16 +104,20 @@ def _arg_extreme(name, x, axis, keepdims):
     """Index of the first maximum/minimum along `axis`: one reduction of
     (value, index) states (a NaN counts as the extreme, so the first NaN
     wins, as in NumPy)."""
-    from . import reduction as red
-    from .manipulation import reshape
-
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
     if x._dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes")
     nd = x.ndim
     if axis is None:
-        xs, ax = reshape(x, (-1,)), 0
+        # indices into the flattened array: a 1-D view (C order) or copy
+        if nd == 1:
+            xs = x
+        elif x._flags & C_CONTIG:
+            xs = view(x, x._off, (x.size,), (1,))
+        else:
+            xs = reshape(x, (-1,))
+        ax = 0
     else:
         xs, ax = x, red.normalize_axes(axis, nd)
         if len(ax) != 1:
@@ -138,8 +144,6 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     """Number of non-zero elements along `axis` (default: all), as int64."""
-    from . import reduction as red
-
     return red._reduce("count", x, axis, keepdims)
 
 
@@ -159,8 +163,6 @@ def mask_offsets(m):
 
 def flat_mask(mask):
     """`mask` as a contiguous 1-D bool array (a view when it is one)."""
-    from .manipulation import reshape
-
     m = reshape(mask, (-1,))
     return m if m._flags & 1 else reshape(mask, (-1,), copy=True)
 

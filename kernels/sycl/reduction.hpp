@@ -226,6 +226,46 @@ void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::in
 
 namespace usmk {
 
+// Lanes of v combined in a tree, lane j with lane j + L/2 first (halves of
+// the vector: no lane is stored and reloaded).
+template <class Op, typename VT, int L> inline VT lane_tree(raw_vec<VT, L> v) {
+  if constexpr (L == 2) {
+    return Op::vcomb(v, raw_vec<VT, 2>{v[1], v[0]})[0];
+  } else {
+    using H = raw_vec<VT, L / 2>;
+    H lo, hi;
+    __builtin_memcpy(&lo, &v, sizeof(H));
+    __builtin_memcpy(&hi, reinterpret_cast<const char *>(&v) + sizeof(H), sizeof(H));
+    return lane_tree<Op>(Op::vcomb(lo, hi));
+  }
+}
+
+// argmax/argmin's lanes (values v, indices i) in a tree of vector halves:
+// a better value, or an equal one at a smaller index. Returns the index and
+// sets `best` to the value.
+template <bool MAX, typename T, typename IT, int L>
+inline IT arg_lane_tree(raw_vec<T, L> v, raw_vec<IT, L> i, T &best) {
+  if constexpr (L == 1) {
+    best = v[0];
+    return i[0];
+  } else {
+    using H = raw_vec<T, L / 2>;
+    using HI = raw_vec<IT, L / 2>;
+    using M = decltype(H() > H());
+    H v0, v1;
+    HI i0, i1;
+    __builtin_memcpy(&v0, &v, sizeof(H));
+    __builtin_memcpy(&v1, reinterpret_cast<const char *>(&v) + sizeof(H), sizeof(H));
+    __builtin_memcpy(&i0, &i, sizeof(HI));
+    __builtin_memcpy(&i1, reinterpret_cast<const char *>(&i) + sizeof(HI), sizeof(HI));
+    const M m = (MAX ? (v1 > v0) : (v1 < v0)) | ((v1 == v0) & __builtin_bit_cast(M, i1 < i0));
+    return arg_lane_tree<MAX>(vselect<H>(m, v1, v0),
+                              __builtin_bit_cast(HI, (__builtin_bit_cast(M, i1) & m) |
+                                                         (__builtin_bit_cast(M, i0) & ~m)),
+                              best);
+  }
+}
+
 // The state of p[lo, hi) (contiguous): chunks of 16 vectors in 4 chains,
 // chunk results merged in a cascade, then lanes in a tree.
 template <class Op, typename T, typename A>
@@ -261,14 +301,7 @@ inline A reduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
     V v = id;
     for (; r + L <= hi; r += L) v = Op::vcomb(v, vlift<Op, A, T, L>(p + r));
     while (top > 0) v = Op::vcomb(stack[--top], v);
-    VT lanes[L];
-    __builtin_memcpy(lanes, &v, sizeof(v));
-    // (loops, not unrolled: compile time)
-#pragma unroll 1
-    for (int w = L / 2; w > 0; w /= 2)
-#pragma unroll 1
-      for (int j = 0; j < w; ++j) lanes[j] = static_cast<VT>(Op::vcomb(V(lanes[j]), V(lanes[j + w]))[0]);
-    acc = static_cast<A>(lanes[0]);
+    acc = static_cast<A>(lane_tree<Op>(v));
   }
   for (; r < hi; ++r) acc = Op::combine(acc, lift<Op, A>(p[r], r));
   return acc;
@@ -289,7 +322,8 @@ void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, st
   const std::int64_t u1 = u0 + rpw < units ? u0 + rpw : units;
 #pragma unroll 1
   for (std::int64_t u = u0; u < u1; ++u) {
-    const std::int64_t o = u / nb, b = u % nb;
+    // (no divisions for whole rows)
+    const std::int64_t o = nb == 1 ? u : u / nb, b = nb == 1 ? 0 : u % nb;
     const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
     out[u] = usmk::finish<R>(usmk::reduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
   }
@@ -412,7 +446,7 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
           for (std::int64_t q = lo; q < r; ++q)
             if (isnan_(p[q])) return A{p[q], q};
       }
-      // chains, then lanes: a better value, or an equal one further left
+      // chains merged: a better value, or an equal one further left
 #pragma unroll
       for (int k = 1; k < C; ++k) {
         const M m = (MAX ? (best[k] > best[0]) : (best[k] < best[0])) |
@@ -421,17 +455,7 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
         bi[0] = __builtin_bit_cast(VI, (__builtin_bit_cast(M, bi[k]) & m) |
                                            (__builtin_bit_cast(M, bi[0]) & ~m));
       }
-      bv = best[0][0];
-      bx = bi[0][0];
-#pragma unroll 1
-      for (int j = 1; j < L; ++j) {
-        const T v = best[0][j];
-        const std::int64_t ix = bi[0][j];
-        if ((MAX ? v > bv : v < bv) || (v == bv && ix < bx)) {
-          bv = v;
-          bx = ix;
-        }
-      }
+      bx = arg_lane_tree<MAX>(best[0], bi[0], bv);
       bx += lo;
     }
   }
@@ -440,20 +464,21 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
     bv = p[r];
     bx = r++;
   }
-  // the rest one by one, in registers: a strictly better value, or the
-  // first NaN
+  // the rest one by one, in registers and without branches (random data
+  // mispredicts them): a strictly better value; the first NaN is tracked
+  // apart, off the chain of compares through bv
+  std::int64_t nan_at = -1;
+  if constexpr (is_float_v<T>)
+    if (isnan_(bv)) nan_at = bx;
   for (; r < hi; ++r) {
     const T v = p[r];
-    if (MAX ? up(v) > up(bv) : up(v) < up(bv)) {
-      bv = v;
-      bx = r;
-    } else if constexpr (is_float_v<T>) {
-      if (isnan_(v) && !isnan_(bv)) {
-        bv = v;
-        bx = r;
-      }
-    }
+    const bool take = MAX ? up(v) > up(bv) : up(v) < up(bv);
+    bv = take ? v : bv;
+    bx = take ? r : bx;
+    if constexpr (is_float_v<T>) nan_at = isnan_(v) & (nan_at < 0) ? r : nan_at;
   }
+  if constexpr (is_float_v<T>)
+    if (nan_at >= 0) return A{p[nan_at], nan_at};
   return A{bv, bx};
 }
 
@@ -468,7 +493,8 @@ void argreduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n,
   const std::int64_t u1 = u0 + rpw < units ? u0 + rpw : units;
 #pragma unroll 1
   for (std::int64_t u = u0; u < u1; ++u) {
-    const std::int64_t o = u / nb, b = u % nb;
+    // (no divisions for whole rows)
+    const std::int64_t o = nb == 1 ? u : u / nb, b = nb == 1 ? 0 : u % nb;
     const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
     out[u] = usmk::finish<R>(usmk::argreduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
   }
