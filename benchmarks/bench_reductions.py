@@ -59,7 +59,9 @@ def main(argv=None):
     idx = rng.integers(0, n, 10 ** 6, dtype=np.int64)
     rf = sf.reshape(-1, 100)    # many short rows: the last axis of a (20000, 100) array
     ri8 = si8.reshape(-1, 100)
-    hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8)
+    r10 = sf.reshape(-1, 10)    # rows of 10: class scores, argmax per row
+    hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8,
+                 r10=r10)
     U = {k: ua.asarray(v) for k, v in hosts.items()}
     D = {k: dpt.asarray(v) for k, v in hosts.items()} if dpt is not None else None
     dsync = D["a"].sycl_queue.wait if D else None
@@ -90,6 +92,15 @@ def main(argv=None):
          lambda d, D: d.max(D["a64"]), n * f8, 0.5),
         ("argmax, 1e7 float32", lambda: (ua.argmax(U["a"]), sync()), lambda: a.argmax(),
          lambda d, D: d.argmax(D["a"]), n * f4, 0.5),
+        ("argmax axis 1, 200000x10 float32", lambda: (ua.argmax(U["r10"], axis=1), sync()),
+         lambda: r10.argmax(axis=1), lambda d, D: d.argmax(D["r10"], axis=1),
+         ns * f4 + ns // 10 * i8, None),
+        ("argmax axis 1, 20000x100 float32", lambda: (ua.argmax(U["rf"], axis=1), sync()),
+         lambda: rf.argmax(axis=1), lambda d, D: d.argmax(D["rf"], axis=1),
+         ns * f4 + ns // 100 * i8, None),
+        ("max axis 1, 200000x10 float32", lambda: (ua.max(U["r10"], axis=1), sync()),
+         lambda: r10.max(axis=1), lambda d, D: d.max(D["r10"], axis=1),
+         ns * f4 + ns // 10 * f4, None),
         ("cumulative_sum, 1e7 float32", lambda: (ua.cumulative_sum(U["a"]), sync()),
          lambda: np.cumsum(a), lambda d, D: d.cumulative_sum(D["a"]), 2 * n * f4, 0.2),
         ("sort, 2e6 float32", lambda: (ua.sort(U["sf"]), sync()), lambda: np.sort(sf),
