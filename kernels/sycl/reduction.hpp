@@ -375,11 +375,23 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
 #pragma unroll 1
     for (int j = 0; j < L; ++j) o[c0 + k * L + j] = usmk::finish<R>(static_cast<A>(lanes[j]));
   }
-  // columns past the last whole vector, one by one
-  for (std::int64_t c = c0 + nv * L; c < cend; ++c) {
-    A a = Op::template identity<A>();
-    for (std::int64_t r = lo; r < hi; ++r) a = Op::combine(a, usmk::lift<Op, A>(x[c + r * s_r], r));
-    o[c] = usmk::finish<R>(a);
+  // columns past the last whole vector (fewer than L): row by row too,
+  // into scalar accumulators, so rows are still read contiguously
+  const std::int64_t ct = c0 + nv * L;
+  const int nt = static_cast<int>(cend - ct);
+  if (nt > 0) {
+    A t[L];
+#pragma unroll 1
+    for (int j = 0; j < nt; ++j)
+      t[j] = lo < hi ? usmk::lift<Op, A>(x[lo * s_r + ct + j], lo) : Op::template identity<A>();
+#pragma unroll 1
+    for (std::int64_t r = lo + 1; r < hi; ++r) {
+      const T *row = x + r * s_r + ct;
+#pragma unroll 1
+      for (int j = 0; j < nt; ++j) t[j] = Op::combine(t[j], usmk::lift<Op, A>(row[j], r));
+    }
+#pragma unroll 1
+    for (int j = 0; j < nt; ++j) o[ct + j] = usmk::finish<R>(t[j]);
   }
 }
 
