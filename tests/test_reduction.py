@@ -429,9 +429,9 @@ def test_cumulative_sum_is_deterministic(variant):
 
 
 # ------------------------------------------ one-pass kernels: both variants
-# The engine launches vector-block kernels (reduce_rows_vec, reduce_cols_vec,
-# argreduce_rows_vec) on CPU devices and the generic work-group kernels
-# (reduce_group, reduce_cols) elsewhere; the `variant` fixture (conftest.py)
+# The engine launches vector-block kernels (reduce_rows_vec, argmax/argmin
+# included, and reduce_cols_vec) on CPU devices and the generic work-group
+# kernels (reduce_group, reduce_cols) elsewhere; the `variant` fixture (conftest.py)
 # runs a test with each (USMARRAY_GENERIC_KERNELS=1 makes CPU devices use the
 # generic ones).
 
@@ -564,7 +564,7 @@ def test_rows_and_columns(variant, shape):
 
 
 # row lengths around the vector (16 float32 / 8 float64 lanes) and the four
-# chains of argreduce_rows_vec; 3000 rows: short rows come many per work-item
+# chains of argreduce_block_vec; 3000 rows: short rows come many per work-item
 _ROW_LENGTHS = [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 129]
 
 

@@ -114,8 +114,8 @@ def _pass_names(struct, t, a, r, simd):
     if simd:
         if struct in ("usmk::red_argmax", "usmk::red_argmin"):
             if t in _ARG_VEC_TYPES:
-                names.update((f"argreduce_rows_vec<{struct}, {t}, {a}, {r}>",
-                              f"argreduce_rows_vec<{struct}, {t}, {a}, {a}>"))
+                names.update((f"reduce_rows_vec<{struct}, {t}, {a}, {r}>",
+                              f"reduce_rows_vec<{struct}, {t}, {a}, {a}>"))
         elif t in _VEC_TYPES and (a in _VEC_STATES or (a == "b1" and t in _VEC_BOOL_ITEMS)):
             for k in ("reduce_rows_vec", "reduce_cols_vec"):
                 names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
@@ -144,8 +144,8 @@ class _ReductionFamily(_kernels.Family):
     combinations (sum(x, dtype=...)) get a bundle of their own."""
 
     def __init__(self):
-        super().__init__(("reduce_group", "reduce_cols", "reduce_rows_vec", "reduce_cols_vec",
-                          "argreduce_rows_vec"), "reduction.cpp", self._key, None, self._keys)
+        super().__init__(("reduce_group", "reduce_cols", "reduce_rows_vec", "reduce_cols_vec"),
+                         "reduction.cpp", self._key, None, self._keys)
 
     @staticmethod
     def _key(args):

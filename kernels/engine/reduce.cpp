@@ -121,7 +121,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     bool use_cols = cols;
     if (!cols && kc.simd) {
       if (first && s_r == 1)
-        k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + R + ">");
+        k = kc.find("reduce_rows_vec<" + sig + R + ">");
       use_cols = k == nullptr;
       k = nullptr;
     }
@@ -143,7 +143,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
     } else {
       const bool unit = s_r == 1;
       if (first && kc.simd && unit)
-        k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + R + ">");
+        k = kc.find("reduce_rows_vec<" + sig + R + ">");
       vec = k != nullptr;
       if (vec) {
         // long contiguous blocks, a multiple of 16 vectors
@@ -151,7 +151,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
         nb = std::max<int64_t>(ceil_div(n, std::min<int64_t>(per, int64_t(1) << 30)), 1);
         B = std::max<int64_t>(ceil_div(ceil_div(n, nb), 256) * 256, 256);
         nb = std::max<int64_t>(ceil_div(n, B), 1);
-        if (nb > 1) k = kc.find((indexed ? "argreduce_rows_vec<" : "reduce_rows_vec<") + sig + acc + ">");
+        if (nb > 1) k = kc.find("reduce_rows_vec<" + sig + acc + ">");
         // short rows: about `per` items per work-item, whole rows each
         rpw = nb == 1 ? std::max<int64_t>(per / std::max<int64_t>(n, 1), 1) : 1;
         range = items_range(ceil_div(n_out * nb, rpw));

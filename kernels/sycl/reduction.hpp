@@ -20,8 +20,7 @@
 //    style): each work-item reduces a long contiguous block (or a block of
 //    rows x a strip of columns) on clang vectors, in work-groups smaller than
 //    the SIMD width so the body runs as written.
-//  * argreduce_rows_vec: argmax/argmin's vector-block variant (value and
-//    index vectors).
+//    reduce_rows_vec also takes argmax/argmin (value and index vectors).
 // Floats keep a tree-like order: within a work-item, chunks of vectors are
 // summed in 4 independent accumulators and the chunk sums are merged
 // pairwise (cascade); lanes, work-items and blocks are combined in trees.
@@ -226,6 +225,22 @@ void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::in
 
 namespace usmk {
 
+// The units [i * rpw, i * rpw + rpw) of work-item i, of the n_rows * nb
+// units (block u % nb of row u / nb, B items a block): f(u, row, lo, hi).
+template <typename F>
+inline void each_unit(std::int64_t n_rows, std::int64_t n, std::int64_t B, std::int64_t nb,
+                      std::int64_t rpw, F f) {
+  const std::int64_t units = n_rows * nb, u0 = linear_id() * rpw;
+  const std::int64_t u1 = u0 + rpw < units ? u0 + rpw : units;
+#pragma unroll 1
+  for (std::int64_t u = u0; u < u1; ++u) {
+    // (no divisions for whole rows)
+    const std::int64_t o = nb == 1 ? u : u / nb, b = nb == 1 ? 0 : u % nb;
+    const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
+    f(u, o, lo, hi);
+  }
+}
+
 // Lanes of v combined in a tree, lane j with lane j + L/2 first (halves of
 // the vector: no lane is stored and reloaded).
 template <class Op, typename VT, int L> inline VT lane_tree(raw_vec<VT, L> v) {
@@ -308,26 +323,6 @@ inline A reduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
 }
 
 } // namespace usmk
-
-// Vector-block variant of reduce_group for unit reduced stride: work-item
-// i reduces units [i * rpw, i * rpw + rpw) of the n_rows * nb units, unit u
-// being block u % nb of row u / nb; B is a multiple of 16 vectors. Short
-// rows come rpw at a time (nb is then 1), so that a work-item's work
-// outweighs what a CPU runtime spends per work-group.
-template <class Op, typename T, typename A, typename R>
-USM_SIMD_KERNEL
-void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
-                     std::int64_t B, std::int64_t nb, std::int64_t rpw) {
-  const std::int64_t units = n_rows * nb, u0 = usmk::linear_id() * rpw;
-  const std::int64_t u1 = u0 + rpw < units ? u0 + rpw : units;
-#pragma unroll 1
-  for (std::int64_t u = u0; u < u1; ++u) {
-    // (no divisions for whole rows)
-    const std::int64_t o = nb == 1 ? u : u / nb, b = nb == 1 ? 0 : u % nb;
-    const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
-    out[u] = usmk::finish<R>(usmk::reduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
-  }
-}
 
 // Vector-block variant of reduce_cols for unit column stride: work-item i
 // takes rows [b * B, b * B + B) (B <= 128, the host's choice: the chain of
@@ -496,18 +491,19 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
 
 } // namespace usmk
 
-// argmax/argmin over contiguous blocks, units as in reduce_rows_vec.
+// Vector-block variant of reduce_group for unit reduced stride: work-item
+// i reduces units [i * rpw, i * rpw + rpw) of the n_rows * nb units, unit u
+// being block u % nb of row u / nb; B is a multiple of 16 vectors. Short
+// rows come rpw at a time (nb is then 1), so that a work-item's work
+// outweighs what a CPU runtime spends per work-group.
 template <class Op, typename T, typename A, typename R>
 USM_SIMD_KERNEL
-void argreduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
-                        std::int64_t B, std::int64_t nb, std::int64_t rpw) {
-  const std::int64_t units = n_rows * nb, u0 = usmk::linear_id() * rpw;
-  const std::int64_t u1 = u0 + rpw < units ? u0 + rpw : units;
-#pragma unroll 1
-  for (std::int64_t u = u0; u < u1; ++u) {
-    // (no divisions for whole rows)
-    const std::int64_t o = nb == 1 ? u : u / nb, b = nb == 1 ? 0 : u % nb;
-    const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
-    out[u] = usmk::finish<R>(usmk::argreduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
-  }
+void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
+                     std::int64_t B, std::int64_t nb, std::int64_t rpw) {
+  usmk::each_unit(n_rows, n, B, nb, rpw, [&](std::int64_t u, std::int64_t o, std::int64_t lo, std::int64_t hi) {
+    if constexpr (usmk::is_vi<A>::value)
+      out[u] = usmk::finish<R>(usmk::argreduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
+    else
+      out[u] = usmk::finish<R>(usmk::reduce_block_vec<Op, T, A>(x + o * s_o, lo, hi));
+  });
 }
