@@ -16,6 +16,7 @@ from ._array import C_CONTIG, F_CONTIG, WRITABLE, empty_array, usm_ndarray
 from ._copy import broadcast_shapes, broadcast_view, check_out, copy_into
 from ._device import ExecutionPlacementError, coerce_usm_type
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
+from ._indexing import fill
 
 __all__ = [op[0] for op in OPS] + ["clip"]
 
@@ -398,8 +399,6 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
 
 def _scalar_array(s, dt, qi, kind, shape):
     """A read-only broadcast view of a 0-d device array holding `s`."""
-    from ._indexing import fill
-
     a = empty_array((), dt, qi, kind)
     fill(a, _scalar_value(s, dt))
     return broadcast_view(a, shape)

@@ -5,6 +5,8 @@ from . import reduction as red
 from ._array import C_CONTIG, empty_array, usm_ndarray, view
 from ._copy import broadcast_shapes, broadcast_view
 from ._device import coerce_usm_type, common_queue
+from .elementwise import (_as_scalar, _cast, _deliver, _destination, _scalar_array,
+                          _weak_scalar_dtype)
 from .manipulation import reshape
 
 __all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted"]
@@ -12,10 +14,14 @@ __all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorte
 
 def _where_family():
     mv = _kernels.MOVE_TYPES
-    return _kernels.Family(("where_contig", "where_strided"), "where.cpp", lambda a: a[0],
-                           lambda t, qi: [f"where_contig<{t}>"] +
-                           [f"where_strided<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS],
-                           lambda qi: mv)
+    def names(t, qi):
+        vec = _kernels.simd_kernels(qi) and t != "x16"
+        return ([f"where_contig<{t}>"] +
+                [f"where_strided<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS] +
+                ([f"where_vec<{t}, {inner}>" for inner in range(4)] if vec else []))
+
+    return _kernels.Family(("where_contig", "where_strided", "where_vec"), "where.cpp",
+                           lambda a: a[0], names, lambda qi: mv)
 
 
 def _take_family():
@@ -67,9 +73,6 @@ def where(condition, x1, x2, /, *, out=None, order="K"):
     `x1` and `x2` may be Python scalars (not both); the result dtype is
     their promoted dtype. ``out`` and ``order`` as for elementwise functions.
     """
-    from .elementwise import (_as_scalar, _cast, _deliver, _destination, _scalar_array,
-                              _weak_scalar_dtype)
-
     if not isinstance(condition, usm_ndarray):
         raise TypeError(f"where: condition must be a usm_ndarray, got {type(condition).__name__}")
     arrays = [a for a in (x1, x2) if isinstance(a, usm_ndarray)]

@@ -24,6 +24,20 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
                          b.data() + it.offset[2] * b.itemsize, r.data() + it.offset[3] * r.itemsize};
   const int64_t isz[4] = {c.itemsize, a.itemsize, b.itemsize, r.itemsize};
   const std::string T = move_type_name(static_cast<int>(r.itemsize));
+  // One dimension, condition and result unit-stride, each value operand
+  // unit-stride or one broadcast item (where(c, 0.0, x)): the vector-block
+  // variant on CPU devices.
+  if (it.nd == 1 && it.strides[0][0] == 1 && it.strides[3][0] == 1 && r.itemsize <= 8 &&
+      (it.strides[1][0] | 1) == 1 && (it.strides[2][0] | 1) == 1) {
+    const int64_t n = it.size();
+    const int inner = static_cast<int>(it.strides[1][0] + 2 * it.strides[2][0]);
+    if (const sycl::kernel *kv =
+            simd_variant(kc, "where_vec<" + T + ", " + std::to_string(inner) + ">", ptrs[3]))
+      return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+        h.set_args(ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
+        h.parallel_for(simd_range(n, 1), *kv);
+      })};
+  }
   if (it.contiguous()) {
     const int64_t n = it.size();
     sycl::kernel k = kc.get("where_contig<" + T + ">");

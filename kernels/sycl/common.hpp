@@ -226,6 +226,13 @@ template <int L, class V, class S> inline void simd_blocks(std::int64_t n, V &&v
   simd_blocks_from<L>(linear_id() * (usm::kSimdVectors * L), n, vec_body, item_body);
 }
 
+// a where mask m is set (all bits of a lane), else b.
+template <typename V> inline V vselect(decltype(V() >= V()) m, V a, V b) {
+  using M = decltype(m);
+  const M ai = __builtin_bit_cast(M, a), bi = __builtin_bit_cast(M, b);
+  return __builtin_bit_cast(V, (ai & m) | (bi & ~m));
+}
+
 // A vector of L items from p: consecutive ones (UNIT) or L copies of *p.
 template <typename T, int L, bool UNIT> inline raw_vec<T, L> load_or_splat(const T *p) {
   if constexpr (UNIT) return load_raw<T, L>(p);

@@ -42,11 +42,6 @@ template <typename T> struct is_vi<vi<T>> : std::true_type {};
 
 // Vector forms (vcomb) exist for the types of raw_vec: not for half, complex
 // or bool accumulators (all/any accumulate bytes: see vacc_t).
-template <typename V> inline V vselect(decltype(V() >= V()) m, V a, V b) {
-  using M = decltype(m);
-  const M ai = __builtin_bit_cast(M, a), bi = __builtin_bit_cast(M, b);
-  return __builtin_bit_cast(V, (ai & m) | (bi & ~m));
-}
 
 struct red_sum {
   template <typename A> static A identity() { return A(0); }

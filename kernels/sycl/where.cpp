@@ -8,6 +8,32 @@ void where_contig(const bool *c, const T *a, const T *b, T *r, std::int64_t n) {
   if (i < n) r[i] = c[i] ? a[i] : b[i];
 }
 
+// The same on CPU devices (see usmk::simd_blocks), condition and result
+// unit-stride; bit k of INNER is set when x1 (k = 0) or x2 (k = 1) is
+// unit-stride, clear when it is one item broadcast (a scalar). A selection
+// of bytes, blended under a mask widened from the condition's bytes.
+template <typename T, int INNER>
+USM_SIMD_KERNEL
+void where_vec(const bool *c, const T *a, const T *b, T *r, std::int64_t n) {
+  constexpr int L = usm::simd_lanes(1);
+  constexpr bool UA = INNER & 1, UB = INNER & 2;
+  using V = usmk::raw_vec<T, L>;
+  using M = decltype(V() >= V());
+  const auto *cb = reinterpret_cast<const std::uint8_t *>(c);
+  usmk::with_streaming<T>(n, [&](auto st) {
+    usmk::simd_blocks<L>(
+        n,
+        [&](std::int64_t i) {
+          const M m = __builtin_convertvector(usmk::load_raw<std::uint8_t, L>(cb + i) != 0, M);
+          usmk::store_vec<decltype(st)::value, T, L>(
+              usmk::vselect<V>(m, usmk::load_or_splat<T, L, UA>(a + (UA ? i : 0)),
+                               usmk::load_or_splat<T, L, UB>(b + (UB ? i : 0))),
+              r + i);
+        },
+        [&](std::int64_t i) { r[i] = c[i] ? a[UA ? i : 0] : b[UB ? i : 0]; });
+  });
+}
+
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
 void where_strided(const bool *c, const T *a, const T *b, T *r, Geometry<ND, 4> g) {

@@ -1,0 +1,93 @@
+"""where(): selection by a boolean condition, against NumPy, through both
+kernel variants (the CPU vector-block ``where_vec`` and the generic ones),
+for every item size, array and scalar operands, broadcasts, views and lengths
+around vector and work-item boundaries."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import SUPPORTED_DTYPES, sample
+
+# whole vectors (16 lanes), partial last vectors, partial last work-items
+# (32 vectors each), and a long array
+SIZES = [0, 1, 15, 16, 17, 511, 512, 513, 1025, 100003]
+
+
+def _cond(n, seed=1):
+    return np.random.default_rng(seed).random(n) < 0.4
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dt", SUPPORTED_DTYPES, ids=lambda d: d.name)
+def test_where_arrays(variant, dt, n):
+    c, a, b = _cond(n), sample((n,), dt, 2), sample((n,), dt, 3)
+    r = ua.where(ua.asarray(c), ua.asarray(a), ua.asarray(b))
+    assert r.dtype == dt
+    np.testing.assert_array_equal(ua.asnumpy(r), np.where(c, a, b))
+
+
+@pytest.mark.parametrize("n", [1, 17, 513, 100003])
+@pytest.mark.parametrize("dt", [ua.bool, ua.int8, ua.int16, ua.float32, ua.int64, ua.complex64,
+                                ua.complex128], ids=lambda d: d.name)
+@pytest.mark.parametrize("side", ["x1", "x2", "both"])
+def test_where_scalar_operands(variant, dt, n, side):
+    """A Python scalar (a broadcast 0-d array inside) on either side or both
+    as 0-d arrays."""
+    if dt not in SUPPORTED_DTYPES:
+        pytest.skip("dtype not supported")
+    c, a = _cond(n), sample((n,), dt, 2)
+    s = np.asarray(True if dt == ua.bool else 3, dtype=dt)
+    if side == "x1":
+        r, e = ua.where(ua.asarray(c), s.item(), ua.asarray(a)), np.where(c, s, a)
+    elif side == "x2":
+        r, e = ua.where(ua.asarray(c), ua.asarray(a), s.item()), np.where(c, a, s)
+    else:
+        t = np.asarray(False if dt == ua.bool else -5, dtype=dt)
+        r, e = ua.where(ua.asarray(c), ua.asarray(s), ua.asarray(t)), np.where(c, s, t)
+    assert r.dtype == dt and r.shape == (n,)
+    np.testing.assert_array_equal(ua.asnumpy(r), e)
+
+
+@pytest.mark.parametrize("dt", [ua.uint8, ua.float32, ua.float64], ids=lambda d: d.name)
+def test_where_views_and_broadcasts(variant, dt):
+    if dt not in SUPPORTED_DTYPES:
+        pytest.skip("dtype not supported")
+    c = _cond(6 * 700).reshape(6, 700)
+    a, b = sample((6, 700), dt, 2), sample((6, 700), dt, 3)
+    C, A, B = ua.asarray(c), ua.asarray(a), ua.asarray(b)
+    cases = [
+        (C[:, 1:], A[:, 1:], B[:, :-1], c[:, 1:], a[:, 1:], b[:, :-1]),    # offset views
+        (C[::-2], A[::2], B[::-2], c[::-2], a[::2], b[::-2]),              # negative, step 2
+        (C.T, A.T, B.T, c.T, a.T, b.T),                                    # F order
+        (C[:, :1], A, B[0], c[:, :1], a, b[0]),                            # broadcasts
+        (C, A[:, :1], 2, c, a[:, :1], 2),                                  # column and scalar
+    ]
+    for cc, aa, bb, ec, ea, eb in cases:
+        e = np.where(ec, ea, np.asarray(eb, dtype=dt) if np.isscalar(eb) else eb)
+        np.testing.assert_array_equal(ua.asnumpy(ua.where(cc, aa, bb)), e)
+
+
+@pytest.mark.parametrize("offset", [0, 1, 3])
+def test_where_unaligned_output(variant, offset):
+    """out= at an offset that is not a vector boundary takes the other kernel."""
+    n = 4099
+    c, a = _cond(n), sample((n,), ua.float32, 2)
+    buf = ua.zeros(n + 8, dtype=ua.float32)
+    out = buf[offset:offset + n]
+    assert ua.where(ua.asarray(c), ua.asarray(a), 0.5, out=out) is out
+    np.testing.assert_array_equal(ua.asnumpy(out), np.where(c, a, np.float32(0.5)))
+    rest = np.delete(ua.asnumpy(buf), np.arange(offset, offset + n))
+    assert not rest.any()
+
+
+def test_where_condition_cast_and_errors():
+    c = np.array([0, 2, -1, 0], dtype=np.int32)
+    r = ua.where(ua.asarray(c), ua.asarray([1.0, 2, 3, 4]), -1.0)
+    np.testing.assert_array_equal(ua.asnumpy(r), np.where(c, [1.0, 2, 3, 4], -1.0))
+    with pytest.raises(TypeError):
+        ua.where(c, ua.asarray([1.0]), 0.0)       # a NumPy condition
+    with pytest.raises(TypeError):
+        ua.where(ua.asarray([True]), 1.0, 2.0)    # no array among the values
+    with pytest.raises(ValueError):
+        ua.where(ua.asarray([True, False, True]), ua.asarray([1.0, 2.0]), 0.0)
