@@ -235,6 +235,74 @@ def test_nan_dtype(func):
     _both(func, _data((3, 4), "float32", nans=True), dtype=FLOATS[-1] if HAS_F64 else np.float32)
 
 
+def _nan_pattern(shape, dt, pattern, seed=5):
+    h = sample(shape, dt, seed)
+    rng = np.random.default_rng(seed)
+    if pattern == "sparse":
+        h[rng.random(shape) < 0.05] = np.nan
+    elif pattern == "dense":
+        h[rng.random(shape) < 0.7] = np.nan
+    elif pattern == "rows":   # every other row all-NaN, the others with infinities
+        if h.ndim == 1:
+            h = h.reshape(2, -1)
+        h[::2] = np.nan
+        h[1::2, ::7] = np.inf
+        h[1::4, 3::11] = -np.inf
+    elif pattern == "all":
+        h[...] = np.nan
+    return h.reshape(shape)
+
+
+# (float16 sums of this many items overflow in NumPy, which adds in float16)
+_LONG_REAL = ["float32"] + (["float64"] if HAS_F64 else [])
+_LONG_FUNCS = [(f, dt) for f in NAN_FUNCS + [np.nanargmin, np.nanargmax]
+               for dt in _LONG_REAL + ([] if f in (np.nanmin, np.nanmax, np.nanargmin,
+                                                   np.nanargmax) else ["complex64"])]
+
+
+@pytest.mark.parametrize("func, dt", _LONG_FUNCS, ids=[f"{f.__name__}-{d}" for f, d in _LONG_FUNCS])
+@pytest.mark.parametrize("pattern", ["none", "sparse", "dense", "rows", "all"])
+@pytest.mark.parametrize("shape, axis", [((100002,), None), ((64, 129), 1), ((129, 64), 0),
+                                         ((3, 4099), 1), ((4099, 3), 1), ((300, 17), 0)])
+def test_nan_reductions_long(variant, func, dt, pattern, shape, axis):
+    """The one-pass NaN-skipping reductions through both kernel variants:
+    long rows and columns (whole vectors, partial vectors and chains),
+    NaNs sparse, dense, in whole slices, and infinities."""
+    h = _nan_pattern(shape, dt, pattern)
+    if func is np.nanprod:
+        h = h / 10000 + 1   # keep products of 1e5 factors in range
+    if func in (np.nanargmin, np.nanargmax):
+        all_nan = np.isnan(h).all(axis=axis).any()
+        if all_nan:
+            with pytest.raises(ValueError, match="All-NaN"):
+                func(ua.asarray(h), axis=axis)
+            return
+        check(func(ua.asarray(h), axis=axis), func(h, axis=axis), False, func.__name__)
+        return
+    if func is np.nanprod:
+        # rounding errors of 1e5 factors grow past the dtype's tolerance:
+        # against the product in double precision
+        got = ua.asnumpy(func(ua.asarray(h), axis=axis))
+        wide = np.complex128 if h.dtype.kind == "c" else np.float64
+        np.testing.assert_allclose(got, func(h.astype(wide), axis=axis), rtol=1e-3)
+        return
+    got, expected = func(ua.asarray(h), axis=axis), _expect(func, h, axis=axis)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    # sums of ~100 values of magnitude 10 that cancel: float32 rounding of
+    # another order differs by ~1e-5 in absolute terms
+    tol = dict(rtol=1e-4, atol=1e-3) if h.dtype.itemsize <= 8 and dt != "float64" else \
+        dict(rtol=1e-12, atol=1e-12)
+    g = ua.asnumpy(got)
+    for part in (np.real, np.imag):   # (complex infinities compare part by part)
+        np.testing.assert_allclose(part(g), part(expected), equal_nan=True, **tol)
+
+
+def test_nanvar_infinities_as_numpy():
+    """NaN from inf - inf is not a missing value: NumPy's nanvar is NaN there."""
+    for h in ([np.inf, 1.0, np.nan], [np.inf, -np.inf, np.nan, 2.0], [1.0, np.nan, 3.0]):
+        _both(np.nanvar, np.array(h, np.float32))
+
+
 def test_nanmin_all_nan_slice_is_nan():
     h = np.array([[np.nan, np.nan], [1.0, np.nan]], np.float32)
     got = np.nanmin(ua.asarray(h), axis=1)

@@ -343,28 +343,18 @@ def nanmedian(a, axis=None, *, keepdims=False):
 
 
 # ------------------------------------------------------------------ nan-reductions
-def _nan_replaced(a, value):
-    """`a` with its NaNs replaced by `value` (integers and bools have none)."""
-    if a.dtype.kind not in "fc":
-        return a
-    return searching.where(ew.isnan(a), creation.asarray(value, dtype=a.dtype,
-                                                         sycl_queue=a.sycl_queue), a)
-
-
-def _all_nan(a, axis, keepdims=False):
-    return reduction.all(ew.isnan(a), axis=axis, keepdims=keepdims)
-
-
-def _nan_extreme(name, a, axis, keepdims, fill):
+# Floating inputs reduce in one pass with the NaN-skipping reductions
+# (reduction.nan_reduce); integers and bools have no NaNs and take the plain
+# ones.
+def _nan_extreme(name, a, axis, keepdims):
     _check(name, a)
-    red = reduction.min if fill > 0 else reduction.max
-    if a.dtype.kind not in "fc":
-        return red(a, axis=axis, keepdims=keepdims)
     if a.dtype.kind == "c":
         raise TypeError(f"{name}: complex input is not supported")
-    r = red(_nan_replaced(a, fill), axis=axis, keepdims=keepdims)
-    # all-NaN slices: NaN (NumPy also warns)
-    return searching.where(_all_nan(a, axis, keepdims), float("nan"), r)
+    if a.dtype.kind != "f":
+        return (reduction.max if name == "nanmax" else reduction.min)(a, axis=axis,
+                                                                       keepdims=keepdims)
+    # fmax/fmin: NaN for an all-NaN slice (NumPy also warns)
+    return reduction.nan_reduce(name, a, axis, keepdims)
 
 
 def nanmin(a, axis=None, *, keepdims=False):
@@ -384,7 +374,7 @@ def nanmin(a, axis=None, *, keepdims=False):
     usm_ndarray
         The minima; NaN for an all-NaN slice (without NumPy's warning).
     """
-    return _nan_extreme("nanmin", a, axis, keepdims, float("inf"))
+    return _nan_extreme("nanmin", a, axis, keepdims)
 
 
 def nanmax(a, axis=None, *, keepdims=False):
@@ -404,7 +394,7 @@ def nanmax(a, axis=None, *, keepdims=False):
     usm_ndarray
         The maxima; NaN for an all-NaN slice (without NumPy's warning).
     """
-    return _nan_extreme("nanmax", a, axis, keepdims, -float("inf"))
+    return _nan_extreme("nanmax", a, axis, keepdims)
 
 
 def _nan_arg(name, a, axis, keepdims, fill):
@@ -413,9 +403,11 @@ def _nan_arg(name, a, axis, keepdims, fill):
     if a.dtype.kind in "fc":
         if a.dtype.kind == "c":
             raise TypeError(f"{name}: complex input is not supported")
-        if a.size and bool(reduction.any(_all_nan(a, axis))):   # the host waits
+        nan = ew.isnan(a)
+        if a.size and bool(reduction.any(reduction.all(nan, axis=axis))):   # the host waits
             raise ValueError(f"{name}: All-NaN slice encountered")
-        a = _nan_replaced(a, fill)
+        # NaNs as -inf (+inf), as NumPy does
+        a = searching.where(nan, fill, a)
     return red(a, axis=axis, keepdims=keepdims)
 
 
@@ -480,7 +472,9 @@ def nansum(a, axis=None, dtype=None, *, keepdims=False):
         The sums (zero for an all-NaN or empty slice).
     """
     _check("nansum", a)
-    return reduction.sum(_nan_replaced(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
+    if a.dtype.kind not in "fc":
+        return reduction.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    return reduction.nan_reduce("nansum", a, axis, keepdims, dtype)
 
 
 def nanprod(a, axis=None, dtype=None, *, keepdims=False):
@@ -503,12 +497,14 @@ def nanprod(a, axis=None, dtype=None, *, keepdims=False):
         The products (one for an all-NaN or empty slice).
     """
     _check("nanprod", a)
-    return reduction.prod(_nan_replaced(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
+    if a.dtype.kind not in "fc":
+        return reduction.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    return reduction.nan_reduce("nanprod", a, axis, keepdims, dtype)
 
 
 def _nan_count(a, axis, keepdims, dtype):
-    """The number of non-NaN elements along `axis`, in `dtype`."""
-    return reduction.sum(ew.logical_not(ew.isnan(a)), axis=axis, keepdims=keepdims, dtype=dtype)
+    """The number of non-NaN elements along `axis` (floating `a`), in `dtype`."""
+    return _copy.astype(reduction.nan_reduce("count_num", a, axis, keepdims), dtype)
 
 
 def _nan_float(name, a, dtype):
@@ -543,7 +539,7 @@ def nanmean(a, axis=None, dtype=None, *, keepdims=False):
     if a.dtype.kind not in "fc" or a.size == 0:
         return reduction.mean(a, axis=axis, keepdims=keepdims)
     wide = _dtypes.float32 if a.dtype == _dtypes.float16 else None
-    s = reduction.sum(_nan_replaced(a, 0), axis=axis, keepdims=keepdims, dtype=wide)
+    s = reduction.nan_reduce("nansum", a, axis, keepdims, wide)
     real = s.dtype if s.dtype.kind == "f" else (
         _dtypes.float64 if s.dtype == _dtypes.complex128 else _dtypes.float32)
     m = ew.divide(s, _nan_count(a, axis, keepdims, real))
@@ -586,9 +582,10 @@ def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
     a = _nan_float("nanvar", a, dtype)
     x = _copy.astype(a, _dtypes.float32) if a.dtype == _dtypes.float16 else a
     m = nanmean(x, axis=axis, keepdims=True)
-    d = _nan_replaced(ew.subtract(x, m), 0)
+    d = ew.subtract(x, m)
     sq = ew.real(ew.multiply(d, ew.conj(d))) if d.dtype.kind == "c" else ew.multiply(d, d)
-    s = reduction.sum(sq, axis=axis, keepdims=keepdims)
+    # zero where x is NaN (a NaN from inf - inf stays, as in NumPy)
+    s = reduction.sum(searching.where(ew.isnan(x), 0, sq), axis=axis, keepdims=keepdims)
     dof = ew.subtract(_nan_count(x, axis, keepdims, s.dtype), float(ddof))
     v = searching.where(ew.greater(dof, 0), ew.divide(s, dof), float("nan"))
     real = _dtypes.float16 if a.dtype == _dtypes.float16 else s.dtype

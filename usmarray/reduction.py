@@ -13,6 +13,7 @@ them off).
 """
 
 import operator
+from typing import NamedTuple
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
@@ -70,18 +71,41 @@ def _bool_types(t, dtype, qi):
     return "b1", "b1"
 
 
-# name: (kernel operation struct, types rule, accepts dtype=, input kinds)
+def _count_types(t, dtype, qi):
+    return "i8", "i8"
+
+
+class _Reduction(NamedTuple):
+    struct: str         # the kernel operation over items (kernels/sycl/reduction.hpp)
+    types: object       # (item type name, dtype=, queue) -> (state, result) type names
+    takes_dtype: bool   # whether dtype= is accepted
+    kinds: str          # the input dtype kinds
+    partials: str = ""  # the operation over partial states, when not `struct`
+
+
 _REDUCTIONS = {
-    "sum": ("usmk::red_sum", _sum_types, True, "biufc"),
-    "prod": ("usmk::red_prod", _sum_types, True, "biufc"),
-    "max": ("usmk::red_max", _same_types, False, "biuf"),
-    "min": ("usmk::red_min", _same_types, False, "biuf"),
-    "all": ("usmk::red_all", _bool_types, False, "biufc"),
-    "any": ("usmk::red_any", _bool_types, False, "biufc"),
+    "sum": _Reduction("usmk::red_sum", _sum_types, True, "biufc"),
+    "prod": _Reduction("usmk::red_prod", _sum_types, True, "biufc"),
+    "max": _Reduction("usmk::red_max", _same_types, False, "biuf"),
+    "min": _Reduction("usmk::red_min", _same_types, False, "biuf"),
+    "all": _Reduction("usmk::red_all", _bool_types, False, "biufc"),
+    "any": _Reduction("usmk::red_any", _bool_types, False, "biufc"),
     # count_nonzero and argmax/argmin (searching.py)
-    "count": ("usmk::red_count", lambda t, dtype, qi: ("i8", "i8"), False, "biufc"),
-    "argmax": ("usmk::red_argmax", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False, "biuf"),
-    "argmin": ("usmk::red_argmin", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False, "biuf"),
+    "count": _Reduction("usmk::red_count", _count_types, False, "biufc", "usmk::red_sum"),
+    "argmax": _Reduction("usmk::red_argmax", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False,
+                         "biuf"),
+    "argmin": _Reduction("usmk::red_argmin", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False,
+                         "biuf"),
+    # the NaN-skipping reductions of numpy_functions.py (floating inputs;
+    # the others reduce with the plain ones): NaN items count as the
+    # identity (nansum, nanprod) or lose to any number (nanmax, nanmin:
+    # fmax/fmin, NaN only for an all-NaN selection); count_num counts the
+    # items that are not NaN
+    "nansum": _Reduction("usmk::red_nansum", _sum_types, True, "fc", "usmk::red_sum"),
+    "nanprod": _Reduction("usmk::red_nanprod", _sum_types, True, "fc", "usmk::red_prod"),
+    "nanmax": _Reduction("usmk::red_fmax", _same_types, False, "f"),
+    "nanmin": _Reduction("usmk::red_fmin", _same_types, False, "f"),
+    "count_num": _Reduction("usmk::red_count_num", _count_types, False, "fc", "usmk::red_sum"),
 }
 _BY_STRUCT = {v[0]: (k, v) for k, v in _REDUCTIONS.items()}
 # vector-block variants (CPU devices): items of these types, states of 32-
@@ -104,9 +128,10 @@ def _state_size(a):
 def _pass_names(struct, t, a, r, simd):
     """Kernels a reduction of items t (states a, result r) may launch: the
     first pass (generic, and vector-block on CPU devices) and the passes over
-    partial states (count_nonzero's partials are summed by red_sum)."""
+    partial states (in the bundle of the operation over partials, when that
+    is another one)."""
     names = set()
-    comb = "usmk::red_sum" if struct == "usmk::red_count" else struct
+    comb = _BY_STRUCT[struct][1].partials or struct
     for k in ("reduce_group", "reduce_cols"):
         names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
         if comb == struct:
@@ -130,12 +155,13 @@ def _default_args():
     global _defaults
     if _defaults is None:
         _defaults = set()
-        for struct, rule, _, kinds in _REDUCTIONS.values():
+        for struct, rule, _, kinds, partials in _REDUCTIONS.values():
             for t in _TN:
                 if _DT[t].kind in kinds:
                     a, r = rule(t, None, None)
-                    _defaults.update({(struct, t, a, r), (struct, t, a, a), (struct, a, a, a),
-                                      (struct, a, a, r)})
+                    _defaults.update({(struct, t, a, r), (struct, t, a, a)})
+                    if not partials:   # the passes over partial states
+                        _defaults.update({(struct, a, a, a), (struct, a, a, r)})
     return _defaults
 
 
@@ -164,7 +190,7 @@ class _ReductionFamily(_kernels.Family):
             names = _pass_names(struct, t, a, r, simd)
         else:
             struct = key
-            name, (_, rule, _, kinds) = _BY_STRUCT[struct]
+            name, (_, rule, _, kinds, _) = _BY_STRUCT[struct]
             names = set()
             for t in _kernels.device_types(qi):
                 if _DT[t].kind in kinds:
@@ -180,7 +206,7 @@ def _reduce(name, x, axis, keepdims, dtype=None):
     if not isinstance(x, usm_ndarray):
         what = "count_nonzero" if name == "count" else name
         raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
-    struct, rule, takes_dtype, kinds = _REDUCTIONS[name]
+    struct, rule, takes_dtype, kinds, partials = _REDUCTIONS[name]
     if x._dtype.kind not in kinds:
         raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
     qi = x._q
@@ -206,10 +232,11 @@ def _reduce(name, x, axis, keepdims, dtype=None):
         perm = kept + list(axes)
         xv = view(x, x._off, tuple(x._shape[i] for i in perm), tuple(x._strides[i] for i in perm))
         out_shape = tuple(x._shape[i] for i in kept)
-    if n_red == 0 and name in ("max", "min") and 0 not in out_shape:
+    if n_red == 0 and name in ("max", "min", "nanmax", "nanmin") and 0 not in out_shape:
         raise ValueError(f"{name} of an empty selection has no identity")
     out = empty_array(out_shape, _DT[r], qi, x._alloc.kind)
-    _engine.reduce(qi.ref, qi.kc, struct, xv, len(axes), out, a, _state_size(a), name[:3] == "arg")
+    _engine.reduce(qi.ref, qi.kc, struct, partials or struct, xv, len(axes), out, a, _state_size(a),
+                   name[:3] == "arg")
     if keepdims:
         shape = tuple(1 if i in axes else s for i, s in enumerate(x._shape))
         strides = []
@@ -219,6 +246,15 @@ def _reduce(name, x, axis, keepdims, dtype=None):
             acc *= s if s else 1
         out = view(out, 0, shape, tuple(reversed(strides)))
     return out
+
+
+def nan_reduce(name, x, axis=None, keepdims=False, dtype=None):
+    """A NaN-skipping reduction of a floating `x` in one pass: "nansum",
+    "nanprod", "nanmax", "nanmin" or "count_num" (the number of items that
+    are not NaN, int64), for the nan* functions of numpy_functions.py."""
+    if name not in ("nansum", "nanprod", "nanmax", "nanmin", "count_num"):
+        raise ValueError(f"no NaN-skipping reduction {name!r}")
+    return _reduce(name, x, axis, keepdims, dtype)
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):

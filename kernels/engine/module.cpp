@@ -33,8 +33,9 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
              nb::handle b, nb::handle out);
 Event binary_scalar(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x,
                     nb::bytes value, bool left, nb::handle out);
-Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x, int nred,
-             nb::handle out, const std::string &acc, int acc_size, bool indexed);
+Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const std::string &comb,
+             nb::handle x, int nred, nb::handle out, const std::string &acc, int acc_size,
+             bool indexed);
 Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
             nb::handle out);
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);

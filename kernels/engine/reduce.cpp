@@ -35,11 +35,13 @@ int64_t target_blocks(const KernelCache &kc) {
 } // namespace
 
 // out = reduce(x) over x's last `nred` dimensions with operation `op`
-// (a usmk:: struct), states of type `acc` (a kernel type name) of
-// `acc_size` bytes. `indexed`: argmax/argmin (one reduced dimension, whose
-// order must be kept: the states carry indices).
-Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x_h, int nred,
-             nb::handle out_h, const std::string &acc, int acc_size, bool indexed) {
+// (a usmk:: struct) over the items and `comb` over partial states (count
+// and nansum sum their partials), states of type `acc` (a kernel type name)
+// of `acc_size` bytes. `indexed`: argmax/argmin (one reduced dimension,
+// whose order must be kept: the states carry indices).
+Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const std::string &comb,
+             nb::handle x_h, int nred, nb::handle out_h, const std::string &acc, int acc_size,
+             bool indexed) {
   ArrayRef x, r;
   read_array(x_h, x);
   read_array(out_h, r);
@@ -93,9 +95,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::ha
 
   const std::string T = kTypeName[x.tc], R = kTypeName[r.tc];
   const std::string sig_first = op + ", " + T + ", " + acc + ", ";
-  // partial counts of count_nonzero are summed
-  const std::string sig_comb = (op == "usmk::red_count" ? std::string("usmk::red_sum") : op) + ", " + acc +
-                               ", " + acc + ", ";
+  const std::string sig_comb = comb + ", " + acc + ", " + acc + ", ";
   const int64_t target = target_blocks(kc);
   size_t wg = 1;
   while (wg * 2 <= std::min<size_t>(kc.wg_size, 256)) wg *= 2;

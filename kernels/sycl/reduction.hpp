@@ -80,15 +80,47 @@ struct red_all {
   template <typename A> static A combine(const A &a, const A &b) { return a && b; }
   template <typename V> static V vcomb(V a, V b) { return a & b; }
 };
-// count_nonzero: sums (x != 0) (see lift)
-struct red_count {
-  static constexpr bool nonzero = true;
-  template <typename A> static A identity() { return A(0); }
-  template <typename A> static A combine(const A &a, const A &b) { return a + b; }
-  template <typename V> static V vcomb(V a, V b) { return a + b; }
+// What an item contributes to a reduction (Op::items, see lift): its value
+// (the default); 1 if it is non-zero (count_nonzero) or not NaN (nanmean's
+// divisor); its value with a NaN taken as the identity (nansum, nanprod).
+// The passes over partial states of the last three use plain operations
+// (the host names them: kernels/engine/reduce.cpp).
+enum class item_rule { value, nonzero, number, skip_nan };
+template <class Op, class = void> struct items_of {
+  static constexpr item_rule value = item_rule::value;
 };
-template <class Op, class = void> struct counts_nonzero : std::false_type {};
-template <class Op> struct counts_nonzero<Op, std::void_t<decltype(Op::nonzero)>> : std::true_type {};
+template <class Op> struct items_of<Op, std::void_t<decltype(Op::items)>> {
+  static constexpr item_rule value = Op::items;
+};
+
+// count_nonzero: sums (x != 0)
+struct red_count : red_sum {
+  static constexpr item_rule items = item_rule::nonzero;
+};
+// the number of items that are not NaN
+struct red_count_num : red_sum {
+  static constexpr item_rule items = item_rule::number;
+};
+struct red_nansum : red_sum {
+  static constexpr item_rule items = item_rule::skip_nan;
+};
+struct red_nanprod : red_prod {
+  static constexpr item_rule items = item_rule::skip_nan;
+};
+// nanmax/nanmin (real floats): fmax/fmin, a NaN loses to any number; the
+// identity is NaN, so an all-NaN selection gives NaN
+template <bool MAX> struct red_fext {
+  template <typename A> static A identity() { return A(qnan<calc_t<A>>()); }
+  template <typename A> static A combine(const A &a, const A &b) {
+    if (isnan_(b)) return a;
+    return (MAX ? up(a) >= up(b) : up(a) <= up(b)) ? a : b;
+  }
+  template <typename V> static V vcomb(V a, V b) {
+    return vselect<V>((MAX ? (a >= b) : (a <= b)) | (b != b), a, b);
+  }
+};
+using red_fmax = red_fext<true>;
+using red_fmin = red_fext<false>;
 
 struct red_any {
   template <typename A> static A identity() { return false; }
@@ -121,8 +153,10 @@ using red_argmin = red_arg<false>;
 
 // Item x (at reduced index r) as a state of type A.
 template <class Op, typename A, typename T> inline A lift(const T &x, std::int64_t r) {
-  // (counts' partials are reduced by red_sum)
-  if constexpr (counts_nonzero<Op>::value) return convert<bool>(x) ? A(1) : A(0);
+  constexpr item_rule I = items_of<Op>::value;
+  if constexpr (I == item_rule::nonzero) return convert<bool>(x) ? A(1) : A(0);
+  else if constexpr (I == item_rule::number) return isnan_(x) ? A(0) : A(1);
+  else if constexpr (I == item_rule::skip_nan) return isnan_(x) ? Op::template identity<A>() : lift<red_sum, A>(x, r);
   else if constexpr (std::is_same_v<A, T>) return x;
   else if constexpr (is_vi<A>::value) return A{x, r};
   else return convert<A>(x);
@@ -141,10 +175,18 @@ template <typename T> using vload_t = std::conditional_t<std::is_same_v<T, bool>
 // L items from p as an accumulator vector.
 template <class Op, typename A, typename T, int L> inline raw_vec<vacc_t<A>, L> vlift(const T *p) {
   using VA = raw_vec<vacc_t<A>, L>;
+  constexpr item_rule I = items_of<Op>::value;
   const auto v = load_raw<vload_t<T>, L>(reinterpret_cast<const vload_t<T> *>(p));
-  if constexpr (counts_nonzero<Op>::value) {
+  if constexpr (I == item_rule::nonzero) {
     if constexpr (std::is_same_v<T, bool>) return __builtin_convertvector(v, VA);
     else return __builtin_convertvector(v != vload_t<T>(0), VA) & vacc_t<A>(1);
+  } else if constexpr (I == item_rule::number) {
+    return __builtin_convertvector(v == v, VA) & vacc_t<A>(1);
+  } else if constexpr (I == item_rule::skip_nan) {
+    using VT = raw_vec<T, L>;
+    const VT w = vselect<VT>(v != v, VT(T(Op::template identity<T>())), v);
+    if constexpr (std::is_same_v<T, A>) return w;
+    else return __builtin_convertvector(w, VA);
   } else if constexpr (std::is_same_v<A, bool>) {
     if constexpr (std::is_same_v<T, bool>) return v;
     else return __builtin_convertvector(v != vload_t<T>(0), VA) & vacc_t<A>(1);
