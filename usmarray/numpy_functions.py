@@ -5,7 +5,9 @@ functions, ``argwhere``, ``flatnonzero``, ``append``, ``cov``, ``corrcoef``
 and ``inner``.
 
 Each is composed of usmarray functions (sort, take, where, sum, concat, ...)
-and runs on the array's device; the host waits only where NumPy's semantics
+and runs on the array's device; the nan* reductions of floating arrays are
+one pass each (reduction.nan_reduce: NaN-skipping operations of the
+reduction skeleton); the host waits only where NumPy's semantics
 need a Python value (``array_equal``'s bool, the all-NaN check of
 ``nanargmin``, ``average``'s zero-weight check). NumPy's functions on
 usm_ndarrays dispatch here (numpy_protocols.FUNCTIONS).
