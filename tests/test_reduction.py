@@ -516,8 +516,8 @@ def test_layouts_axes_both_variants(variant, dt):
 
 
 # lengths around vector (16 lanes), 16-vector chunks, work-group (256) and
-# block boundaries
-_SIZES = [1, 2, 15, 16, 17, 255, 256, 257, 4095, 4096, 4097, 65537, 300001]
+# block boundaries (vector-block work-items take 32768 items at least)
+_SIZES = [1, 2, 15, 16, 17, 255, 256, 257, 4095, 4096, 4097, 32767, 32768, 32769, 65537, 300001]
 
 
 @pytest.mark.parametrize("n", _SIZES)

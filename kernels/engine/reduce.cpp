@@ -13,6 +13,12 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Items a vector-block work-item takes at least: one core reduces 32768
+// float32 items in a few µs, less than a second launch over partials or
+// than handing blocks to another core costs (float32 sum/max/argmax of 1e4
+// items: 16 µs with 4096 a work-item, two launches; 11 µs with one).
+constexpr int64_t kMinPer = 32768;
+
 // n work-items of a vector-block kernel, in groups below any SIMD width.
 sycl::nd_range<1> items_range(int64_t n) {
   return sycl::nd_range<1>{{round_up(static_cast<size_t>(std::max<int64_t>(n, 1)), kSimdGroup)},
@@ -147,7 +153,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
       vec = k != nullptr;
       if (vec) {
         // long contiguous blocks, a multiple of 16 vectors
-        const int64_t per = std::max<int64_t>(4096, ceil_div(n * n_out, target));
+        const int64_t per = std::max<int64_t>(kMinPer, ceil_div(n * n_out, target));
         nb = std::max<int64_t>(ceil_div(n, std::min<int64_t>(per, int64_t(1) << 30)), 1);
         B = std::max<int64_t>(ceil_div(ceil_div(n, nb), 256) * 256, 256);
         nb = std::max<int64_t>(ceil_div(n, B), 1);
