@@ -124,13 +124,9 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
     // float16, passes over partial states) takes the column kernel, one
     // work-item per (output, block) and no barriers: a CPU runs a
     // work-group's tree slowly.
-    bool use_cols = cols;
-    if (!cols && kc.simd) {
-      if (first && s_r == 1)
-        k = kc.find("reduce_rows_vec<" + sig + R + ">");
-      use_cols = k == nullptr;
-      k = nullptr;
-    }
+    // (k: the first pass's vector-block row kernel, when it applies)
+    if (!cols && kc.simd && first && s_r == 1) k = kc.find("reduce_rows_vec<" + sig + R + ">");
+    const bool use_cols = cols || (kc.simd && k == nullptr);
     if (use_cols) {
       // first pass: column strips x row blocks; later passes: generic
       const int64_t itm = std::max<int64_t>(std::max<int64_t>(acc_size, x.itemsize), 1);
@@ -147,9 +143,6 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
       if (vec && nb > 1) k = kc.find("reduce_cols_vec<" + sig + acc + ">");
       if (vec) range = items_range(ns * nb);
     } else {
-      const bool unit = s_r == 1;
-      if (first && kc.simd && unit)
-        k = kc.find("reduce_rows_vec<" + sig + R + ">");
       vec = k != nullptr;
       if (vec) {
         // long contiguous blocks, a multiple of 16 vectors
