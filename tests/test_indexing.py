@@ -952,6 +952,21 @@ def test_take_rows_and_bounds(variant):
         x[big]
 
 
+@pytest.mark.parametrize("where", [0, 63, 64, 4095, 4096, 9999])
+def test_take_bad_index_among_many(variant, where):
+    # one bad index among many valid ones, wherever it falls relative to the
+    # CPU kernel's blocks and its prefetch distance: IndexError, no crash
+    h = np.arange(1000, dtype=np.float32)
+    x = ua.asarray(h)
+    idx = np.random.default_rng(5).integers(-1000, 1000, 10000)
+    for bad in (1000, -1001, 2**62):
+        i = idx.copy()
+        i[where] = bad
+        with pytest.raises(IndexError):
+            ua.take(x, ua.asarray(i))
+    np.testing.assert_array_equal(ua.asnumpy(ua.take(x[::-1], ua.asarray(idx))), h[::-1][idx])
+
+
 @pytest.mark.parametrize("inner", [2, 1023, 1024, 1025, 2500])
 @pytest.mark.parametrize("dt", ["u1", "f4", "c16"])
 def test_gather_rows(variant, dt, inner):

@@ -1,4 +1,5 @@
 // where(cond, x1, x2) (selection by a boolean condition) and gathers.
+#include <sycl/ext/oneapi/experimental/prefetch.hpp>
 #include "order.hpp"
 
 template <typename T>
@@ -72,9 +73,12 @@ void gather(const T *x, const std::int64_t *idx, T *out, std::int64_t total, std
 }
 
 // The same for inner == 1 on CPU devices: one work-item per block of
-// kGatherBlock indices, independent scalar loads, so each core keeps
-// many cache misses in flight.
-constexpr std::int64_t kGatherBlock = 4096;
+// kGatherBlock indices, scalar loads. Each load is a likely cache miss at
+// an address read from idx, so the loop prefetches the item kGatherAhead
+// indices ahead: a core then keeps as many misses in flight as its miss
+// buffers hold, not only as many as its reorder window reaches (1e6 random
+// indices into 1e7 float32: 8-10 ms without the prefetch, 4.7 ms with it).
+constexpr std::int64_t kGatherBlock = 4096, kGatherAhead = 64;
 template <typename T>
 USM_SIMD_KERNEL
 void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
@@ -82,15 +86,20 @@ void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
   const std::int64_t j0 = usmk::linear_id() * kGatherBlock;
   if (j0 >= total) return;
   const std::int64_t e = total < j0 + kGatherBlock ? total : j0 + kGatherBlock;
+  // a valid index as a position in [0, n0), an invalid one outside it
+  const auto at = [&](std::int64_t j) { return idx[j] + (idx[j] < 0 ? n0 : 0); };
+  const auto valid = [&](std::int64_t k) {
+    return static_cast<std::uint64_t>(k) < static_cast<std::uint64_t>(n0);
+  };
   bool bad = false;
   for (std::int64_t j = j0; j < e; ++j) {
-    std::int64_t k = idx[j];
-    k += k < 0 ? n0 : 0;
-    if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) {
-      bad = true;
-      continue;
+    if (j + kGatherAhead < e) {
+      const std::int64_t q = at(j + kGatherAhead);
+      if (valid(q)) syclexp::prefetch(const_cast<T *>(x + q * s0), sizeof(T));
     }
-    out[j] = x[k * s0];
+    const std::int64_t k = at(j);
+    if (valid(k)) out[j] = x[k * s0];
+    else bad = true;
   }
   if (bad) *err = 1;
 }
