@@ -310,7 +310,7 @@ def _take(x, key):
         return reshape(out, out_shape)
     o, xv, out_shape = _gather_plan(x, key)
     out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
-    _engine.take(qi.ref, qi.kc, o, xv, out)
+    _engine.take(qi.ref, qi.kc, o, xv, out, 0, 1)
     return out
 
 
@@ -362,7 +362,7 @@ def _put(x, key, value):
     else:
         assign(v, value)
     if plan is None:
-        _engine.put(qi.ref, qi.kc, o, xv, v)
+        _engine.put(qi.ref, qi.kc, o, xv, v, 0, 1)
     else:
         # bounds checked on the device first (one wait), then one scatter
         _engine.scatter(qi.ref, qi.kc, xv, i1, reshape(v, (i1._shape[0], xv._shape[1])))
@@ -600,13 +600,9 @@ def _axis_of(axis, nd):
     return a % nd
 
 
-def along_axis_key(name, x, indices, axis, map_indices=None):
-    """The index tuple of take_along_axis/put_along_axis: `indices` (mapped
-    by ``map_indices(indices, length)`` when given) along `axis`, and aranges
-    broadcasting along the other dimensions (NumPy's rules)."""
-    from .creation import arange
-    from .manipulation import reshape
-
+def along_axis_checks(name, x, indices, axis):
+    """The axis (in [0, x.ndim)) of take_along_axis/put_along_axis, after
+    checking the arguments."""
     if not isinstance(x, usm_ndarray) or not isinstance(indices, usm_ndarray):
         raise TypeError(f"{name}: x and indices must be usm_ndarrays")
     nd = x.ndim
@@ -614,7 +610,18 @@ def along_axis_key(name, x, indices, axis, map_indices=None):
         raise ValueError(f"{name}: indices must have {nd} dimensions like x, got {indices.ndim}")
     if nd == 0:
         raise ValueError(f"{name} needs an array of at least one dimension")
-    a = _axis_of(axis, nd)
+    return _axis_of(axis, nd)
+
+
+def along_axis_key(name, x, indices, axis, map_indices=None):
+    """The index tuple of take_along_axis/put_along_axis: `indices` (mapped
+    by ``map_indices(indices, length)`` when given) along `axis`, and aranges
+    broadcasting along the other dimensions (NumPy's rules)."""
+    from .creation import arange
+    from .manipulation import reshape
+
+    a = along_axis_checks(name, x, indices, axis)
+    nd = x.ndim
     keys = []
     for d in range(nd):
         if d == a:
@@ -635,8 +642,74 @@ def take(x, indices, /, *, axis=None):
     return moveaxis(r, 0, axis)
 
 
+def _along_axis_plan(name, x, indices, axis):
+    """(int64 indices, view of x, shape, length and stride of the axis) of
+    take_along_axis/put_along_axis: indices and x broadcast to the result's
+    shape, x with a zero stride along `axis`, where the kernel steps by the
+    index times the axis' stride (bounds checked on the device). None for
+    uint64 indices (the general plan of along_axis_key checks those)."""
+    from ._copy import astype, broadcast_shapes, broadcast_view
+
+    a = along_axis_checks(name, x, indices, axis)
+    if indices._dtype.kind not in "iu":
+        raise IndexError(f"{name}: indices must be integers, got {indices._dtype.name}")
+    if indices._dtype.name == "uint64":
+        return None
+    if indices._q is not x._q:
+        indices = indices.to_device(x._q.queue)
+    n = x._shape[a]
+    shape = list(broadcast_shapes(x._shape[:a] + (1,) + x._shape[a + 1:],
+                                  indices._shape[:a] + (1,) + indices._shape[a + 1:]))
+    shape[a] = indices._shape[a]
+    shape = tuple(shape)
+    if n == 0 and indices.size:
+        raise IndexError(f"{name}: index out of bounds for an axis of size 0")
+    if indices._dtype is not _dtypes.int64:
+        indices = astype(indices, _dtypes.int64)
+    xs = x._shape[:a] + (1,) + x._shape[a + 1:]
+    xb = broadcast_view(view(x, x._off, xs, x._strides[:a] + (0,) + x._strides[a + 1:]), shape)
+    return broadcast_view(indices, shape), xb, shape, n, x._strides[a]
+
+
 def take_along_axis(x, indices, /, *, axis=-1):
     """x[..., indices, ...] along `axis`, element by element: `indices` has
     x's number of dimensions and broadcasts with x in the others (as
     NumPy's take_along_axis)."""
-    return _take(x, along_axis_key("take_along_axis", x, indices, axis))
+    plan = _along_axis_plan("take_along_axis", x, indices, axis)
+    if plan is None:
+        return _take(x, along_axis_key("take_along_axis", x, indices, axis))
+    i, xv, shape, n, sa = plan
+    qi = x._q
+    out = empty_array(shape, x._dtype, qi, x._alloc.kind)
+    if out.size:
+        _engine.take(qi.ref, qi.kc, i, xv, out, n, sa)
+    return out
+
+
+def put_along_axis(x, indices, values, /, *, axis=-1):
+    """x[..., indices, ...] = values along `axis`, element by element
+    (`indices` as for take_along_axis; `values` broadcast to the shape of
+    the selection and cast to x's dtype). An index out of bounds raises
+    IndexError and changes nothing."""
+    from ._copy import assign
+
+    plan = _along_axis_plan("put_along_axis", x, indices, axis)
+    if plan is None:
+        setitem(x, along_axis_key("put_along_axis", x, indices, axis), values)
+        return
+    if not x._flags & WRITABLE:
+        raise ValueError("assignment destination is read-only")
+    i, xv, shape, n, sa = plan
+    qi = x._q
+    if i._alloc is x._alloc:
+        from ._copy import astype
+
+        i = astype(i, _dtypes.int64, copy=True)   # indices read from x itself: taken first
+    v = empty_array(shape, x._dtype, qi, x._alloc.kind)
+    if not v.size:
+        return
+    if isinstance(values, (bool, int, float, complex, np.generic)) and np.ndim(values) == 0:
+        fill(v, scalar_bytes(values, x._dtype))
+    else:
+        assign(v, values)
+    _engine.put(qi.ref, qi.kc, i, xv, v, n, sa)

@@ -56,8 +56,8 @@ def take_along_axis(x, indices, /, *, axis=-1, mode=None):
     function); ``mode`` as for `take`."""
     if mode is None:
         return _indexing.take_along_axis(x, indices, axis=axis)
-    return x[_indexing.along_axis_key("take_along_axis", x, indices, axis,
-                                      lambda i, n: _index_mode(i, n, mode))]
+    a = _indexing.along_axis_checks("take_along_axis", x, indices, axis)
+    return _indexing.take_along_axis(x, _index_mode(indices, x.shape[a], mode), axis=a)
 
 
 def _values(vals, x):
@@ -101,9 +101,8 @@ def put_along_axis(x, indices, vals, /, *, axis=-1, mode="wrap"):
     other dimensions (as NumPy's put_along_axis); `vals` broadcasts to the
     shape of `indices`. See `put` for `mode`.
     """
-    key = _indexing.along_axis_key("put_along_axis", x, indices, axis,
-                                   lambda i, n: _index_mode(i, n, mode))
-    x[key] = _values(vals, x)
+    a = _indexing.along_axis_checks("put_along_axis", x, indices, axis)
+    _indexing.put_along_axis(x, _index_mode(indices, x.shape[a], mode), _values(vals, x), axis=a)
 
 
 def extract(condition, arr, /):

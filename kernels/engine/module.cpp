@@ -38,7 +38,8 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
              bool indexed);
 Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
             nb::handle out);
-Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle out);
+Event take(std::uintptr_t qref, KernelCache &kc, nb::handle idx, nb::handle x, nb::handle out,
+           int64_t n, int64_t sa);
 Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x,
            nb::handle y);
 int64_t mask_count(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle off);
@@ -48,7 +49,8 @@ Event mask_expand(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle
                   nb::handle off, nb::handle v);
 void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle out);
 void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle v);
-Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs, nb::handle x, nb::handle v);
+Event put(std::uintptr_t qref, KernelCache &kc, nb::handle idx, nb::handle x, nb::handle v,
+          int64_t n, int64_t sa);
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle keys, nb::handle idx,
            bool desc);
 int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs);

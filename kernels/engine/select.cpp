@@ -50,74 +50,6 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
                                  {c.alloc, a.alloc, b.alloc, r.alloc})};
 }
 
-namespace {
-
-// The gather (take) and the scatter (put) of integer-array indexing walk the
-// same geometry: offsets o (int64, broadcast over the gathered dimensions),
-// x (zero strides there) and y (the gathered values), all of y's shape.
-Event indexed(std::uintptr_t qref, KernelCache &kc, const char *kernel, nb::handle o_h,
-              nb::handle x_h, nb::handle y_h) {
-  ArrayRef o, x, y;
-  read_array(o_h, o);
-  read_array(x_h, x);
-  read_array(y_h, y);
-  sycl::queue &q = queue_from_ref(qref);
-  for (const ArrayRef *a : {&o, &x, &y}) check_operand(q, *a, y, "an indexing operand");
-  if (o.tc != TC_I8 || x.itemsize != y.itemsize)
-    throw nb::value_error("indexing: offsets must be int64, x and the values of one item size");
-  const int64_t *strides[3] = {o.strides, x.strides, y.strides};
-  Iteration it;
-  collapse(y.nd, y.shape, 3, strides, 2, it);
-  if (it.nd < 0) return Event{};
-  char *const ptrs[3] = {o.data() + it.offset[0] * o.itemsize, x.data() + it.offset[1] * x.itemsize,
-                         y.data() + it.offset[2] * y.itemsize};
-  const int64_t isz[3] = {o.itemsize, x.itemsize, y.itemsize};
-  return Event{launch_strided<3>(q, kc,
-                                 std::string(kernel) + "<" +
-                                     move_type_name(static_cast<int>(y.itemsize)),
-                                 it, ptrs, isz, {o.alloc, x.alloc, y.alloc})};
-}
-
-} // namespace
-
-// out[i] = x[i + offsets[i]]. Offsets were bounds-checked by the caller.
-Event take(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_h,
-           nb::handle out_h) {
-  return indexed(qref, kc, "take_strided", offs_h, x_h, out_h);
-}
-
-// x[i + offsets[i]] = v[i] (integer-array assignment).
-Event put(std::uintptr_t qref, KernelCache &kc, nb::handle offs_h, nb::handle x_h,
-          nb::handle v_h) {
-  return indexed(qref, kc, "put_strided", offs_h, x_h, v_h);
-}
-
-// out = insertion indices of v into the sorted 1-D s (all contiguous, s and v
-// of one type).
-Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle v_h,
-                    nb::handle out_h, bool right) {
-  ArrayRef s, v, r;
-  read_array(s_h, s);
-  read_array(v_h, v);
-  read_array(out_h, r);
-  sycl::queue &q = queue_from_ref(qref);
-  check_operand(q, s, s, "the sorted array");
-  check_operand(q, v, r, "the values");
-  check_operand(q, r, r, "the output");
-  if (s.nd != 1 || s.tc != v.tc || r.tc != TC_I8 || !s.is_c_contiguous() ||
-      !v.is_c_contiguous() || !r.is_c_contiguous())
-    throw nb::value_error("search_sorted: expected contiguous operands of one type");
-  const int64_t n = s.size(), m = r.size();
-  if (m == 0) return Event{};
-  const sycl::kernel &k = kc.get(std::string("search_sorted<") + kTypeName[s.tc] +
-                                 (right ? ", 1>" : ", 0>"));
-  char *sp = s.data(), *vp = v.data(), *rp = r.data();
-  return Event{submit(q, {s.alloc, v.alloc, r.alloc}, [&](sycl::handler &h) {
-    h.set_args(sp, n, vp, rp, m);
-    h.parallel_for(linear_range(m, kc.wg_size), k);
-  })};
-}
-
 // A device flag the index kernels set for an index out of bounds: zeroed on
 // creation, read back (one host wait) by raise_if_set.
 class BoundsFlag {
@@ -148,6 +80,102 @@ class BoundsFlag {
   sycl::queue &q_;
   std::unique_ptr<Allocation> a_;
 };
+
+namespace {
+
+// The gather (take) and the scatter (put) of integer-array indexing walk the
+// same geometry: indices i (int64, broadcast over the gathered dimensions),
+// x (zero strides there) and y (the gathered values), all of y's shape.
+// `extra` follow the kernel's Geometry argument; `flag` (or nullptr) is the
+// allocation of a BoundsFlag the kernel writes.
+template <class... Extra>
+Event indexed(std::uintptr_t qref, KernelCache &kc, const char *kernel, nb::handle i_h,
+              nb::handle x_h, nb::handle y_h, Allocation *flag, Extra... extra) {
+  ArrayRef o, x, y;
+  read_array(i_h, o);
+  read_array(x_h, x);
+  read_array(y_h, y);
+  sycl::queue &q = queue_from_ref(qref);
+  for (const ArrayRef *a : {&o, &x, &y}) check_operand(q, *a, y, "an indexing operand");
+  if (o.tc != TC_I8 || x.itemsize != y.itemsize)
+    throw nb::value_error("indexing: indices must be int64, x and the values of one item size");
+  const int64_t *strides[3] = {o.strides, x.strides, y.strides};
+  Iteration it;
+  collapse(y.nd, y.shape, 3, strides, 2, it);
+  if (it.nd < 0) return Event{};
+  char *const ptrs[3] = {o.data() + it.offset[0] * o.itemsize, x.data() + it.offset[1] * x.itemsize,
+                         y.data() + it.offset[2] * y.itemsize};
+  const int64_t isz[3] = {o.itemsize, x.itemsize, y.itemsize};
+  return Event{launch_strided<3>(q, kc,
+                                 std::string(kernel) + "<" +
+                                     move_type_name(static_cast<int>(y.itemsize)),
+                                 it, ptrs, isz, {o.alloc, x.alloc, y.alloc, flag}, extra...)};
+}
+
+void check_axis(int64_t n, int64_t sa) {
+  if (n < 0 || (n == 0 && sa != 1))
+    throw nb::value_error("indexing: n must be > 0 (positions along an axis) or 0 (offsets, sa 1)");
+}
+
+} // namespace
+
+// out[i] = x[i + k * sa], k = idx[i]: element offsets (n == 0, sa == 1;
+// checked by the caller; asynchronous) or positions along an axis of
+// length n (negative ones from the end; waits for the device: an index
+// outside [-n, n) raises IndexError).
+Event take(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb::handle x_h,
+           nb::handle out_h, int64_t n, int64_t sa) {
+  check_axis(n, sa);
+  if (n == 0)
+    return indexed(qref, kc, "take_strided", idx_h, x_h, out_h, nullptr, n, sa,
+                   static_cast<int32_t *>(nullptr));
+  BoundsFlag err(queue_from_ref(qref));
+  indexed(qref, kc, "take_strided", idx_h, x_h, out_h, err.alloc(), n, sa, err.ptr());
+  err.raise_if_set();
+  return Event{};
+}
+
+// x[i + k * sa] = v[i] (integer-array assignment), idx, n and sa as for
+// take. With n > 0 the indices are checked on the device first (one wait),
+// and nothing is stored when one is out of bounds.
+Event put(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb::handle x_h,
+          nb::handle v_h, int64_t n, int64_t sa) {
+  check_axis(n, sa);
+  if (n > 0) {
+    BoundsFlag err(queue_from_ref(qref));
+    indexed(qref, kc, "put_strided", idx_h, x_h, v_h, err.alloc(), n, sa, int32_t(1),
+            err.ptr());
+    err.raise_if_set();
+  }
+  return indexed(qref, kc, "put_strided", idx_h, x_h, v_h, nullptr, n, sa, int32_t(0),
+                 static_cast<int32_t *>(nullptr));
+}
+
+// out = insertion indices of v into the sorted 1-D s (all contiguous, s and v
+// of one type).
+Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::handle v_h,
+                    nb::handle out_h, bool right) {
+  ArrayRef s, v, r;
+  read_array(s_h, s);
+  read_array(v_h, v);
+  read_array(out_h, r);
+  sycl::queue &q = queue_from_ref(qref);
+  check_operand(q, s, s, "the sorted array");
+  check_operand(q, v, r, "the values");
+  check_operand(q, r, r, "the output");
+  if (s.nd != 1 || s.tc != v.tc || r.tc != TC_I8 || !s.is_c_contiguous() ||
+      !v.is_c_contiguous() || !r.is_c_contiguous())
+    throw nb::value_error("search_sorted: expected contiguous operands of one type");
+  const int64_t n = s.size(), m = r.size();
+  if (m == 0) return Event{};
+  const sycl::kernel &k = kc.get(std::string("search_sorted<") + kTypeName[s.tc] +
+                                 (right ? ", 1>" : ", 0>"));
+  char *sp = s.data(), *vp = v.data(), *rp = r.data();
+  return Event{submit(q, {s.alloc, v.alloc, r.alloc}, [&](sycl::handler &h) {
+    h.set_args(sp, n, vp, rp, m);
+    h.parallel_for(linear_range(m, kc.wg_size), k);
+  })};
+}
 
 // out (m, inner) = x (n0, inner) taken at idx (m int64 indices along axis 0,
 // negative ones from the end); out and idx contiguous. Waits for the device:

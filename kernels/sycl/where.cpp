@@ -42,14 +42,27 @@ void where_strided(const bool *c, const T *a, const T *b, T *r, Geometry<ND, 4> 
   if (usmk::strided_offsets(g, off)) r[off[3]] = c[off[0]] ? a[off[1]] : b[off[2]];
 }
 
-// out[i] = x[i + offs[i]] in element units: gathering for integer array
-// indexing. offs, x and out are walked by one geometry; x's strides cover
-// the dimensions that are not indexed, offs holds the gathered part.
+// out[i] = x[i + k * sa] for k = idx[i]: the gathers of integer array
+// indexing. idx, x and out are walked by one geometry; x's strides cover
+// the dimensions that are not indexed. n == 0: idx holds element offsets
+// (any sign; sa == 1), checked by the caller. n > 0: idx holds positions
+// along one axis of x of length n (take_along_axis), negative ones from the
+// end, and one outside [-n, n) sets *err and stores nothing.
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void take_strided(const std::int64_t *offs, const T *x, T *out, Geometry<ND, 3> g) {
+void take_strided(const std::int64_t *idx, const T *x, T *out, Geometry<ND, 3> g, std::int64_t n,
+                  std::int64_t sa, std::int32_t *err) {
   std::int64_t off[3];
-  if (usmk::strided_offsets(g, off)) out[off[2]] = x[off[1] + offs[off[0]]];
+  if (!usmk::strided_offsets(g, off)) return;
+  std::int64_t k = idx[off[0]];
+  if (n) {
+    k += k < 0 ? n : 0;
+    if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n)) {
+      *err = 1;
+      return;
+    }
+  }
+  out[off[2]] = x[off[1] + k * sa];
 }
 
 // out[j * inner + b] = x[k * s0 + b * si] for k = idx[j] (negative: from
@@ -163,13 +176,26 @@ void scatter(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std:
   }
 }
 
-// x[offs + ...] = v: the scatter of integer-array assignment, over the same
-// geometry as take_strided (duplicate offsets: one of the values lands).
+// x[i + k * sa] = v[i] for k = idx[i]: the scatter of integer-array
+// assignment, over the same geometry and with the same idx, n and sa as
+// take_strided (duplicate positions: one of the values lands). With n > 0,
+// check != 0 stores nothing and only sets *err for an index outside
+// [-n, n); the host checks before it scatters.
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void put_strided(const std::int64_t *offs, T *x, const T *v, Geometry<ND, 3> g) {
+void put_strided(const std::int64_t *idx, T *x, const T *v, Geometry<ND, 3> g, std::int64_t n,
+                 std::int64_t sa, std::int32_t check, std::int32_t *err) {
   std::int64_t off[3];
-  if (usmk::strided_offsets(g, off)) x[off[1] + offs[off[0]]] = v[off[2]];
+  if (!usmk::strided_offsets(g, off)) return;
+  std::int64_t k = idx[off[0]];
+  if (n) {
+    k += k < 0 ? n : 0;
+    if (check) {
+      if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n)) *err = 1;
+      return;
+    }
+  }
+  x[off[1] + k * sa] = v[off[2]];
 }
 
 // out[j] = insertion index of v[j] into the sorted s (left: before equal
