@@ -964,7 +964,17 @@ def test_take_bad_index_among_many(variant, where):
         i[where] = bad
         with pytest.raises(IndexError):
             ua.take(x, ua.asarray(i))
+        with pytest.raises(IndexError):
+            x[ua.asarray(i)] = 7.0          # checked first: nothing stored
+        np.testing.assert_array_equal(ua.asnumpy(x), h)
     np.testing.assert_array_equal(ua.asnumpy(ua.take(x[::-1], ua.asarray(idx))), h[::-1][idx])
+    # a scatter through a reversed view, with negative indices (last write wins
+    # in NumPy; here distinct positions, so no two values race)
+    pos = np.random.default_rng(6).permutation(1000)[:700] - 500
+    vals = np.arange(700, dtype=np.float32)
+    x[::-1][ua.asarray(pos)] = ua.asarray(vals)
+    h[::-1][pos] = vals
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
 
 
 @pytest.mark.parametrize("inner", [2, 1023, 1024, 1025, 2500])

@@ -254,16 +254,34 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   int32_t *ep = err.ptr();
   const std::string T = move_type_name(static_cast<int>(x.itemsize));
   char *xp = x.data(), *ip = idx.data(), *vp = v.data();
-  const sycl::kernel &kcheck = kc.get("scatter<" + T + ", 1>");
+  // CPU devices, inner == 1: blocks of indices, prefetching (gather_vec)
+  const sycl::kernel *kv[2] = {nullptr, nullptr};
+  if (kc.simd && inner == 1)
+    for (int c = 0; c < 2; ++c) kv[c] = kc.find("scatter_vec<" + T + ", " + std::to_string(c) + ">");
+  constexpr int64_t kBlock = 4096;  // kGatherBlock in kernels/sycl/where.cpp
+  const size_t blocks = static_cast<size_t>((total + kBlock - 1) / kBlock);
+  const sycl::nd_range<1> vrange{{(blocks + kSimdGroup - 1) / kSimdGroup * kSimdGroup},
+                                 {size_t(kSimdGroup)}};
+  const sycl::kernel &kcheck = kv[1] ? *kv[1] : kc.get("scatter<" + T + ", 1>");
   submit(q, {idx.alloc, err.alloc()}, [&](sycl::handler &h) {
-    h.set_args(xp, ip, vp, m, int64_t(1), n0, s0, si, ep);
-    h.parallel_for(linear_range(m, kc.wg_size), kcheck);
+    if (kv[1]) {
+      h.set_args(xp, ip, vp, total, n0, s0, ep);
+      h.parallel_for(vrange, kcheck);
+    } else {
+      h.set_args(xp, ip, vp, m, int64_t(1), n0, s0, si, ep);
+      h.parallel_for(linear_range(m, kc.wg_size), kcheck);
+    }
   });
   err.raise_if_set();
-  const sycl::kernel &k = kc.get("scatter<" + T + ", 0>");
+  const sycl::kernel &k = kv[0] ? *kv[0] : kc.get("scatter<" + T + ", 0>");
   submit(q, {x.alloc, idx.alloc, v.alloc}, [&](sycl::handler &h) {
-    h.set_args(xp, ip, vp, total, inner, n0, s0, si, ep);
-    h.parallel_for(linear_range(total, kc.wg_size), k);
+    if (kv[0]) {
+      h.set_args(xp, ip, vp, total, n0, s0, ep);
+      h.parallel_for(vrange, k);
+    } else {
+      h.set_args(xp, ip, vp, total, inner, n0, s0, si, ep);
+      h.parallel_for(linear_range(total, kc.wg_size), k);
+    }
   });
 }
 

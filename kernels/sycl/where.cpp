@@ -96,6 +96,40 @@ void gather(const T *x, const std::int64_t *idx, T *out, std::int64_t total, std
 // vectorised one, in the cache) checks them, and says whether any is
 // negative.
 constexpr std::int64_t kGatherBlock = 4096, kGatherAhead = 64;
+
+// body(j, k) for j in [j0, e) and k = idx[j] (from the end when negative;
+// any negative only if neg), prefetching x + k' * s0 for the index
+// kGatherAhead places ahead. The indices are in [-n0, n0).
+template <typename T, class F>
+inline void prefetched_walk(T *x, const std::int64_t *idx, std::int64_t j0, std::int64_t e,
+                            std::int64_t n0, std::int64_t s0, bool neg, F &&body) {
+  const auto run = [&](auto wrap) {
+    const auto at = [&](std::int64_t j) {
+      if constexpr (decltype(wrap)::value) return idx[j] + (idx[j] < 0 ? n0 : 0);
+      else return idx[j];
+    };
+    using U = std::remove_const_t<T>;
+    const std::int64_t ahead = e - kGatherAhead;
+    for (std::int64_t j = j0; j < ahead; ++j) {
+      syclexp::prefetch(const_cast<U *>(x + at(j + kGatherAhead) * s0), sizeof(T));
+      body(j, at(j));
+    }
+    for (std::int64_t j = ahead > j0 ? ahead : j0; j < e; ++j) body(j, at(j));
+  };
+  if (neg) run(std::true_type{});
+  else run(std::false_type{});
+}
+
+// The smallest and largest of idx[j0, e) and 0.
+inline void index_range(const std::int64_t *idx, std::int64_t j0, std::int64_t e,
+                        std::int64_t &lo, std::int64_t &hi) {
+  lo = hi = 0;
+  for (std::int64_t j = j0; j < e; ++j) {
+    lo = idx[j] < lo ? idx[j] : lo;
+    hi = idx[j] > hi ? idx[j] : hi;
+  }
+}
+
 template <typename T>
 USM_SIMD_KERNEL
 void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
@@ -103,29 +137,35 @@ void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
   const std::int64_t j0 = usmk::linear_id() * kGatherBlock;
   if (j0 >= total) return;
   const std::int64_t e = total < j0 + kGatherBlock ? total : j0 + kGatherBlock;
-  std::int64_t lo = 0, hi = 0;
-  for (std::int64_t j = j0; j < e; ++j) {
-    lo = idx[j] < lo ? idx[j] : lo;
-    hi = idx[j] > hi ? idx[j] : hi;
-  }
+  std::int64_t lo, hi;
+  index_range(idx, j0, e, lo, hi);
   if (lo < -n0 || hi >= n0) {
     *err = 1;
     return;
   }
-  const auto run = [&](auto wrap) {
-    const auto at = [&](std::int64_t j) {
-      if constexpr (decltype(wrap)::value) return idx[j] + (idx[j] < 0 ? n0 : 0);
-      else return idx[j];
-    };
-    const std::int64_t ahead = e - kGatherAhead;
-    for (std::int64_t j = j0; j < ahead; ++j) {
-      syclexp::prefetch(const_cast<T *>(x + at(j + kGatherAhead) * s0), sizeof(T));
-      out[j] = x[at(j) * s0];
-    }
-    for (std::int64_t j = ahead > j0 ? ahead : j0; j < e; ++j) out[j] = x[at(j) * s0];
-  };
-  if (lo < 0) run(std::true_type{});
-  else run(std::false_type{});
+  prefetched_walk(x, idx, j0, e, n0, s0, lo < 0,
+                  [&](std::int64_t j, std::int64_t k) { out[j] = x[k * s0]; });
+}
+
+// x[k * s0] = v[j] for k = idx[j], inner == 1, on CPU devices: blocks and
+// prefetches as gather_vec (a store to a line not in the cache waits for
+// it as a load does). CHECK: store nothing, only set *err for an index
+// outside [-n0, n0) (the host checks before scattering).
+template <typename T, int CHECK>
+USM_SIMD_KERNEL
+void scatter_vec(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std::int64_t n0,
+                 std::int64_t s0, std::int32_t *err) {
+  const std::int64_t j0 = usmk::linear_id() * kGatherBlock;
+  if (j0 >= total) return;
+  const std::int64_t e = total < j0 + kGatherBlock ? total : j0 + kGatherBlock;
+  std::int64_t lo, hi;
+  index_range(idx, j0, e, lo, hi);
+  if constexpr (CHECK) {
+    if (lo < -n0 || hi >= n0) *err = 1;
+  } else {
+    prefetched_walk(x, idx, j0, e, n0, s0, lo < 0,
+                    [&](std::int64_t j, std::int64_t k) { x[k * s0] = v[j]; });
+  }
 }
 
 // The same for inner > 1 on CPU devices: one work-item per (result row,
