@@ -13,7 +13,9 @@ sort of 2*10**6 float32, int64 and int32; argsort of 2*10**6 float32 (NumPy
 stable); sort and argsort along the rows of a 20000x100 array (no target:
 many short rows); unique_values of 10**7 int32 with 10**4 distinct values;
 ``a[a > 0.5]`` of 10**7 float32; take of 10**6 random indices from 10**7
-float32; the per-call time of ``float(ua.sum(x))`` and of ``x + y`` then
+float32 and the scatter ``x[idx] = v`` of as many (no target);
+take_along_axis along the rows of a 20000x100 array, in argsort order (no
+target); the per-call time of ``float(ua.sum(x))`` and of ``x + y`` then
 ``asnumpy`` on 1-element arrays. A second table gives each row's effective
 bandwidth (bytes read + written / time) beside that of ``a + b``.
 """
@@ -60,8 +62,11 @@ def main(argv=None):
     rf = sf.reshape(-1, 100)    # many short rows: the last axis of a (20000, 100) array
     ri8 = si8.reshape(-1, 100)
     r10 = sf.reshape(-1, 10)    # rows of 10: class scores, argmax per row
+    ro = np.argsort(rf, axis=1)   # an order per row, as argsort gives for take_along_axis
+    w = a.copy()                  # scattered into
+    v6 = b[:10 ** 6].copy()
     hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8,
-                 r10=r10)
+                 r10=r10, ro=ro, w=w, v6=v6)
     U = {k: ua.asarray(v) for k, v in hosts.items()}
     D = {k: dpt.asarray(v) for k, v in hosts.items()} if dpt is not None else None
     dsync = D["a"].sycl_queue.wait if D else None
@@ -126,6 +131,14 @@ def main(argv=None):
         ("take 1e6 random indices from 1e7 float32", lambda: (ua.take(U["a"], U["idx"]), sync()),
          lambda: np.take(a, idx), lambda d, D: d.take(D["a"], D["idx"]),
          10 ** 6 * (i8 + 2 * f4), 0.5),
+        ("x[idx] = v, 1e6 random indices into 1e7 float32",
+         lambda: (U["w"].__setitem__(U["idx"], U["v6"]), sync()),
+         lambda: w.__setitem__(idx, v6), lambda d, D: D["w"].__setitem__(D["idx"], D["v6"]),
+         10 ** 6 * (i8 + 2 * f4), None),
+        ("take_along_axis axis 1, 20000x100 float32",
+         lambda: (ua.take_along_axis(U["rf"], U["ro"], axis=1), sync()),
+         lambda: np.take_along_axis(rf, ro, axis=1),
+         lambda d, D: d.take_along_axis(D["rf"], D["ro"], axis=1), ns * (2 * f4 + i8), None),
     ]
     bw = []   # (label, bytes, Stats)
     t.section("throughput (warm kernel cache)")
