@@ -632,6 +632,18 @@ def test_put_along_axis():
     np.put_along_axis(x, ua.asarray(idx), 0.0, axis=1)
     np.put_along_axis(h, idx, 0.0, axis=1)
     check(x, h)
+    # NumPy's rules, not usmarray's default mode="wrap": out of bounds raises
+    bad = np.full_like(idx, h.shape[1])
+    with pytest.raises(IndexError):
+        np.put_along_axis(h, bad, 1.0, axis=1)
+    with pytest.raises(IndexError):
+        np.put_along_axis(x, ua.asarray(bad), 1.0, axis=1)
+    check(x, h)
+    v = ua.asarray(h[0].copy())
+    np.put_along_axis(v, ua.asarray([-1, 0]), ua.asarray([5.0, 6.0]), axis=None)
+    e = h[0].copy()
+    np.put_along_axis(e, np.array([-1, 0]), np.array([5.0, 6.0]), axis=None)
+    check(v, e)
 
 
 def test_linalg_factorisations():

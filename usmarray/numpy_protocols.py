@@ -33,7 +33,7 @@ import inspect
 import numpy as np
 
 from . import _copy, creation, elementwise, fft, linalg, linear_algebra, manipulation, reduction
-from . import indexing_functions, numpy_functions, searching, sets, sorting
+from . import _indexing, indexing_functions, numpy_functions, searching, sets, sorting
 from ._array import usm_ndarray
 from ._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
@@ -414,6 +414,18 @@ def _where(args):
     return args
 
 
+def _put_along_axis(args):
+    """np.put_along_axis: an index out of bounds raises IndexError, as in NumPy
+    (usmarray's put_along_axis maps indices into range by its `mode`)."""
+    arr, axis = args["arr"], args["axis"]
+    if axis is None:
+        if not isinstance(arr, usm_ndarray) or arr.ndim != 1:
+            raise TypeError("numpy.put_along_axis: axis=None is supported for 1-D arrays only")
+        axis = 0
+    _indexing.put_along_axis(arr, args["indices"], args["values"], axis=axis)
+    return (None,)
+
+
 def _ravel(args):
     a = args["a"]
     order = args.get("order", "C")
@@ -573,7 +585,7 @@ SAME_NAME = (
     "concat stack permute_dims matrix_transpose reshape expand_dims squeeze flip roll tile "
     "repeat moveaxis swapaxes broadcast_to broadcast_arrays meshgrid diff unstack "
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
-    "clip take take_along_axis put_along_axis tensordot vecdot cumulative_sum cumulative_prod "
+    "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
     "result_type"
 ).split() + numpy_functions.__all__
@@ -595,6 +607,7 @@ ADAPTED = {
     "transpose": (manipulation.permute_dims, _transpose, None),
     "where": (searching.where, _where, None),
     "ravel": (manipulation.reshape, _ravel, None),
+    "put_along_axis": (indexing_functions.put_along_axis, _put_along_axis, None),
     "unique": (sets.unique_all, _unique, None),
     "dot": (linear_algebra.matmul, _dot, None),
     "angle": (elementwise.angle, _angle, None),
