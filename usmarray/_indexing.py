@@ -9,6 +9,7 @@ import numpy as np
 from . import _dtypes, _engine
 from ._exceptions import AxisError
 from ._array import WRITABLE, empty_array, usm_ndarray, view
+from ._copy import assign, astype, broadcast_shapes, broadcast_view
 
 __all__ = ["getitem", "setitem", "basic_view", "scalar_bytes"]
 
@@ -325,7 +326,6 @@ def _axis0_plan(x, key):
     si = merged_stride(x._shape[1:], x._strides[1:])
     if si is None:
         return None
-    from ._copy import astype
     from .manipulation import reshape
 
     inner = 1
@@ -341,7 +341,6 @@ def _axis0_plan(x, key):
 def _put(x, key, value):
     """x[key] = value for the keys _take accepts: `value` (any array-like or
     scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
-    from ._copy import assign
     from .manipulation import reshape
 
     plan = _axis0_plan(x, key)
@@ -351,16 +350,10 @@ def _put(x, key, value):
         i1, xv, out_shape = plan
         if i1._alloc is x._alloc:
             # indices read from x itself: taken before x changes
-            from ._copy import astype
-
             i1 = astype(i1, _dtypes.int64, copy=True)
     qi = x._q
     v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
-    if isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0:
-        if v.size:
-            fill(v, scalar_bytes(value, x._dtype))
-    else:
-        assign(v, value)
+    _store(v, value)
     if plan is None:
         _engine.put(qi.ref, qi.kc, o, xv, v, 0, 1)
     else:
@@ -373,7 +366,6 @@ def _gather_plan(x, key):
     index: the offsets broadcast over the gathered dimensions, the view walks
     the remaining ones."""
     from . import elementwise as ew
-    from ._copy import broadcast_shapes, broadcast_view
     from .creation import asarray
     from .reduction import max as rmax, min as rmin
     from .searching import where
@@ -477,7 +469,6 @@ def fill(x, value_bytes):
 def _set_masked(x, mask, value):
     """x[mask] = value for a boolean mask over x's leading dimensions and a
     scalar (or one-element) value: a where() into x."""
-    from ._copy import broadcast_view
     from .elementwise import _as_scalar, _cast, _scalar_array
 
     if mask.ndim > x.ndim or any(m not in (d, 0) for m, d in zip(mask._shape, x._shape)):
@@ -502,8 +493,6 @@ def _set_masked(x, mask, value):
 
         xf = _flat_view(x) if mask.ndim == x.ndim else None
         if xf is not None:
-            from ._copy import assign
-
             mf = flat_mask(mask)
             off, count = mask_offsets(mf)
             v = empty_array((count,), x._dtype, x._q, x._alloc.kind)
@@ -549,21 +538,27 @@ def setitem(x, key, value):
         _put(y, adv, value)
         return
     dst = view(x, off, shape, strides)
-    if isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0:
-        if 0 in shape:
-            scalar_bytes(value, x._dtype)  # still validate
-            return
-        fill(dst, scalar_bytes(value, x._dtype))
-        return
-    from ._copy import assign
+    if _is_scalar(value) and 0 in shape:
+        scalar_bytes(value, x._dtype)  # still validate
+    _store(dst, value)
 
-    assign(dst, value)
+
+def _is_scalar(value):
+    return isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0
+
+
+def _store(dst, value):
+    """dst[...] = value: a Python or NumPy scalar filled in (by the array
+    API's rules), anything else assigned (broadcast, cast)."""
+    if not _is_scalar(value):
+        assign(dst, value)
+    elif dst.size:
+        fill(dst, scalar_bytes(value, dst._dtype))
 
 
 def _value_for_plan(value, y, adv, dest):
     """`value` of x[key] (NumPy's layout: the index dimensions at `dest`)
     broadcast and permuted to the layout of _take(y, adv): them first."""
-    from ._copy import broadcast_shapes
     from .creation import asarray
     from .manipulation import broadcast_to, permute_dims
 
@@ -648,8 +643,6 @@ def _along_axis_plan(name, x, indices, axis):
     shape, x with a zero stride along `axis`, where the kernel steps by the
     index times the axis' stride (bounds checked on the device). None for
     uint64 indices (the general plan of along_axis_key checks those)."""
-    from ._copy import astype, broadcast_shapes, broadcast_view
-
     a = along_axis_checks(name, x, indices, axis)
     if indices._dtype.kind not in "iu":
         raise IndexError(f"{name}: indices must be integers, got {indices._dtype.name}")
@@ -691,8 +684,6 @@ def put_along_axis(x, indices, values, /, *, axis=-1):
     (`indices` as for take_along_axis; `values` broadcast to the shape of
     the selection and cast to x's dtype). An index out of bounds raises
     IndexError and changes nothing."""
-    from ._copy import assign
-
     plan = _along_axis_plan("put_along_axis", x, indices, axis)
     if plan is None:
         setitem(x, along_axis_key("put_along_axis", x, indices, axis), values)
@@ -702,14 +693,9 @@ def put_along_axis(x, indices, values, /, *, axis=-1):
     i, xv, shape, n, sa = plan
     qi = x._q
     if i._alloc is x._alloc:
-        from ._copy import astype
-
         i = astype(i, _dtypes.int64, copy=True)   # indices read from x itself: taken first
     v = empty_array(shape, x._dtype, qi, x._alloc.kind)
     if not v.size:
         return
-    if isinstance(values, (bool, int, float, complex, np.generic)) and np.ndim(values) == 0:
-        fill(v, scalar_bytes(values, x._dtype))
-    else:
-        assign(v, values)
+    _store(v, values)
     _engine.put(qi.ref, qi.kc, i, xv, v, n, sa)

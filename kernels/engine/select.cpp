@@ -83,6 +83,18 @@ class BoundsFlag {
 
 namespace {
 
+// Work-groups of kSimdGroup over `items` work-items of a CPU index kernel.
+sycl::nd_range<1> group_range(int64_t items) {
+  const size_t n = static_cast<size_t>(items);
+  return {{(n + kSimdGroup - 1) / kSimdGroup * kSimdGroup}, {size_t(kSimdGroup)}};
+}
+// Work-items of gather_vec/scatter_vec over n indices: one per block of
+// kGatherBlock (kernels/sycl/where.cpp).
+sycl::nd_range<1> index_block_range(int64_t n) {
+  constexpr int64_t kBlock = 4096;
+  return group_range((n + kBlock - 1) / kBlock);
+}
+
 // The gather (take) and the scatter (put) of integer-array indexing walk the
 // same geometry: indices i (int64, broadcast over the gathered dimensions),
 // x (zero strides there) and y (the gathered values), all of y's shape.
@@ -210,16 +222,11 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx
   submit(q, {x.alloc, idx.alloc, r.alloc, err.alloc()}, [&](sycl::handler &h) {
     if (kr) {
       constexpr int64_t kChunk = 1024;  // kGatherRowChunk in kernels/sycl/where.cpp
-      const size_t items = static_cast<size_t>(m * ((inner + kChunk - 1) / kChunk));
       h.set_args(xp, ip, rp, m, inner, n0, s0, si, ep);
-      h.parallel_for(sycl::nd_range<1>{{(items + kSimdGroup - 1) / kSimdGroup * kSimdGroup},
-                                       {size_t(kSimdGroup)}}, k);
+      h.parallel_for(group_range(m * ((inner + kChunk - 1) / kChunk)), k);
     } else if (kv) {
-      constexpr int64_t kBlock = 4096;  // kGatherBlock in kernels/sycl/where.cpp
-      const size_t items = static_cast<size_t>((total + kBlock - 1) / kBlock);
       h.set_args(xp, ip, rp, total, n0, s0, ep);
-      h.parallel_for(sycl::nd_range<1>{{(items + kSimdGroup - 1) / kSimdGroup * kSimdGroup},
-                                       {size_t(kSimdGroup)}}, k);
+      h.parallel_for(index_block_range(total), k);
     } else {
       h.set_args(xp, ip, rp, total, inner, n0, s0, si, ep);
       h.parallel_for(linear_range(total, kc.wg_size), k);
@@ -258,15 +265,11 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   const sycl::kernel *kv[2] = {nullptr, nullptr};
   if (kc.simd && inner == 1)
     for (int c = 0; c < 2; ++c) kv[c] = kc.find("scatter_vec<" + T + ", " + std::to_string(c) + ">");
-  constexpr int64_t kBlock = 4096;  // kGatherBlock in kernels/sycl/where.cpp
-  const size_t blocks = static_cast<size_t>((total + kBlock - 1) / kBlock);
-  const sycl::nd_range<1> vrange{{(blocks + kSimdGroup - 1) / kSimdGroup * kSimdGroup},
-                                 {size_t(kSimdGroup)}};
   const sycl::kernel &kcheck = kv[1] ? *kv[1] : kc.get("scatter<" + T + ", 1>");
   submit(q, {idx.alloc, err.alloc()}, [&](sycl::handler &h) {
     if (kv[1]) {
       h.set_args(xp, ip, vp, total, n0, s0, ep);
-      h.parallel_for(vrange, kcheck);
+      h.parallel_for(index_block_range(total), kcheck);
     } else {
       h.set_args(xp, ip, vp, m, int64_t(1), n0, s0, si, ep);
       h.parallel_for(linear_range(m, kc.wg_size), kcheck);
@@ -277,7 +280,7 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   submit(q, {x.alloc, idx.alloc, v.alloc}, [&](sycl::handler &h) {
     if (kv[0]) {
       h.set_args(xp, ip, vp, total, n0, s0, ep);
-      h.parallel_for(vrange, k);
+      h.parallel_for(index_block_range(total), k);
     } else {
       h.set_args(xp, ip, vp, total, inner, n0, s0, si, ep);
       h.parallel_for(linear_range(total, kc.wg_size), k);
