@@ -107,14 +107,22 @@ def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0, warm=0.0):
     idle period. On a VM the first few milliseconds after idling run slowly
     (idle virtual CPUs are descheduled; thread pools that sleep rather than
     spin wake them up), which NumPy's spinning OpenBLAS threads hide and
-    oneMKL's TBB workers do not (docs/linalg.md)."""
+    oneMKL's TBB workers do not (docs/linalg.md).
+
+    With three or more functions the turn order rotates by one each
+    repetition, so each function follows every other one equally often: a
+    call can be slowed by what ran just before it (on this machine usmarray's
+    inv ran 1.5x slower right after dpnp's, with a 100 ms pause between), and
+    a fixed order would put that cost on one column only. Two functions
+    already alternate symmetrically."""
     live = [f for f in fns if f is not None]
     for _ in range(warmup):
         for f in live:
             f()
     samples = {id(f): [] for f in live}
-    for _ in range(reps):
-        for f in live:
+    for rep in range(reps):
+        shift = rep % len(live) if len(live) > 2 else 0
+        for f in live[shift:] + live[:shift]:
             if pause:
                 time.sleep(pause)
             if warm:
