@@ -1192,3 +1192,68 @@ def test_along_axis_out_of_bounds(variant, bad, where):
                            axis=1)
     with pytest.raises(ValueError):
         ua.put_along_axis(ua.broadcast_to(x[:1], (3, 5)), ua.asarray(idx[:3]), 1, axis=1)
+
+
+# ------------------------------------------------------------------ several index arrays
+# x[i0, i1, ...]: one offsets pass per index array on the device, then one gather
+_MULTI_KEYS = [
+    lambda r: (r.integers(-6, 6, 500), r.integers(-7, 7, 500)),
+    lambda r: (r.integers(0, 6, (40, 1)), slice(None), r.integers(-5, 5, (1, 30))),
+    lambda r: (r.integers(0, 6, (3, 4)), 2, r.integers(0, 5, (4,))),
+    lambda r: (slice(1, None), r.integers(-7, 7, 300), r.integers(0, 5, 300)),
+    lambda r: (r.integers(0, 6, 8), r.integers(0, 7, 8), r.integers(0, 5, 8)),
+    lambda r: (r.integers(0, 6, 0), r.integers(0, 7, 0)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_MULTI_KEYS)))
+@pytest.mark.parametrize("idt", ["i1", "u2", "i4", "i8", "u8"])
+@pytest.mark.parametrize("dt", ["u1", "f4", "c16"])
+def test_several_index_arrays_as_numpy(dt, idt, case):
+    r = np.random.default_rng(case)
+    key = _MULTI_KEYS[case](r)
+    if idt[0] == "u":
+        # unsigned indices: the same positions counted from the start
+        key = tuple(k % (6, 7, 5)[d] if isinstance(k, np.ndarray) else k for d, k in enumerate(key))
+    key = tuple(k.astype(idt) if isinstance(k, np.ndarray) else k for k in key)
+    h = sample((6, 7, 5), dt)
+    x = ua.asarray(h)[:, ::-1]      # a view with a negative stride
+    hv = h[:, ::-1]
+    ukey = tuple(ua.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+    r_ = ua.asnumpy(x[ukey])
+    assert r_.shape == hv[key].shape
+    np.testing.assert_array_equal(r_, hv[key])
+    # and the scatter, with values broadcast along the last dimension
+    v = sample(hv[key].shape[-1:], dt)
+    x[ukey] = ua.asarray(v)
+    hv[key] = v
+    np.testing.assert_array_equal(ua.asnumpy(x), hv)
+
+
+@pytest.mark.parametrize("bad_axis", [0, 1, 2])
+@pytest.mark.parametrize("bad", [-8, 9, 2 ** 40])
+def test_several_index_arrays_out_of_bounds(bad_axis, bad):
+    h = sample((6, 7, 5), np.float32)
+    x = ua.asarray(h)
+    key = [np.random.default_rng(1).integers(0, 5, 1000) for _ in range(3)]
+    key[bad_axis][777] = bad
+    ukey = tuple(ua.asarray(k) for k in key)
+    with pytest.raises(IndexError, match=f"axis {bad_axis} with size {h.shape[bad_axis]}"):
+        x[ukey]
+    with pytest.raises(IndexError, match=f"axis {bad_axis}"):
+        x[ukey] = 1.0
+    np.testing.assert_array_equal(ua.asnumpy(x), h)   # nothing stored
+
+
+def test_several_index_arrays_uint64_and_aliasing():
+    x = ua.asarray(np.arange(12, dtype=np.int64).reshape(3, 4))
+    with pytest.raises(IndexError, match="axis 1 with size 4"):
+        x[ua.asarray(np.array([0], np.uint64)), ua.asarray(np.array([2 ** 64 - 1], np.uint64))]
+    # indices read from x itself: all taken before x changes
+    h = np.arange(12, dtype=np.int64).reshape(3, 4) % 3
+    x = ua.asarray(h)
+    col = x[:, 0]
+    x[col, col] = 9
+    hc = h[:, 0].copy()
+    h[hc, hc] = 9
+    np.testing.assert_array_equal(ua.asnumpy(x), h)

@@ -364,11 +364,10 @@ def _put(x, key, value):
 def _gather_plan(x, key):
     """(int64 element offsets, view of x, result shape) of an integer-array
     index: the offsets broadcast over the gathered dimensions, the view walks
-    the remaining ones."""
-    from . import elementwise as ew
+    the remaining ones. The offsets take one pass per index array on the
+    device and one wait (an index out of bounds raises IndexError)."""
     from .creation import asarray
-    from .reduction import max as rmax, min as rmin
-    from .searching import where
+    from .reduction import max as rmax
 
     k = 0
     while k < len(key) and not (key[k] is None or key[k] is Ellipsis or isinstance(key[k], slice)):
@@ -382,7 +381,7 @@ def _gather_plan(x, key):
     qi = x._q
     # the remaining (basic) part of the key, applied to the trailing dimensions
     y = getitem(x, (slice(None),) * k + tuple(key[k:]))
-    arrays, ints = [], []
+    arrays, base = [], 0
     for d in range(k):
         e = key[d]
         n = x._shape[d]
@@ -392,33 +391,29 @@ def _gather_plan(x, key):
                 raise IndexError(f"index arrays must be integer arrays, got {a._dtype.name}")
             if a._q is not qi:
                 a = a.to_device(qi.queue)
-            if a.size and (int(rmin(a)) < -n or int(rmax(a)) >= n):
-                raise IndexError(f"an index is out of bounds for axis {d} with size {n}")
+            if a._dtype is _dtypes.uint64:
+                # values past int64's range would wrap negative in the cast
+                if a.size and int(rmax(a)) >= n:
+                    raise IndexError(f"an index is out of bounds for axis {d} with size {n}")
+            if a._dtype is not _dtypes.int64:
+                a = astype(a, _dtypes.int64)
             arrays.append((d, a))
         else:
             i = operator.index(e)
             if i < -n or i >= n:
                 raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
-            ints.append((d, i % n))
+            base += (i % n) * x._strides[d]
+    if not arrays:   # integers only (not an advanced index on its own, but kept total)
+        arrays.append((0, asarray(np.int64(0), device=qi.queue)))
     s2 = broadcast_shapes(*(a._shape for _, a in arrays))
-    # element offsets of the gathered coordinates
-    base = sum(i * x._strides[d] for d, i in ints)
-    offs = None
-    for d, a in arrays:
-        n, st = x._shape[d], x._strides[d]
-        if a._dtype is not _dtypes.int64:
-            a = ew._cast(a, _dtypes.int64)
-        a = where(ew.less(a, 0), ew.add(a, n), a)   # negative indices count from the end
-        term = ew.multiply(a, st) if st != 1 else a
-        offs = term if offs is None else ew.add(offs, term)
-    if base:
-        offs = ew.add(offs, base)
-    if offs._dtype is not _dtypes.int64:
-        offs = ew._cast(offs, _dtypes.int64)
+    offs = empty_array(s2, _dtypes.int64, qi, "device")
+    if offs.size:
+        _engine.index_offsets(qi.ref, qi.kc, [broadcast_view(a, s2) for _, a in arrays],
+                              [x._shape[d] for d, _ in arrays], [x._strides[d] for d, _ in arrays],
+                              [d for d, _ in arrays], base, offs)
     rest_shape, rest_strides = y._shape[k:], y._strides[k:]
     out_shape = s2 + rest_shape
-    o = broadcast_view(offs, s2)
-    o = view(o, o._off, out_shape, o._strides + (0,) * len(rest_shape))
+    o = view(offs, offs._off, out_shape, offs._strides + (0,) * len(rest_shape))
     xv = view(y, y._off, out_shape, (0,) * len(s2) + rest_strides)
     return o, xv, out_shape
 

@@ -29,13 +29,15 @@ def _take_family():
     def names(t, qi):
         return ([f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
                  for nd in _kernels.STRIDED_VARIANTS] +
+                ([f"index_offsets<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
+                 if t == "u8" else []) +
                 [f"gather<{t}>", f"scatter<{t}, 0>", f"scatter<{t}, 1>"] +
                 ([f"gather_vec<{t}>", f"gather_rows_vec<{t}>", f"scatter_vec<{t}, 0>",
                   f"scatter_vec<{t}, 1>"]
                  if _kernels.simd_kernels(qi) else []))
 
-    return _kernels.Family(("take_strided", "put_strided", "gather", "gather_vec", "gather_rows_vec",
-                            "scatter", "scatter_vec"),
+    return _kernels.Family(("take_strided", "put_strided", "index_offsets", "gather", "gather_vec",
+                            "gather_rows_vec", "scatter", "scatter_vec"),
                            "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES)
 
 

@@ -51,6 +51,9 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, 
 void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x, nb::handle idx, nb::handle v);
 Event put(std::uintptr_t qref, KernelCache &kc, nb::handle idx, nb::handle x, nb::handle v,
           int64_t n, int64_t sa);
+void index_offsets(std::uintptr_t qref, KernelCache &kc, std::vector<nb::handle> idx,
+                   std::vector<int64_t> lengths, std::vector<int64_t> strides,
+                   std::vector<int64_t> axes, int64_t base, nb::handle out);
 Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle keys, nb::handle idx,
            bool desc);
 int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s, nb::handle offs);
@@ -267,6 +270,9 @@ NB_MODULE(_engine, m) {
   m.def("gather", &gather, "out = x taken at indices along axis 0 (IndexError out of bounds).");
   m.def("scatter", &scatter, "x at indices along axis 0 = v (IndexError out of bounds).");
   m.def("put", &put, "x[offs] = v, the scatter of integer-array assignment.");
+  m.def("index_offsets", &index_offsets,
+        "out = base + sum of idx[k] * strides[k]: the element offsets of x[i0, i1, ...] (waits; "
+        "IndexError for an index out of bounds).");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
   bind_linalg(m);
   m.def("matmul", &matmul, "Batched products of contiguous matrices.");

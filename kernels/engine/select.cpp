@@ -1,6 +1,8 @@
 // Selection: where() and the gathers of integer array indexing.
 #include "engine.hpp"
 
+#include <functional>
+
 namespace usm {
 
 // out = where(c, a, b) for operands broadcast to out's shape; a, b and out
@@ -62,8 +64,8 @@ class BoundsFlag {
   }
   int32_t *ptr() const { return static_cast<int32_t *>(a_->ptr); }
   Allocation *alloc() const { return a_.get(); }
-  // IndexError when a kernel set the flag.
-  void raise_if_set() {
+  // IndexError when a kernel set the flag (`what` names its value).
+  void raise_if_set(const std::function<std::string(int32_t)> &what = nullptr) {
     int32_t flag = 0;
     const int32_t *p = ptr();
     sycl::event e = enqueue(q_, {a_.get()}, [&](const std::vector<sycl::event> &deps) {
@@ -73,7 +75,9 @@ class BoundsFlag {
       nb::gil_scoped_release release;
       host_wait(e);  // deadlock-safe (memory.cpp)
     }
-    if (flag) throw nb::index_error("an index is out of bounds for the indexed axis");
+    if (flag)
+      throw nb::index_error(what ? what(flag).c_str()
+                                 : "an index is out of bounds for the indexed axis");
   }
 
  private:
@@ -161,6 +165,30 @@ Event put(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb::handle x_h
   }
   return indexed(qref, kc, "put_strided", idx_h, x_h, v_h, nullptr, n, sa, int32_t(0),
                  static_cast<int32_t *>(nullptr));
+}
+
+// out = base + sum over k of idx[k] * strides[k], the element offsets of
+// x[i0, i1, ...]: idx[k] (int64, of out's shape) holds positions along an
+// axis of length lengths[k] (negative ones from the end), axes[k] names it
+// in the error. One launch per index array, then one wait: an index
+// outside its axis raises IndexError.
+void index_offsets(std::uintptr_t qref, KernelCache &kc, std::vector<nb::handle> idx,
+                   std::vector<int64_t> lengths, std::vector<int64_t> strides,
+                   std::vector<int64_t> axes, int64_t base, nb::handle out_h) {
+  const size_t k = idx.size();
+  if (!k || lengths.size() != k || strides.size() != k || axes.size() != k)
+    throw nb::value_error("index_offsets: one length, stride and axis per index array");
+  for (int64_t n : lengths)
+    if (n < 0) throw nb::value_error("index_offsets: negative axis length");
+  BoundsFlag err(queue_from_ref(qref));
+  for (size_t j = 0; j < k; ++j)
+    indexed(qref, kc, "index_offsets", idx[j], out_h, out_h, err.alloc(), lengths[j], strides[j],
+            base, int32_t(j == 0), static_cast<int32_t>(j + 1), err.ptr());
+  err.raise_if_set([&](int32_t tag) {
+    const size_t j = static_cast<size_t>(tag - 1) < k ? static_cast<size_t>(tag - 1) : 0;
+    return "an index is out of bounds for axis " + std::to_string(axes[j]) + " with size " +
+           std::to_string(lengths[j]);
+  });
 }
 
 // out = insertion indices of v into the sorted 1-D s (all contiguous, s and v

@@ -65,6 +65,29 @@ void take_strided(const std::int64_t *idx, const T *x, T *out, Geometry<ND, 3> g
   out[off[2]] = x[off[1] + k * sa];
 }
 
+// out[i] = (first ? base : acc[i]) + k * s for k = idx[i] (negative: from
+// the end of an axis of length n): one term of the element offsets of
+// x[i0, i1, ...], one launch per index array, summed in place (acc is out,
+// or unread when first). An index outside [-n, n) sets *err to tag (the
+// host names the axis) and leaves out unset. T: the 8-byte move type (the
+// bundle of the item size the offsets share).
+template <typename T, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void index_offsets(const std::int64_t *idx, const std::int64_t *acc, std::int64_t *out,
+                   Geometry<ND, 3> g, std::int64_t n, std::int64_t s, std::int64_t base,
+                   std::int32_t first, std::int32_t tag, std::int32_t *err) {
+  static_assert(sizeof(T) == sizeof(std::int64_t), "offsets are int64");
+  std::int64_t off[3];
+  if (!usmk::strided_offsets(g, off)) return;
+  std::int64_t k = idx[off[0]];
+  k += k < 0 ? n : 0;
+  if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n)) {
+    *err = tag;
+    return;
+  }
+  out[off[2]] = (first ? base : acc[off[1]]) + k * s;
+}
+
 // out[j * inner + b] = x[k * s0 + b * si] for k = idx[j] (negative: from
 // the end): take along one axis, one item per work-item (the runtime
 // vectorises the gathers across work-items). An index outside [-n0, n0)
