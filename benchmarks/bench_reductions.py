@@ -13,7 +13,8 @@ sort of 2*10**6 float32, int64 and int32; argsort of 2*10**6 float32 (NumPy
 stable); sort and argsort along the rows of a 20000x100 array (no target:
 many short rows); unique_values of 10**7 int32 with 10**4 distinct values;
 ``a[a > 0.5]`` of 10**7 float32; take of 10**6 random indices from 10**7
-float32 and the scatter ``x[idx] = v`` of as many (no target);
+float32, the same gather by index pairs ``x[i0, i1]`` from a 4000x2500 view
+of the data and the scatter ``x[idx] = v`` (these two without a target);
 take_along_axis along the rows of a 20000x100 array, in argsort order (no
 target); the per-call time of ``float(ua.sum(x))`` and of ``x + y`` then
 ``asnumpy`` on 1-element arrays. A second table gives each row's effective
@@ -59,6 +60,8 @@ def main(argv=None):
     si4 = rng.integers(-2 ** 31, 2 ** 31 - 1, ns, dtype=np.int32)
     uq = rng.integers(0, 10 ** 4, n, dtype=np.int32)
     idx = rng.integers(0, n, 10 ** 6, dtype=np.int64)
+    g2 = a.reshape(4000, 2500)    # the take row's data, indexed by pairs
+    i0, i1 = np.divmod(idx, 2500)
     rf = sf.reshape(-1, 100)    # many short rows: the last axis of a (20000, 100) array
     ri8 = si8.reshape(-1, 100)
     r10 = sf.reshape(-1, 10)    # rows of 10: class scores, argmax per row
@@ -66,7 +69,7 @@ def main(argv=None):
     w = a.copy()                  # scattered into
     v6 = b[:10 ** 6].copy()
     hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8,
-                 r10=r10, ro=ro, w=w, v6=v6)
+                 r10=r10, ro=ro, w=w, v6=v6, g2=g2, i0=i0, i1=i1)
     U = {k: ua.asarray(v) for k, v in hosts.items()}
     D = {k: dpt.asarray(v) for k, v in hosts.items()} if dpt is not None else None
     dsync = D["a"].sycl_queue.wait if D else None
@@ -131,6 +134,10 @@ def main(argv=None):
         ("take 1e6 random indices from 1e7 float32", lambda: (ua.take(U["a"], U["idx"]), sync()),
          lambda: np.take(a, idx), lambda d, D: d.take(D["a"], D["idx"]),
          10 ** 6 * (i8 + 2 * f4), 0.5),
+        ("x[i0, i1], 1e6 random index pairs into 4000x2500 float32",
+         lambda: (U["g2"][U["i0"], U["i1"]], sync()),
+         lambda: g2[i0, i1], lambda d, D: D["g2"][D["i0"], D["i1"]],
+         10 ** 6 * (2 * i8 + 2 * f4), None),
         ("x[idx] = v, 1e6 random indices into 1e7 float32",
          lambda: (U["w"].__setitem__(U["idx"], U["v6"]), sync()),
          lambda: w.__setitem__(idx, v6), lambda d, D: D["w"].__setitem__(D["idx"], D["v6"]),

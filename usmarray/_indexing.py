@@ -298,27 +298,25 @@ def _take(x, key):
     """x[key] for a key whose leading entries are integers and integer arrays
     (one per dimension, broadcast together) followed by basic indices: a
     gather (the array API's integer array indexing; NumPy's result layout)."""
+    from .manipulation import reshape
 
     qi = x._q
-    plan = _axis0_plan(x, key)
-    if plan is not None:
-        # one index array along axis 0: a plain gather (bounds checked on the device)
-        from .manipulation import reshape
-
-        i1, xv, out_shape = plan
-        out = empty_array((i1._shape[0], xv._shape[1]), x._dtype, qi, x._alloc.kind)
-        _engine.gather(qi.ref, qi.kc, xv, i1, out)
+    i, xv, out_shape, rows = _axis0_plan(x, key) or _gather_plan(x, key)
+    if rows:
+        # rows of xv at int64 positions i: the gather of one axis (bounds
+        # checked on the device; CPU devices prefetch)
+        out = empty_array((i._shape[0], xv._shape[1]), x._dtype, qi, x._alloc.kind)
+        _engine.gather(qi.ref, qi.kc, xv, i, out)
         return reshape(out, out_shape)
-    o, xv, out_shape = _gather_plan(x, key)
     out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
-    _engine.take(qi.ref, qi.kc, o, xv, out, 0, 1)
+    _engine.take(qi.ref, qi.kc, i, xv, out, 0, 1)
     return out
 
 
 def _axis0_plan(x, key):
-    """(int64 indices, x as (n0, inner), result shape) when `key` is one
-    integer array indexing axis 0 of x and x's other dimensions merge; else
-    None (the general plan of _gather_plan)."""
+    """(int64 indices, x as (n0, inner), result shape, True) when `key` is
+    one integer array indexing axis 0 of x and x's other dimensions merge;
+    else None (the general plan of _gather_plan)."""
     idx = key[0] if len(key) == 1 else None
     if not (isinstance(idx, usm_ndarray) and idx._q is x._q and idx._dtype.kind in "iu"
             and idx._dtype.name != "uint64" and x.ndim):
@@ -335,7 +333,7 @@ def _axis0_plan(x, key):
     if i1._dtype is not _dtypes.int64 or not i1._flags & 1:
         i1 = astype(i1, _dtypes.int64, order="C")
     xv = view(x, x._off, (x._shape[0], inner), (x._strides[0], si))
-    return i1, xv, idx._shape + x._shape[1:]
+    return i1, xv, idx._shape + x._shape[1:], True
 
 
 def _put(x, key, value):
@@ -344,28 +342,27 @@ def _put(x, key, value):
     from .manipulation import reshape
 
     plan = _axis0_plan(x, key)
-    if plan is None:
-        o, xv, out_shape = _gather_plan(x, key)
-    else:
-        i1, xv, out_shape = plan
-        if i1._alloc is x._alloc:
-            # indices read from x itself: taken before x changes
-            i1 = astype(i1, _dtypes.int64, copy=True)
+    if plan is not None and plan[0]._alloc is x._alloc:
+        # indices read from x itself: taken before x changes
+        plan = (astype(plan[0], _dtypes.int64, copy=True),) + plan[1:]
+    i, xv, out_shape, rows = plan or _gather_plan(x, key)
     qi = x._q
     v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
     _store(v, value)
-    if plan is None:
-        _engine.put(qi.ref, qi.kc, o, xv, v, 0, 1)
-    else:
+    if rows:
         # bounds checked on the device first (one wait), then one scatter
-        _engine.scatter(qi.ref, qi.kc, xv, i1, reshape(v, (i1._shape[0], xv._shape[1])))
+        _engine.scatter(qi.ref, qi.kc, xv, i, reshape(v, (i._shape[0], xv._shape[1])))
+    else:
+        _engine.put(qi.ref, qi.kc, i, xv, v, 0, 1)
 
 
 def _gather_plan(x, key):
-    """(int64 element offsets, view of x, result shape) of an integer-array
-    index: the offsets broadcast over the gathered dimensions, the view walks
-    the remaining ones. The offsets take one pass per index array on the
-    device and one wait (an index out of bounds raises IndexError)."""
+    """(int64 element offsets, view of x, result shape, rows) of an
+    integer-array index. The offsets take one pass per index array on the
+    device and one wait (an index out of bounds raises IndexError). rows:
+    the dimensions left after the gathered ones merge, and the plan is that
+    of _axis0_plan (1-D offsets, x as (n0, inner)); else the offsets are
+    broadcast over the result and the view walks the remaining dimensions."""
     from .creation import asarray
     from .reduction import max as rmax
 
@@ -405,17 +402,31 @@ def _gather_plan(x, key):
             base += (i % n) * x._strides[d]
     if not arrays:   # integers only (not an advanced index on its own, but kept total)
         arrays.append((0, asarray(np.int64(0), device=qi.queue)))
+    # offsets from the lowest item the indexed dimensions reach (negative
+    # strides reach below y's origin), so that they are positions along one
+    # axis of n0 items
+    lo = sum(min(0, (x._shape[d] - 1) * x._strides[d]) for d in range(k) if x._shape[d])
+    n0 = 1 + sum(abs((x._shape[d] - 1) * x._strides[d]) for d in range(k) if x._shape[d])
     s2 = broadcast_shapes(*(a._shape for _, a in arrays))
     offs = empty_array(s2, _dtypes.int64, qi, "device")
     if offs.size:
         _engine.index_offsets(qi.ref, qi.kc, [broadcast_view(a, s2) for _, a in arrays],
                               [x._shape[d] for d, _ in arrays], [x._strides[d] for d, _ in arrays],
-                              [d for d, _ in arrays], base, offs)
+                              [d for d, _ in arrays], base - lo, offs)
     rest_shape, rest_strides = y._shape[k:], y._strides[k:]
     out_shape = s2 + rest_shape
+    si = merged_stride(rest_shape, rest_strides)
+    if si is not None:
+        # the remaining dimensions merge: rows of one axis, gathered by
+        # _engine.gather (prefetching on CPU devices)
+        inner = 1
+        for d in rest_shape:
+            inner *= d
+        flat = view(offs, offs._off, (offs.size,), (1,))
+        return flat, view(y, y._off + lo, (n0, inner), (1, si)), out_shape, True
     o = view(offs, offs._off, out_shape, offs._strides + (0,) * len(rest_shape))
-    xv = view(y, y._off, out_shape, (0,) * len(s2) + rest_strides)
-    return o, xv, out_shape
+    xv = view(y, y._off + lo, out_shape, (0,) * len(s2) + rest_strides)
+    return o, xv, out_shape, False
 
 
 def scalar_bytes(value, dt, strict=True):
