@@ -95,6 +95,8 @@ void collect_deferred_all();  // the same, looking at every entry
 // Host wait for every command on memory usmarray knows (arrays on any
 // queue, pooled blocks, the deferred list), then release the deferred list.
 void synchronize_all();
+// Block until every command submitted to q so far completed (deadlock-safe q.wait()).
+void queue_wait(sycl::queue &q);
 void engine_shutdown();    // at interpreter exit: wait for everything, free all
 bool engine_is_shut_down();
 

@@ -356,12 +356,8 @@ NB_MODULE(_engine, m) {
   m.def("collect", &collect_deferred_all);
   m.def("synchronize", &synchronize_all,
         "Wait for every command on memory usmarray knows, then release the deferred list.");
-  m.def("queue_wait", [](std::uintptr_t qref) {
-    sycl::queue &q = queue_from_ref(qref);
-    sycl::event e = q.ext_oneapi_submit_barrier();
-    nb::gil_scoped_release rel;
-    host_wait(e);
-  }, "Wait for every command submitted to a queue so far (deadlock-safe queue.wait()).");
+  m.def("queue_wait", [](std::uintptr_t qref) { queue_wait(queue_from_ref(qref)); },
+        "Wait for every command submitted to a queue so far (deadlock-safe queue.wait()).");
   m.def("shutdown", &engine_shutdown);
   m.def("is_shut_down", &engine_is_shut_down);
 }

@@ -123,7 +123,7 @@ constexpr std::int64_t kGatherBlock = 4096, kGatherAhead = 64;
 // body(j, k) for j in [j0, e) and k = idx[j] (from the end when negative;
 // any negative only if neg), prefetching x + k' * s0 for the index
 // kGatherAhead places ahead. The indices are in [-n0, n0).
-template <typename T, class F>
+template <bool PF = true, typename T, class F>
 inline void prefetched_walk(T *x, const std::int64_t *idx, std::int64_t j0, std::int64_t e,
                             std::int64_t n0, std::int64_t s0, bool neg, F &&body) {
   const auto run = [&](auto wrap) {
@@ -132,7 +132,7 @@ inline void prefetched_walk(T *x, const std::int64_t *idx, std::int64_t j0, std:
       else return idx[j];
     };
     using U = std::remove_const_t<T>;
-    const std::int64_t ahead = e - kGatherAhead;
+    const std::int64_t ahead = PF ? e - kGatherAhead : j0;
     for (std::int64_t j = j0; j < ahead; ++j) {
       syclexp::prefetch(const_cast<U *>(x + at(j + kGatherAhead) * s0), sizeof(T));
       body(j, at(j));
@@ -186,7 +186,7 @@ void scatter_vec(T *x, const std::int64_t *idx, const T *v, std::int64_t total, 
   if constexpr (CHECK) {
     if (lo < -n0 || hi >= n0) *err = 1;
   } else {
-    prefetched_walk(x, idx, j0, e, n0, s0, lo < 0,
+    prefetched_walk<false>(x, idx, j0, e, n0, s0, lo < 0,
                     [&](std::int64_t j, std::int64_t k) { x[k * s0] = v[j]; });
   }
 }
