@@ -400,8 +400,6 @@ def _gather_plan(x, key):
             if i < -n or i >= n:
                 raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
             base += (i % n) * x._strides[d]
-    if not arrays:   # integers only (not an advanced index on its own, but kept total)
-        arrays.append((0, asarray(np.int64(0), device=qi.queue)))
     # offsets from the lowest item the indexed dimensions reach (negative
     # strides reach below y's origin), so that they are positions along one
     # axis of n0 items
