@@ -56,26 +56,29 @@ namespace {
 std::mutex g_wait_turn;
 }
 
-// Before that, the waiting thread polls the event for up to kSpinWait,
-// yielding its CPU between polls: a blocking wait puts the thread to sleep,
-// and waking it when the command completes took 30-50 µs on a 2-CPU VM
-// (whose idle virtual CPU must be woken too), more than the commands most
-// host waits are for (x + y of 1e5 float32 then a wait: 49 µs blocking,
-// 23 µs polling). The budget is short because a polling thread shares a
-// CPU with the runtime's workers: with 1 ms, take of 1e6 random indices
-// (a 4-5 ms command) lost about 0.9 ms. USMARRAY_SPIN_WAIT_US overrides it
-// (0: block at once).
+// A waiting thread may first poll the event for up to kSpinWait, yielding
+// its CPU between polls (USMARRAY_SPIN_WAIT_US; 0, the default, blocks at
+// once). Blocking is what lets the thread work: the OpenCL CPU runtime runs
+// kernels on one worker thread fewer than the cores, and a thread blocked
+// on a kernel's event (or a later command) runs work-groups too, while a
+// polling thread only takes CPU time from the worker. Polling paid when the
+// waits were for barriers, which the thread cannot join (waking a thread
+// blocked on one took 30-50 µs on a 2-CPU VM); since queue_wait waits for
+// kernels, it costs: 4 runs of alternating processes, medians in µs,
+// blocking / polling 20 µs / polling 250 µs: float(ua.sum(x)) of 4e6
+// float32 131 / 141 / 240, asnumpy(x + y) of 1e5 45 / 59 / 71, of 1e6
+// 259 / 272 / 404; 1e4 items, where polling wins, 20 / 17 / 19.
 namespace {
 const std::chrono::microseconds kSpinWait{[] {
   const char *v = std::getenv("USMARRAY_SPIN_WAIT_US");
-  return v ? std::max(0L, std::atol(v)) : 250L;
+  return v ? std::max(0L, std::atol(v)) : 0L;
 }()};
 }
 
 void host_wait(const sycl::event &e) {
   if (event_complete(e)) return;
   const auto until = std::chrono::steady_clock::now() + kSpinWait;
-  for (unsigned i = 1;; ++i) {
+  for (unsigned i = 1; kSpinWait.count() > 0; ++i) {
     std::this_thread::yield();
     if (event_complete(e)) {
       sycl::event(e).wait_and_throw();  // (complete: returns at once, with errors raised)
