@@ -298,17 +298,14 @@ def _take(x, key):
     """x[key] for a key whose leading entries are integers and integer arrays
     (one per dimension, broadcast together) followed by basic indices: a
     gather (the array API's integer array indexing; NumPy's result layout)."""
-    from .manipulation import reshape
-
     qi = x._q
     i, xv, out_shape, rows = _axis0_plan(x, key) or _gather_plan(x, key)
+    out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
     if rows:
         # rows of xv at int64 positions i: the gather of one axis (bounds
         # checked on the device; CPU devices prefetch)
-        out = empty_array((i._shape[0], xv._shape[1]), x._dtype, qi, x._alloc.kind)
-        _engine.gather(qi.ref, qi.kc, xv, i, out)
-        return reshape(out, out_shape)
-    out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
+        _engine.gather(qi.ref, qi.kc, xv, i, _as_rows(out, i, xv))
+        return out
     _engine.take(qi.ref, qi.kc, i, xv, out, 0, 1)
     return out
 
@@ -319,28 +316,36 @@ def _axis0_plan(x, key):
     else None (the general plan of _gather_plan)."""
     idx = key[0] if len(key) == 1 else None
     if not (isinstance(idx, usm_ndarray) and idx._q is x._q and idx._dtype.kind in "iu"
-            and idx._dtype.name != "uint64" and x.ndim):
+            and idx._dtype is not _dtypes.uint64 and x.ndim):
         return None
     si = merged_stride(x._shape[1:], x._strides[1:])
     if si is None:
         return None
-    from .manipulation import reshape
-
     inner = 1
     for d in x._shape[1:]:
         inner *= d
-    i1 = reshape(idx, (-1,))
+    if idx.ndim == 1:
+        i1 = idx
+    else:
+        from .manipulation import reshape
+
+        i1 = reshape(idx, (-1,))
     if i1._dtype is not _dtypes.int64 or not i1._flags & 1:
         i1 = astype(i1, _dtypes.int64, order="C")
     xv = view(x, x._off, (x._shape[0], inner), (x._strides[0], si))
     return i1, xv, idx._shape + x._shape[1:], True
 
 
+def _as_rows(a, i, xv):
+    """The new C-contiguous `a` (the selection's shape) as the (len(i),
+    row length of xv) matrix the engine's gather and scatter take."""
+    inner = xv._shape[1]
+    return view(a, 0, (i._shape[0], inner), (inner, 1))
+
+
 def _put(x, key, value):
     """x[key] = value for the keys _take accepts: `value` (any array-like or
     scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
-    from .manipulation import reshape
-
     plan = _axis0_plan(x, key)
     if plan is not None and plan[0]._alloc is x._alloc:
         # indices read from x itself: taken before x changes
@@ -351,7 +356,7 @@ def _put(x, key, value):
     _store(v, value)
     if rows:
         # bounds checked on the device first (one wait), then one scatter
-        _engine.scatter(qi.ref, qi.kc, xv, i, reshape(v, (i._shape[0], xv._shape[1])))
+        _engine.scatter(qi.ref, qi.kc, xv, i, _as_rows(v, i, xv))
     else:
         _engine.put(qi.ref, qi.kc, i, xv, v, 0, 1)
 
@@ -637,6 +642,8 @@ def take(x, indices, /, *, axis=None):
     from .manipulation import moveaxis
 
     axis = one_axis("take", x, indices, axis)
+    if axis == 0:
+        return _take(x, (indices,))
     r = _take(moveaxis(x, axis, 0), (indices,))
     return moveaxis(r, 0, axis)
 

@@ -4,6 +4,7 @@
 // placement; this layer validates, picks the fast path and submits.
 #pragma once
 
+#include <chrono>
 #include <sycl/sycl.hpp>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -53,6 +54,9 @@ struct LastUse {
 // GIL): the OpenCL CPU runtime deadlocks when several threads block in it at
 // once on out-of-order queues (memory.cpp).
 void host_wait(const sycl::event &e);
+// The same, polling for up to `spin` before it blocks (for commands the
+// waiting thread cannot help to run).
+void host_wait(const sycl::event &e, std::chrono::microseconds spin);
 
 // ---------------------------------------------------------------- memory
 struct Allocation {
