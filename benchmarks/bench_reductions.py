@@ -8,17 +8,20 @@ Run from outside the source tree so the installed package is imported::
 
 Rows (warm kernel cache, median of interleaved repetitions): sum of 10**7
 float32; sum over axis 0 and axis 1 of a 4096x2048 float32 matrix; max of
-10**7 float64; argmax of 10**7 float32; cumulative_sum of 10**7 float32;
-sort of 2*10**6 float32, int64 and int32; argsort of 2*10**6 float32 (NumPy
-stable); sort and argsort along the rows of a 20000x100 array (no target:
-many short rows); unique_values of 10**7 int32 with 10**4 distinct values;
-``a[a > 0.5]`` of 10**7 float32; take of 10**6 random indices from 10**7
-float32, the same gather by index pairs ``x[i0, i1]`` from a 4000x2500 view
-of the data and the scatter ``x[idx] = v`` (these two without a target);
-take_along_axis along the rows of a 20000x100 array, in argsort order (no
-target); the per-call time of ``float(ua.sum(x))`` and of ``x + y`` then
-``asnumpy`` on 1-element arrays. A second table gives each row's effective
-bandwidth (bytes read + written / time) beside that of ``a + b``.
+10**7 float64; argmax of 10**7 float32; sum of 4*10**7 float32 (160 MB,
+more than most CPUs' caches hold: a read from memory; no target);
+cumulative_sum of 10**7 float32; sort of 2*10**6 float32, int64 and int32;
+argsort of 2*10**6 float32 (NumPy stable); sort and argsort along the rows
+of a 20000x100 array (no target: many short rows); unique_values of 10**7
+int32 with 10**4 distinct values; ``a[a > 0.5]`` of 10**7 float32; take of
+10**6 random indices from 10**7 float32, the same gather by index pairs
+``x[i0, i1]`` from a 4000x2500 view of the data and the scatter ``x[idx] =
+v`` (these two without a target); take_along_axis along the rows of a
+20000x100 array, in argsort order (no target); the per-call time of
+``float(ua.sum(x))`` and of ``x + y`` then ``asnumpy`` on 1-element arrays.
+A second table gives each row's effective bandwidth (bytes read + written
+/ time) beside that of ``a + b``, and the ratio a row would have at that
+bandwidth.
 """
 
 import argparse
@@ -53,6 +56,7 @@ def main(argv=None):
     a = rng.random(n, dtype=np.float32)
     b = rng.random(n, dtype=np.float32)
     a64 = a.astype(np.float64)
+    big = rng.random(4 * n, dtype=np.float32)   # 160 MB: read from memory, not from a cache
     m = rng.random((4096, 2048), dtype=np.float32)
     ns = 2 * 10 ** 6
     sf = rng.random(ns, dtype=np.float32)
@@ -68,7 +72,7 @@ def main(argv=None):
     ro = np.argsort(rf, axis=1)   # an order per row, as argsort gives for take_along_axis
     w = a.copy()                  # scattered into
     v6 = b[:10 ** 6].copy()
-    hosts = dict(a=a, b=b, a64=a64, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8,
+    hosts = dict(a=a, b=b, a64=a64, big=big, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8,
                  r10=r10, ro=ro, w=w, v6=v6, g2=g2, i0=i0, i1=i1)
     U = {k: ua.asarray(v) for k, v in hosts.items()}
     D = {k: dpt.asarray(v) for k, v in hosts.items()} if dpt is not None else None
@@ -100,6 +104,8 @@ def main(argv=None):
          lambda d, D: d.max(D["a64"]), n * f8, 0.5),
         ("argmax, 1e7 float32", lambda: (ua.argmax(U["a"]), sync()), lambda: a.argmax(),
          lambda d, D: d.argmax(D["a"]), n * f4, 0.5),
+        ("sum, 4e7 float32 (160 MB)", lambda: (ua.sum(U["big"]), sync()), lambda: big.sum(),
+         lambda d, D: d.sum(D["big"]), 4 * n * f4, None),
         ("argmax axis 1, 200000x10 float32", lambda: (ua.argmax(U["r10"], axis=1), sync()),
          lambda: r10.argmax(axis=1), lambda d, D: d.argmax(D["r10"], axis=1),
          ns * f4 + ns // 10 * i8, None),
@@ -199,7 +205,7 @@ def main(argv=None):
     print("effective bandwidth: bytes read + written (inputs once, outputs once) / median time")
     head = f"{'measurement':44s} {'MB':>7s} {'usmarray':>10s} {'NumPy':>10s}"
     head += f" {'dpnp.tensor':>12s}" if dpt is not None else ""
-    head += f" {'ua / (a + b)':>13s}"
+    head += f" {'ua / (a + b)':>13s} {'ratio at (a + b)':>17s}"
     print(head)
     print("-" * len(head))
     for lab, nb, su, sn, sd in bw:
@@ -207,8 +213,11 @@ def main(argv=None):
         line = f"{lab[:44]:44s} {nb / 1e6:7.1f} {g:#6.3g} GB/s {nb / sn.median / 1e9:#5.3g} GB/s"
         if dpt is not None:
             line += f" {nb / sd.median / 1e9:#7.3g} GB/s" if sd is not None else f" {'-':>12s}"
-        line += f" {g / ref_bw:13.3g}"
+        line += f" {g / ref_bw:13.3g} {(nb / sn.median / 1e9) / ref_bw:17.3g}"
         print(line)
+    print("ratio at (a + b): the ratio to NumPy of a usmarray row that moved its bytes at the "
+          "bandwidth of a + b (NumPy's bandwidth / that of usmarray's a + b); a target below it "
+          "asks for more than a + b's bandwidth.")
     busy = [r.label for r in t.rows
             if not isinstance(r, str) and r.other_load is not None and r.other_load > _util.BUSY_CPUS]
     if busy:
