@@ -303,7 +303,7 @@ def _take(x, key):
     out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
     if rows:
         # rows of xv at int64 positions i: the gather of one axis (bounds
-        # checked on the device; CPU devices prefetch)
+        # checked on the device)
         _engine.gather(qi.ref, qi.kc, xv, i, _as_rows(out, i, xv))
         return out
     _engine.take(qi.ref, qi.kc, i, xv, out, 0, 1)
@@ -421,7 +421,7 @@ def _gather_plan(x, key):
     si = merged_stride(rest_shape, rest_strides)
     if si is not None:
         # the remaining dimensions merge: rows of one axis, gathered by
-        # _engine.gather (prefetching on CPU devices)
+        # _engine.gather
         inner = 1
         for d in rest_shape:
             inner *= d

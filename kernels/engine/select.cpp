@@ -289,8 +289,8 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   int32_t *ep = err.ptr();
   const std::string T = move_type_name(static_cast<int>(x.itemsize));
   char *xp = x.data(), *ip = idx.data(), *vp = v.data();
-  // CPU devices, inner == 1: blocks of indices (a vectorised check pass; the
-  // scatter does not prefetch: kernels/sycl/where.cpp)
+  // CPU devices, inner == 1: blocks of indices (a vectorised check pass:
+  // kernels/sycl/where.cpp)
   const sycl::kernel *kv[2] = {nullptr, nullptr};
   if (kc.simd && inner == 1)
     for (int c = 0; c < 2; ++c) kv[c] = kc.find("scatter_vec<" + T + ", " + std::to_string(c) + ">");

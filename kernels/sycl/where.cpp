@@ -1,5 +1,4 @@
 // where(cond, x1, x2) (selection by a boolean condition) and gathers.
-#include <sycl/ext/oneapi/experimental/prefetch.hpp>
 #include "order.hpp"
 
 template <typename T>
@@ -110,37 +109,25 @@ void gather(const T *x, const std::int64_t *idx, T *out, std::int64_t total, std
 
 // The same for inner == 1 on CPU devices: one work-item per block of
 // kGatherBlock indices, scalar loads. Each load is a likely cache miss at
-// an address read from idx, so the loop prefetches the item kGatherAhead
-// indices ahead: a core then keeps as many misses in flight as its miss
-// buffers hold, not only as many as its reorder window reaches (1e6 random
-// indices into 1e7 float32: 8-10 ms without the prefetch, about 4 ms with
-// it). The window still bounds how far the core runs ahead, so the loop
-// carries no bounds checks: a first pass over the block's indices (a
-// vectorised one, in the cache) checks them, and says whether any is
-// negative.
-constexpr std::int64_t kGatherBlock = 4096, kGatherAhead = 64;
+// an address read from idx; the misses overlap as far as the core's reorder
+// window reaches, so the loop is kept short: no bounds checks (a first pass
+// over the block's indices, vectorised and in the cache, checks them and
+// says whether any is negative) and no software prefetch. The OpenCL CPU
+// runtime turns a prefetch into a call of its own per item, and with both
+// cores working that cost more than it hid: 1e6 random indices into 1e7
+// float32 took 4.8-5.3 ms with a prefetch 64 indices ahead and 3.8-4.1 ms
+// without (a C loop of either shape: 3.7-4.0 ms).
+constexpr std::int64_t kGatherBlock = 4096;
 
 // body(j, k) for j in [j0, e) and k = idx[j] (from the end when negative;
-// any negative only if neg), prefetching x + k' * s0 for the index
-// kGatherAhead places ahead. The indices are in [-n0, n0).
-template <bool PF = true, typename T, class F>
-inline void prefetched_walk(T *x, const std::int64_t *idx, std::int64_t j0, std::int64_t e,
-                            std::int64_t n0, std::int64_t s0, bool neg, F &&body) {
-  const auto run = [&](auto wrap) {
-    const auto at = [&](std::int64_t j) {
-      if constexpr (decltype(wrap)::value) return idx[j] + (idx[j] < 0 ? n0 : 0);
-      else return idx[j];
-    };
-    using U = std::remove_const_t<T>;
-    const std::int64_t ahead = PF ? e - kGatherAhead : j0;
-    for (std::int64_t j = j0; j < ahead; ++j) {
-      syclexp::prefetch(const_cast<U *>(x + at(j + kGatherAhead) * s0), sizeof(T));
-      body(j, at(j));
-    }
-    for (std::int64_t j = ahead > j0 ? ahead : j0; j < e; ++j) body(j, at(j));
-  };
-  if (neg) run(std::true_type{});
-  else run(std::false_type{});
+// any negative only if neg). The indices are in [-n0, n0).
+template <class F>
+inline void index_walk(const std::int64_t *idx, std::int64_t j0, std::int64_t e, std::int64_t n0,
+                       bool neg, F &&body) {
+  if (neg)
+    for (std::int64_t j = j0; j < e; ++j) body(j, idx[j] + (idx[j] < 0 ? n0 : 0));
+  else
+    for (std::int64_t j = j0; j < e; ++j) body(j, idx[j]);
 }
 
 // The smallest and largest of idx[j0, e) and 0.
@@ -166,16 +153,14 @@ void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
     *err = 1;
     return;
   }
-  prefetched_walk(x, idx, j0, e, n0, s0, lo < 0,
-                  [&](std::int64_t j, std::int64_t k) { out[j] = x[k * s0]; });
+  index_walk(idx, j0, e, n0, lo < 0, [&](std::int64_t j, std::int64_t k) { out[j] = x[k * s0]; });
 }
 
 // x[k * s0] = v[j] for k = idx[j], inner == 1, on CPU devices: blocks as
-// gather_vec, without its prefetch: a store that misses waits in the store
-// buffer, not in the reorder window, so the misses overlap already (a C
-// loop: 3.5-3.9 ms with or without a prefetch; the kernel measured no
-// faster with it). CHECK: store nothing, only set *err for an index
-// outside [-n0, n0) (the host checks before scattering).
+// gather_vec (a store that misses waits in the store buffer, not in the
+// reorder window, so its misses overlap further). CHECK: store nothing,
+// only set *err for an index outside [-n0, n0) (the host checks before
+// scattering).
 template <typename T, int CHECK>
 USM_SIMD_KERNEL
 void scatter_vec(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std::int64_t n0,
@@ -188,8 +173,7 @@ void scatter_vec(T *x, const std::int64_t *idx, const T *v, std::int64_t total, 
   if constexpr (CHECK) {
     if (lo < -n0 || hi >= n0) *err = 1;
   } else {
-    prefetched_walk<false>(x, idx, j0, e, n0, s0, lo < 0,
-                    [&](std::int64_t j, std::int64_t k) { x[k * s0] = v[j]; });
+    index_walk(idx, j0, e, n0, lo < 0, [&](std::int64_t j, std::int64_t k) { x[k * s0] = v[j]; });
   }
 }
 
