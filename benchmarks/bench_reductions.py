@@ -21,7 +21,10 @@ v`` (these two without a target); take_along_axis along the rows of a
 ``float(ua.sum(x))`` and of ``x + y`` then ``asnumpy`` on 1-element arrays.
 A second table gives each row's effective bandwidth (bytes read + written
 / time) beside that of ``a + b``, and the ratio a row would have at that
-bandwidth.
+bandwidth. A third, when a C compiler with OpenMP is at hand, times
+hand-written loops over all the host's cores for the bandwidth rows
+(``floor.c``, in the same turns as usmarray and NumPy, on copies of the
+data): the ratio to NumPy that the machine's cores and memory allow.
 """
 
 import argparse
@@ -32,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
+import _floor  # noqa: E402
 import _util  # noqa: E402
 from _util import Row, Table, time_calls, time_interleaved  # noqa: E402
 
@@ -47,8 +51,10 @@ def main(argv=None):
     p.add_argument("--reps", type=int, default=9, help="repetitions of each throughput row")
     p.add_argument("--calls", type=int, default=5000, help="calls per per-call repetition")
     p.add_argument("--only", default="", help="run only rows whose label contains this text")
+    p.add_argument("--no-floor", action="store_true", help="skip the hand-written C loops (floor.c)")
     args = p.parse_args(argv)
     dpt, dpt_reason = _util.import_dpt()
+    fl, fl_reason = (None, "--no-floor") if args.no_floor else _floor.load()
     t = Table(with_dpt=dpt is not None)
     sync = ua.synchronize
     rng = np.random.default_rng(0)
@@ -89,6 +95,21 @@ def main(argv=None):
         "with ua.synchronize() (or reads its result back), so device work is inside the timed "
         "region. The libraries take turns (usmarray, NumPy, dpnp.tensor, then the next "
         "repetition), so load from elsewhere hits all columns alike. Ratio = usmarray / NumPy.")
+    # the C loops read copies, so none of them follows a library that has
+    # just read the same array into the caches
+    if fl is not None:
+        ca, ca64, cbig, cm = a.copy(), a64.copy(), big.copy(), m.copy()
+        c_cols, c_rows = np.empty(m.shape[1], np.float32), np.empty(m.shape[0], np.float32)
+        floors = {
+            "sum, 1e7 float32": lambda: fl.sum(ca),
+            "sum axis 0, 4096x2048 float32": lambda: fl.sum_axis0(cm, c_cols),
+            "sum axis 1, 4096x2048 float32": lambda: fl.sum_axis1(cm, c_rows),
+            "max, 1e7 float64": lambda: fl.max(ca64),
+            "argmax, 1e7 float32": lambda: fl.argmax(ca),
+            "sum, 4e7 float32 (160 MB)": lambda: fl.sum(cbig),
+        }
+    else:
+        floors = {}
     # (label, usmarray fn, NumPy fn, dpnp.tensor expr or None, bytes moved, ratio target)
     f4, f8, i8, i4 = 4, 8, 8, 4
     cases = [
@@ -154,17 +175,18 @@ def main(argv=None):
          lambda d, D: d.take_along_axis(D["rf"], D["ro"], axis=1), ns * (2 * f4 + i8), None),
     ]
     bw = []   # (label, bytes, Stats)
+    floor_rows = []   # (label, usmarray, NumPy, C loop Stats)
     t.section("throughput (warm kernel cache)")
     for label, fu, fn, fd, nbytes, limit in cases:
         if args.only and args.only not in label and not label.startswith("a + b"):
             continue
         load = _util.OtherLoad()
         try:
-            su, sn, sd = time_interleaved([fu, fn, dp(fd)], reps=args.reps)
+            su, sn, sd, sc = time_interleaved([fu, fn, dp(fd), floors.get(label)], reps=args.reps)
         except Exception as e:   # an operation missing or failing in one library
             try:
                 su, sn = time_interleaved([fu, fn], reps=args.reps)
-                sd = f"error: {type(e).__name__}"
+                sd, sc = f"error: {type(e).__name__}", None
             except Exception as e2:
                 t.add(Row(label, error=f"{type(e2).__name__}: {e2}", note=note))
                 continue
@@ -172,6 +194,8 @@ def main(argv=None):
                         note=note))
         row.other_load = load.cpus()
         bw.append((label, nbytes, su, sn, sd if isinstance(sd, _util.Stat) else None))
+        if sc is not None:
+            floor_rows.append((label, su, sn, sc))
         _util.clean_up()
     t.section("per call, 1-element float32 arrays")
     note_c = t.footnote(
@@ -218,6 +242,22 @@ def main(argv=None):
     print("ratio at (a + b): the ratio to NumPy of a usmarray row that moved its bytes at the "
           "bandwidth of a + b (NumPy's bandwidth / that of usmarray's a + b); a target below it "
           "asks for more than a + b's bandwidth.")
+    print()
+    if floor_rows:
+        print(f"hand-written loops (benchmarks/floor.c, OpenMP, {fl.threads} threads, same turns, "
+              "copies of the data): median times")
+        head = (f"{'measurement':44s} {'usmarray':>10s} {'NumPy':>10s} {'C loop':>10s} "
+                f"{'ua / NumPy':>11s} {'C / NumPy':>10s} {'ua / C':>7s}")
+        print(head)
+        print("-" * len(head))
+        for lab, su, sn, sc in floor_rows:
+            print(f"{lab[:44]:44s} {su.fmt():>10s} {sn.fmt():>10s} {sc.fmt():>10s} "
+                  f"{su.median / sn.median:11.3g} {sc.median / sn.median:10.3g} "
+                  f"{su.median / sc.median:7.3g}")
+        print("C / NumPy: the ratio a row reaches at the speed of a plain loop over all cores; a "
+              "target below it asks for more than this machine's cores and memory gave that loop.")
+    else:
+        print(f"hand-written loops: not measured ({fl_reason})")
     busy = [r.label for r in t.rows
             if not isinstance(r, str) and r.other_load is not None and r.other_load > _util.BUSY_CPUS]
     if busy:

@@ -1,0 +1,106 @@
+"""Hand-written OpenMP loops (``floor.c``) for the bandwidth rows of
+bench_reductions.py: the time the host's cores and memory need for the same
+reduction, measured beside usmarray and NumPy.
+
+``load()`` builds ``floor.c`` with the system C compiler (``$CC``, else
+``cc``; ``-O3 -march=native -fopenmp``) into a temporary directory and
+returns a `Floor`, or ``(None, reason)`` when there is no compiler or OpenMP.
+Nothing here is part of usmarray.
+"""
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+__all__ = ["Floor", "load"]
+
+_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor.c")
+
+
+class Floor:
+    """The loops of floor.c on NumPy arrays (C-contiguous, of the loop's dtype)."""
+
+    def __init__(self, lib, threads):
+        self.threads = threads
+        i64, fp32, fp64 = ctypes.c_int64, ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_double)
+        self._sum = lib.floor_sum_f32
+        self._sum.argtypes, self._sum.restype = [fp32, i64], ctypes.c_float
+        self._max = lib.floor_max_f64
+        self._max.argtypes, self._max.restype = [fp64, i64], ctypes.c_double
+        self._argmax = lib.floor_argmax_f32
+        self._argmax.argtypes, self._argmax.restype = [fp32, i64], i64
+        self._cols = lib.floor_sum_axis0_f32
+        self._cols.argtypes, self._cols.restype = [fp32, i64, i64, fp32], None
+        self._rows = lib.floor_sum_axis1_f32
+        self._rows.argtypes, self._rows.restype = [fp32, i64, i64, fp32], None
+
+    @staticmethod
+    def _p(a, ctype):
+        return a.ctypes.data_as(ctypes.POINTER(ctype))
+
+    def sum(self, x):
+        return self._sum(self._p(x, ctypes.c_float), x.size)
+
+    def max(self, x):
+        return self._max(self._p(x, ctypes.c_double), x.size)
+
+    def argmax(self, x):
+        return self._argmax(self._p(x, ctypes.c_float), x.size)
+
+    def sum_axis0(self, m, out):
+        self._cols(self._p(m, ctypes.c_float), m.shape[0], m.shape[1], self._p(out, ctypes.c_float))
+        return out
+
+    def sum_axis1(self, m, out):
+        self._rows(self._p(m, ctypes.c_float), m.shape[0], m.shape[1], self._p(out, ctypes.c_float))
+        return out
+
+    def check(self):
+        """Compare every loop with NumPy once: a wrong loop is no floor."""
+        rng = np.random.default_rng(1)
+        x = rng.random(100003, dtype=np.float32)
+        x64 = x.astype(np.float64)
+        m = rng.random((301, 257), dtype=np.float32)
+        ok = (np.isclose(self.sum(x), x.sum(dtype=np.float64), rtol=1e-4)
+              and self.max(x64) == x64.max() and self.argmax(x) == x.argmax()
+              and np.allclose(self.sum_axis0(m, np.empty(257, np.float32)), m.sum(axis=0), rtol=1e-4)
+              and np.allclose(self.sum_axis1(m, np.empty(301, np.float32)), m.sum(axis=1), rtol=1e-4))
+        if not ok:
+            raise RuntimeError("floor.c disagrees with NumPy")
+
+
+def load():
+    """(Floor, None), or (None, why not)."""
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return None, "no C compiler"
+    # OpenMP threads that spin after a loop would take the cores the next
+    # library's call needs (libgomp reads this when it loads)
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    with open(_SRC, "rb") as f:
+        key = hashlib.sha256(f.read() + cc.encode()).hexdigest()[:16]
+    lib_path = os.path.join(tempfile.gettempdir(), f"usmarray-bench-floor-{key}.so")
+    if not os.path.exists(lib_path):
+        tmp = lib_path + f".{os.getpid()}"
+        cmd = [cc, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", _SRC, "-o", tmp]
+        try:
+            subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+        except (OSError, subprocess.SubprocessError) as e:
+            return None, f"floor.c did not build ({type(e).__name__})"
+        os.replace(tmp, lib_path)
+    lib = ctypes.CDLL(lib_path)
+    fl = Floor(lib, _omp_threads())
+    fl.check()
+    return fl, None
+
+
+def _omp_threads():
+    n = os.environ.get("OMP_NUM_THREADS", "")
+    if n.split(",")[0].strip().isdigit():
+        return int(n.split(",")[0])
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
