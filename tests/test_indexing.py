@@ -778,6 +778,37 @@ def test_setitem_integer_array_views_casts_and_errors():
         xr[ua.asarray([0])] = 1.0
 
 
+@pytest.mark.parametrize("n", [7, 5000])
+def test_setitem_integer_array_values_in_place_or_copied(variant, n):
+    # values the scatter reads as they are (contiguous, x's dtype and queue),
+    # and values in x's own memory, which it must read before x changes
+    h = np.arange(2 * n, dtype=np.float32)
+    x = ua.asarray(h)
+    idx = np.random.default_rng(3).permutation(2 * n)[:n]
+    vals = -np.arange(n, dtype=np.float32)
+    x[ua.asarray(idx)] = ua.asarray(vals)
+    h[idx] = vals
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[ua.asarray(idx)] = x[n:]           # a contiguous view of x: copied first
+    h[idx] = h[n:].copy()
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[ua.asarray(idx)] = x[::-1][:n]     # a reversed view of x
+    h[idx] = h[::-1][:n].copy()
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[ua.asarray(idx)] = ua.asarray(vals[::-1].copy())[::-1]   # a strided value
+    h[idx] = vals
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    w = ua.asarray(vals, dtype=ua.float64)      # another dtype: cast
+    x[ua.asarray(idx)] = w + 0.5
+    h[idx] = vals + 0.5
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    v = ua.asarray(vals)
+    x[ua.asarray(idx)] = v
+    v[...] = 0                            # the scatter has read v before this
+    h[idx] = vals
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
 def test_setitem_mask_with_array_values():
     h = np.arange(24, dtype="i8").reshape(4, 6)
     x = ua.asarray(h)

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _dtypes, _engine
 from ._exceptions import AxisError
-from ._array import WRITABLE, empty_array, usm_ndarray, view
+from ._array import C_CONTIG, WRITABLE, empty_array, usm_ndarray, view
 from ._copy import assign, astype, broadcast_shapes, broadcast_view
 
 __all__ = ["getitem", "setitem", "basic_view", "scalar_bytes"]
@@ -352,13 +352,28 @@ def _put(x, key, value):
         plan = (astype(plan[0], _dtypes.int64, copy=True),) + plan[1:]
     i, xv, out_shape, rows = plan or _gather_plan(x, key)
     qi = x._q
-    v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
-    _store(v, value)
+    if _scatters_as_is(value, x, out_shape):
+        v = value
+    else:
+        v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
+        _store(v, value)
     if rows:
         # bounds checked on the device first (one wait), then one scatter
         _engine.scatter(qi.ref, qi.kc, xv, i, _as_rows(v, i, xv))
     else:
         _engine.put(qi.ref, qi.kc, i, xv, v, 0, 1)
+
+
+def _scatters_as_is(value, x, shape):
+    """Whether the scatter of x[key] = value can read `value` in place: an
+    array on x's queue, of x's dtype and of x[key]'s shape, C-contiguous, and
+    not in x's memory (which the scatter writes while it reads)."""
+    if not (isinstance(value, usm_ndarray) and value._q is x._q and value._dtype == x._dtype
+            and value._shape == shape and value._flags & C_CONTIG):
+        return False
+    a, b = value._alloc, x._alloc
+    # (two imports of one memory are two allocations: compare addresses)
+    return a.ptr + a.nbytes <= b.ptr or b.ptr + b.nbytes <= a.ptr
 
 
 def _gather_plan(x, key):
