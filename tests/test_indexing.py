@@ -986,7 +986,7 @@ def test_take_rows_and_bounds(variant):
 @pytest.mark.parametrize("where", [0, 63, 64, 4095, 4096, 9999])
 def test_take_bad_index_among_many(variant, where):
     # one bad index among many valid ones, wherever it falls relative to the
-    # CPU kernel's blocks and its prefetch distance: IndexError, no crash
+    # CPU kernel's blocks of 4096 indices: IndexError, no crash
     h = np.arange(1000, dtype=np.float32)
     x = ua.asarray(h)
     idx = np.random.default_rng(5).integers(-1000, 1000, 10000)
