@@ -352,11 +352,7 @@ def _put(x, key, value):
         plan = (astype(plan[0], _dtypes.int64, copy=True),) + plan[1:]
     i, xv, out_shape, rows = plan or _gather_plan(x, key)
     qi = x._q
-    if _scatters_as_is(value, x, out_shape):
-        v = value
-    else:
-        v = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
-        _store(v, value)
+    v = _scatter_values(value, x, out_shape)
     if rows:
         # bounds checked on the device first (one wait), then one scatter
         _engine.scatter(qi.ref, qi.kc, xv, i, _as_rows(v, i, xv))
@@ -364,16 +360,20 @@ def _put(x, key, value):
         _engine.put(qi.ref, qi.kc, i, xv, v, 0, 1)
 
 
-def _scatters_as_is(value, x, shape):
-    """Whether the scatter of x[key] = value can read `value` in place: an
-    array on x's queue, of x's dtype and of x[key]'s shape, C-contiguous, and
-    not in x's memory (which the scatter writes while it reads)."""
-    if not (isinstance(value, usm_ndarray) and value._q is x._q and value._dtype == x._dtype
+def _scatter_values(value, x, shape):
+    """`value` as a scatter into x reads it, `shape` items of x's dtype:
+    `value` itself when it is such an array, C-contiguous, on x's queue and
+    outside x's memory (which the scatter writes while it reads), else a new
+    array with `value` broadcast and cast into it."""
+    if (isinstance(value, usm_ndarray) and value._q is x._q and value._dtype == x._dtype
             and value._shape == shape and value._flags & C_CONTIG):
-        return False
-    a, b = value._alloc, x._alloc
-    # (two imports of one memory are two allocations: compare addresses)
-    return a.ptr + a.nbytes <= b.ptr or b.ptr + b.nbytes <= a.ptr
+        a, b = value._alloc, x._alloc
+        # (two imports of one memory are two allocations: compare addresses)
+        if a.ptr + a.nbytes <= b.ptr or b.ptr + b.nbytes <= a.ptr:
+            return value
+    v = empty_array(shape, x._dtype, x._q, x._alloc.kind)
+    _store(v, value)
+    return v
 
 
 def _gather_plan(x, key):
@@ -672,7 +672,7 @@ def _along_axis_plan(name, x, indices, axis):
     a = along_axis_checks(name, x, indices, axis)
     if indices._dtype.kind not in "iu":
         raise IndexError(f"{name}: indices must be integers, got {indices._dtype.name}")
-    if indices._dtype.name == "uint64":
+    if indices._dtype is _dtypes.uint64:
         return None
     if indices._q is not x._q:
         indices = indices.to_device(x._q.queue)
@@ -720,8 +720,6 @@ def put_along_axis(x, indices, values, /, *, axis=-1):
     qi = x._q
     if i._alloc is x._alloc:
         i = astype(i, _dtypes.int64, copy=True)   # indices read from x itself: taken first
-    v = empty_array(shape, x._dtype, qi, x._alloc.kind)
-    if not v.size:
+    if 0 in shape:
         return
-    _store(v, values)
-    _engine.put(qi.ref, qi.kc, i, xv, v, n, sa)
+    _engine.put(qi.ref, qi.kc, i, xv, _scatter_values(values, x, shape), n, sa)

@@ -241,9 +241,11 @@ sycl::nd_range<1> linear_range(int64_t n, size_t wg);
 // when the cache uses such variants, `out` is aligned for its vector stores
 // and the bundle has it; else nullptr.
 const sycl::kernel *simd_variant(KernelCache &kc, const std::string &name, const void *out);
+// `items` work-items (at least one) of a vector-block kernel, in work-groups
+// of kSimdGroup, below any SIMD width, so the body runs as written.
+sycl::nd_range<1> vector_items(int64_t items);
 // Range of a vector-block kernel over `rows` rows of n items whose narrowest
-// operand has min_itemsize bytes: work-groups of a few work-items, below any
-// SIMD width.
+// operand has min_itemsize bytes.
 sycl::nd_range<1> simd_range(int64_t n, int64_t min_itemsize, int64_t rows = 1);
 
 // Python-visible event handle.

@@ -125,11 +125,14 @@ const sycl::kernel *simd_variant(KernelCache &kc, const std::string &name, const
   return kc.find(name);
 }
 
+sycl::nd_range<1> vector_items(int64_t items) {
+  return sycl::nd_range<1>{{round_up(static_cast<size_t>(std::max<int64_t>(items, 1)), kSimdGroup)},
+                           {size_t(kSimdGroup)}};
+}
+
 sycl::nd_range<1> simd_range(int64_t n, int64_t min_itemsize, int64_t rows) {
   const int64_t per_item = int64_t(kSimdVectors) * simd_lanes(static_cast<int>(min_itemsize));
-  const size_t items =
-      static_cast<size_t>(std::max<int64_t>(rows * ((n + per_item - 1) / per_item), 1));
-  return sycl::nd_range<1>{{round_up(items, size_t(kSimdGroup))}, {size_t(kSimdGroup)}};
+  return vector_items(rows * ((n + per_item - 1) / per_item));
 }
 
 Event copy_array(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst) {

@@ -19,11 +19,6 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // items: 16 µs with 4096 a work-item, two launches; 11 µs with one).
 constexpr int64_t kMinPer = 32768;
 
-// n work-items of a vector-block kernel, in groups below any SIMD width.
-sycl::nd_range<1> items_range(int64_t n) {
-  return sycl::nd_range<1>{{round_up(static_cast<size_t>(std::max<int64_t>(n, 1)), kSimdGroup)},
-                           {size_t(kSimdGroup)}};
-}
 
 // Work-items (vector-block) or work-groups (generic) a first pass aims for:
 // enough to balance the compute units, few enough that partials stay small.
@@ -141,7 +136,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
       B = std::max<int64_t>(ceil_div(n, nb), 1);
       nb = std::max<int64_t>(ceil_div(n, B), 1);
       if (vec && nb > 1) k = kc.find("reduce_cols_vec<" + sig + acc + ">");
-      if (vec) range = items_range(ns * nb);
+      if (vec) range = vector_items(ns * nb);
     } else {
       vec = k != nullptr;
       if (vec) {
@@ -153,7 +148,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
         if (nb > 1) k = kc.find("reduce_rows_vec<" + sig + acc + ">");
         // short rows: about `per` items per work-item, whole rows each
         rpw = nb == 1 ? std::max<int64_t>(per / std::max<int64_t>(n, 1), 1) : 1;
-        range = items_range(ceil_div(n_out * nb, rpw));
+        range = vector_items(ceil_div(n_out * nb, rpw));
       } else {
         while (wg > 1 && static_cast<int64_t>(wg / 2) >= n) wg /= 2;
         // 32 items per work-item at least; partials few enough for one more pass

@@ -13,7 +13,6 @@ namespace {
 constexpr int64_t kColsMin = 256;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up_to(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
 struct Rows {
   char *x, *y;
@@ -35,8 +34,7 @@ sycl::event scan_rows(sycl::queue &q, KernelCache &kc, const std::string &op, in
   const int64_t ntiles = ceil_div(a.n, tile);
   const int64_t groups = a.rows * ntiles;
   auto range = [&]() {
-    return vec ? sycl::nd_range<1>{{static_cast<size_t>(round_up_to(groups, kSimdGroup))},
-                                   {size_t(kSimdGroup)}}
+    return vec ? vector_items(groups)
                : sycl::nd_range<1>{{static_cast<size_t>(groups * kScanGroup)},
                                    {size_t(kScanGroup)}};
   };
@@ -93,9 +91,7 @@ Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::hand
       const int64_t items = B * ceil_div(C, L);
       return Event{submit(q, {x.alloc, y.alloc}, [&](sycl::handler &h) {
         h.set_args(xp, yp, B, n, C, xs[0], xs[1], ys[0], ys[1]);
-        h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(round_up_to(items, kSimdGroup))},
-                                         {size_t(kSimdGroup)}},
-                       *kv);
+        h.parallel_for(vector_items(items), *kv);
       })};
     }
     const sycl::kernel &k = kc.get("scan_cols<" + targs);
@@ -115,8 +111,7 @@ bool mask_vec(KernelCache &kc) { return kc.simd && kc.find("mask_count_vec<i8>")
 int64_t mask_tile(KernelCache &kc) { return mask_vec(kc) ? kScanVecTile : kScanTile; }
 
 sycl::nd_range<1> mask_range(KernelCache &kc, int64_t ntiles) {
-  if (mask_vec(kc))
-    return {{static_cast<size_t>(round_up_to(ntiles, kSimdGroup))}, {size_t(kSimdGroup)}};
+  if (mask_vec(kc)) return vector_items(ntiles);
   return {{static_cast<size_t>(ntiles * kScanGroup)}, {size_t(kScanGroup)}};
 }
 

@@ -87,16 +87,11 @@ class BoundsFlag {
 
 namespace {
 
-// Work-groups of kSimdGroup over `items` work-items of a CPU index kernel.
-sycl::nd_range<1> group_range(int64_t items) {
-  const size_t n = static_cast<size_t>(items);
-  return {{(n + kSimdGroup - 1) / kSimdGroup * kSimdGroup}, {size_t(kSimdGroup)}};
-}
 // Work-items of gather_vec/scatter_vec over n indices: one per block of
 // kGatherBlock (kernels/sycl/where.cpp).
 sycl::nd_range<1> index_block_range(int64_t n) {
   constexpr int64_t kBlock = 4096;
-  return group_range((n + kBlock - 1) / kBlock);
+  return vector_items((n + kBlock - 1) / kBlock);
 }
 
 // The gather (take) and the scatter (put) of integer-array indexing walk the
@@ -251,7 +246,7 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx
     if (kr) {
       constexpr int64_t kChunk = 1024;  // kGatherRowChunk in kernels/sycl/where.cpp
       h.set_args(xp, ip, rp, m, inner, n0, s0, si, ep);
-      h.parallel_for(group_range(m * ((inner + kChunk - 1) / kChunk)), k);
+      h.parallel_for(vector_items(m * ((inner + kChunk - 1) / kChunk)), k);
     } else if (kv) {
       h.set_args(xp, ip, rp, total, n0, s0, ep);
       h.parallel_for(index_block_range(total), k);

@@ -41,6 +41,13 @@ void where_strided(const bool *c, const T *a, const T *b, T *r, Geometry<ND, 4> 
   if (usmk::strided_offsets(g, off)) r[off[3]] = c[off[0]] ? a[off[1]] : b[off[2]];
 }
 
+// Index k along an axis of length n, counted from the end when negative
+// (in place); whether it then lies in [0, n).
+inline bool wrap_index(std::int64_t &k, std::int64_t n) {
+  k += k < 0 ? n : 0;
+  return static_cast<std::uint64_t>(k) < static_cast<std::uint64_t>(n);
+}
+
 // out[i] = x[i + k * sa] for k = idx[i]: the gathers of integer array
 // indexing. idx, x and out are walked by one geometry; x's strides cover
 // the dimensions that are not indexed. n == 0: idx holds element offsets
@@ -54,12 +61,9 @@ void take_strided(const std::int64_t *idx, const T *x, T *out, Geometry<ND, 3> g
   std::int64_t off[3];
   if (!usmk::strided_offsets(g, off)) return;
   std::int64_t k = idx[off[0]];
-  if (n) {
-    k += k < 0 ? n : 0;
-    if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n)) {
-      *err = 1;
-      return;
-    }
+  if (n && !wrap_index(k, n)) {
+    *err = 1;
+    return;
   }
   out[off[2]] = x[off[1] + k * sa];
 }
@@ -79,8 +83,7 @@ void index_offsets(const std::int64_t *idx, const std::int64_t *acc, std::int64_
   std::int64_t off[3];
   if (!usmk::strided_offsets(g, off)) return;
   std::int64_t k = idx[off[0]];
-  k += k < 0 ? n : 0;
-  if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n)) {
+  if (!wrap_index(k, n)) {
     *err = tag;
     return;
   }
@@ -99,8 +102,7 @@ void gather(const T *x, const std::int64_t *idx, T *out, std::int64_t total, std
   if (j >= total) return;
   const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
   std::int64_t k = idx[a];
-  if (k < 0) k += n0;
-  if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) {
+  if (!wrap_index(k, n0)) {
     *err = 1;
     return;
   }
@@ -192,8 +194,7 @@ void gather_rows_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t m
   const std::int64_t a = g / chunks, lo = (g - a * chunks) * kGatherRowChunk;
   const std::int64_t hi = inner < lo + kGatherRowChunk ? inner : lo + kGatherRowChunk;
   std::int64_t k = idx[a];
-  k += k < 0 ? n0 : 0;
-  if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) {
+  if (!wrap_index(k, n0)) {
     *err = 1;
     return;
   }
@@ -217,10 +218,10 @@ void scatter(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std:
   if (j >= total) return;
   const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
   std::int64_t k = idx[a];
-  if (k < 0) k += n0;
   if constexpr (CHECK) {
-    if (b == 0 && static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n0)) *err = 1;
+    if (b == 0 && !wrap_index(k, n0)) *err = 1;
   } else {
+    wrap_index(k, n0);   // (checked before)
     x[k * s0 + b * si] = v[j];
   }
 }
@@ -238,9 +239,9 @@ void put_strided(const std::int64_t *idx, T *x, const T *v, Geometry<ND, 3> g, s
   if (!usmk::strided_offsets(g, off)) return;
   std::int64_t k = idx[off[0]];
   if (n) {
-    k += k < 0 ? n : 0;
+    const bool in = wrap_index(k, n);
     if (check) {
-      if (static_cast<std::uint64_t>(k) >= static_cast<std::uint64_t>(n)) *err = 1;
+      if (!in) *err = 1;
       return;
     }
   }
