@@ -31,7 +31,7 @@ FIRST_CALL = """
 import sys, time, json
 import numpy as np
 import usmarray as ua
-from usmarray import _kernels
+from usmarray._core import _kernels
 x = ua.asarray(np.linspace(-1, 1, 1000, dtype=np.float32))
 ua.synchronize()
 t0 = time.perf_counter()

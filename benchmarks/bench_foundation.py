@@ -71,7 +71,7 @@ t_np = time.perf_counter() - t0
 assert np.array_equal(r, e), "wrong result"
 log = []
 if lib == "ua":
-    from usmarray._kernels import compile_log
+    from usmarray._core._kernels import compile_log
     log = compile_log
 print(json.dumps({"lib": t_lib, "np": t_np, "log": log}))
 """

@@ -7,8 +7,9 @@ import types
 import pytest
 
 import usmarray as ua
-from usmarray import _dtypes
-from usmarray.elementwise import OP, _weak_scalar_dtype
+from usmarray._core import _dtypes
+from usmarray._core._scalars import weak_scalar_dtype as _weak_scalar_dtype
+from usmarray.elementwise import OP
 
 
 def fake_queue(fp64, fp16):

@@ -49,7 +49,7 @@ def test_no_device_gives_a_clear_error_on_first_use():
 
 
 def test_import_compiles_and_allocates_nothing(tmp_path):
-    r = _run("import usmarray as ua, usmarray._kernels as k\n"
+    r = _run("import usmarray as ua, usmarray._core._kernels as k\n"
              "print(len(k.compile_log), ua.memory_pool_stats()['in_use_blocks'])",
              USMARRAY_CACHE_DIR=str(tmp_path))
     assert r.returncode == 0, r.stderr

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from usmarray import _engine
+from usmarray._core import _engine
 from conftest import sample
 
 NORMS = ["backward", "ortho", "forward"]

@@ -1207,7 +1207,7 @@ def test_along_axis_views_and_index_dtypes(variant, idt):
 def test_along_axis_out_of_bounds(variant, bad, where):
     # IndexError, and the scatter changes nothing (the public put_along_axis
     # maps indices into range by its mode first, so the scatter is called here)
-    from usmarray import _indexing
+    from usmarray._core import _indexing
 
     h = sample((1000, 5), np.int32)
     idx = np.random.default_rng(2).integers(-5, 5, (1000, 5))

@@ -1,4 +1,4 @@
-"""The kernel cache (usmarray/_kernels.py) and the command line.
+"""The kernel cache (usmarray/_core/_kernels.py) and the command line.
 
 Every check runs in fresh Python processes whose ``USMARRAY_CACHE_DIR``
 points at a temporary directory (the variable is read at import), so the
@@ -26,7 +26,7 @@ import pytest
 
 import usmarray as ua
 
-INSTALLED_KERNEL_SOURCES = os.path.join(os.path.dirname(ua.__file__), "_kernels")
+INSTALLED_KERNEL_SOURCES = os.path.join(os.path.dirname(ua.__file__), "_core", "sycl")
 BUNDLE = "move_strided-u4"
 TIMEOUT = 600
 
@@ -42,8 +42,8 @@ y[...] = x.T
 ok = bool(np.array_equal(ua.asnumpy(y), h.T))
 print("RESULT " + json.dumps({
     "ok": ok,
-    "log": [[k, how] for k, _, how in ua._kernels.compile_log],
-    "cache": ua._kernels.cache_info(),
+    "log": [[k, how] for k, _, how in ua._core._kernels.compile_log],
+    "cache": ua._core._kernels.cache_info(),
 }))
 """
 
@@ -143,8 +143,8 @@ def _overwrite_middle(data):
 
 def _parse_entry(data):
     """The documented entry layout: magic, u32 header length, JSON header, binaries."""
-    magic_end = len(ua._kernels._MAGIC)
-    assert data.startswith(ua._kernels._MAGIC)
+    magic_end = len(ua._core._kernels._MAGIC)
+    assert data.startswith(ua._core._kernels._MAGIC)
     (hlen,) = struct.unpack_from("<I", data, magic_end)
     pos = magic_end + 4
     header = json.loads(data[pos:pos + hlen])
@@ -281,7 +281,7 @@ for attempt in ("first", "second"):
 z = ua.zeros((4, 6), dtype=ua.float32)
 z[:, ::2] = 1.5
 out["other_ok"] = bool((ua.asnumpy(z)[:, ::2] == 1.5).all() and (ua.asnumpy(z)[:, 1::2] == 0).all())
-out["log"] = [[k, how] for k, _, how in ua._kernels.compile_log]
+out["log"] = [[k, how] for k, _, how in ua._core._kernels.compile_log]
 print("RESULT " + json.dumps(out))
 """
 
@@ -319,7 +319,7 @@ def _seed_from_user_cache(dst):
     """Copy the entries of the user's own cache (read only) into `dst`."""
     if os.environ.get("USMARRAY_TEST_COLD_WARMUP") == "1":
         return
-    user = ua._env.cache_dir()
+    user = ua._core._env.cache_dir()
     for sub in ("kernels", "sycl"):
         s = os.path.join(user, sub)
         if os.path.isdir(s) and os.path.realpath(s) != os.path.realpath(os.path.join(dst, sub)):
@@ -336,8 +336,8 @@ def warm_cache(tmp_path_factory):
 
 
 _NBUNDLES = r"""
-from usmarray import _kernels
-from usmarray._device import default_queue
+from usmarray._core import _kernels
+from usmarray._core._device import default_queue
 print("RESULT " + str(len(_kernels.bundles_for(default_queue()))))
 """
 

@@ -448,7 +448,7 @@ def test_missing_onemkl_raises_import_error():
     # import usmarray works without oneMKL; the first linalg call says what to install
     code = textwrap.dedent("""
         import usmarray as ua
-        from usmarray import _mkl
+        from usmarray._core import _mkl
         _mkl._LIBRARIES = _mkl._LIBRARIES + (("onemkl-sycl-nothing", "libmkl_nothing.so.0"),)
         x = ua.asarray([[2.0, 0.0], [0.0, 2.0]])
         for attempt in range(2):

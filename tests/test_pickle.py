@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from usmarray._array import c_strides, f_strides
+from usmarray._core._layout import c_strides, f_strides
 from conftest import SUPPORTED_DTYPES, sample
 
 PROTOCOLS = [2, 3, 4, 5]

@@ -11,11 +11,17 @@ import argparse
 import os
 import sys
 import time
+from importlib import metadata
+
+import dpctl
+import numpy as np
+
+import usmarray as ua
+from usmarray._core import _env, _kernels
+from usmarray._core._device import NO_DEVICE_HELP, resolve_queue
 
 
 def _versions():
-    from importlib import metadata
-
     out = {}
     for pkg in ("usmarray", "dpctl", "numpy", "intel-sycl-rt", "intel-cmplr-lib-ur",
                 "intel-cmplr-lib-rt", "intel-opencl-rt"):
@@ -34,12 +40,6 @@ def _fmt_bytes(n):
 
 
 def cmd_info(args):
-    import numpy as np
-    import dpctl
-
-    import usmarray as ua
-    from usmarray import _env, _kernels
-
     print(f"usmarray {ua.__version__} (array API {ua.__array_api_version__})")
     print("\nPackages:")
     for k, v in _versions().items():
@@ -54,7 +54,7 @@ def cmd_info(args):
     print("\nSYCL devices:")
     if not devs:
         print("  none")
-        print("\n" + ua._device._NO_DEVICE_HELP)
+        print("\n" + NO_DEVICE_HELP)
         return 1
     for d in devs:
         aspects = ", ".join(a for a, ok in (("fp64", d.has_aspect_fp64), ("fp16", d.has_aspect_fp16)) if ok)
@@ -88,10 +88,6 @@ def cmd_info(args):
 
 
 def cmd_warmup(args):
-    import usmarray as ua
-    from usmarray import _kernels
-    from usmarray._device import resolve_queue
-
     qi = resolve_queue(args.device)
     print(f"Compiling all kernel bundles for {ua.Device._of(qi)} ({qi.device.name}) into "
           f"{_kernels.cache_info()['path']}")

@@ -16,10 +16,10 @@ a graph, before any reduction runs) or is unpickled in a worker process.
 
 import sys
 
-from ._array import usm_ndarray
-from ._copy import asnumpy
+from ._core._array import usm_ndarray
+from ._core._copy import asnumpy
 from .creation import asarray, empty
-from .indexing_functions import take
+from .indexing import take
 from .linear_algebra import tensordot
 from .manipulation import concat
 

@@ -4,8 +4,8 @@ import importlib.util
 
 import dpctl
 
-from . import _dtypes
-from ._device import Device, _queue_for_device, default_queue, queue_info, resolve_queue
+from ._core import _dtypes
+from ._core._device import _queue_for_device, default_queue, Device, queue_info, resolve_queue
 
 __all__ = ["__array_namespace_info__"]
 

@@ -21,10 +21,10 @@ import pickle
 
 import numpy as np
 
-from ._array import WRITABLE
-from ._copy import asnumpy, from_host, host_view
+from ._core._copy import asnumpy, from_host, host_view
+from ._core._device import default_queue, resolve_queue
+from ._core._layout import WRITABLE
 from ._dask import register_if_loaded as register_with_dask
-from ._device import default_queue, resolve_queue
 
 __all__ = ["reduce_array", "reconstruct"]
 

@@ -8,14 +8,15 @@ import operator
 
 import numpy as np
 
-from . import _dtypes, _engine
-from ._array import (KIND_CODE, WRITABLE, contig_flags, empty_array, make, normalize_shape,
-                     usm_ndarray, view)
-from ._copy import (assign, broadcast_view, copy_into, from_host, layout_like, new_like,
-                    to_queue)
-from ._device import coerce_usm_type, common_queue, resolve_queue
-from ._indexing import fill, scalar_bytes
-from ._kernels import sequence_compute_type
+from ._core import _dtypes, _engine
+from ._core._array import empty_array, from_suai, make, usm_ndarray, view
+from ._core._copy import (asnumpy, assign, broadcast_view, copy_into, from_host, new_like,
+                          to_queue)
+from ._core._device import coerce_usm_type, common_queue, resolve_queue
+from ._core._kernels import sequence_compute_type
+from ._core._layout import KIND_CODE, contig_flags, normalize_shape
+from ._core._scalars import fill, scalar_bytes
+from .elementwise import floor
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "arange", "linspace", "eye",
            "empty_like", "zeros_like", "ones_like", "full_like", "tril", "triu", "meshgrid",
@@ -228,8 +229,6 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, usm
         return out
     if dt.kind not in "fc":
         # integer/bool results: computed in floating point and floored, as NumPy 2
-        from .elementwise import floor
-
         tmp = linspace(start, stop, num, dtype=qi.float, device=qi.queue, endpoint=endpoint)
         copy_into(out, floor(tmp) if dt.kind in "iu" else tmp)
         return out
@@ -331,8 +330,6 @@ def _contains_usm(seq):
 
 
 def _to_host_nested(seq):
-    from ._copy import asnumpy
-
     return [_to_host_nested(v) if isinstance(v, (list, tuple)) else
             (asnumpy(v) if isinstance(v, usm_ndarray) else v) for v in seq]
 
@@ -390,9 +387,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
     if usm_type is not None:
         _usm_type(usm_type)
     if not isinstance(obj, usm_ndarray) and hasattr(obj, "__sycl_usm_array_interface__"):
-        from ._suai import import_suai
-
-        obj = import_suai(obj)
+        obj = from_suai(obj)
     if isinstance(obj, usm_ndarray):
         return _asarray_usm(obj, dtype, device, copy, usm_type, sycl_queue, order)
     if copy is False:
@@ -459,3 +454,15 @@ def _asarray_usm(x, dtype, device, copy, usm_type, sycl_queue, order):
     out = new_like(x, dt, qi, ut, order)
     copy_into(out, x)
     return out
+
+
+def as_pair(name, a, b):
+    """Two usm_ndarrays on one queue (a Python scalar is made an array on the other's)."""
+    if not isinstance(a, usm_ndarray) and isinstance(b, usm_ndarray):
+        a = asarray(a, sycl_queue=b.sycl_queue)
+    if not isinstance(b, usm_ndarray) and isinstance(a, usm_ndarray):
+        b = asarray(b, sycl_queue=a.sycl_queue)
+    for v in (a, b):
+        if not isinstance(v, usm_ndarray):
+            raise TypeError(f"{name}: expected a usm_ndarray, got {type(v).__name__}")
+    return a, b

@@ -7,21 +7,20 @@ operators that map to it. The kernels of one operation (all its dtype
 loops and iteration variants) form one bundle, compiled on first use.
 """
 
-import struct
-
 import numpy as np
 
-from . import _dtypes, _engine, _kernels
-from ._array import C_CONTIG, F_CONTIG, WRITABLE, empty_array, usm_ndarray
-from ._copy import broadcast_shapes, broadcast_view, check_out, copy_into
-from ._device import ExecutionPlacementError, coerce_usm_type
+from ._core import _dtypes, _engine, _kernels
+from ._core._array import empty_array, usm_ndarray
+from ._core._copy import broadcast_view, cast, check_out, copy_into
+from ._core._device import ExecutionPlacementError, coerce_usm_type
+from ._core._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes
+from ._core._reduce import reduce
+from ._core._scalars import as_scalar, scalar_array, scalar_value, weak_scalar_dtype
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
-from ._indexing import fill
 
 __all__ = [op[0] for op in OPS] + ["clip"]
 
 _DT = dict(zip(_dtypes.TYPE_NAMES, _dtypes.DTYPES))
-_SCALARS = (bool, int, float, complex)
 
 
 class InPlaceCastError(TypeError, ValueError):
@@ -184,13 +183,6 @@ _kernels.register_family(_ElementwiseFamily())
 
 
 # ----------------------------------------------------------------- dispatch
-def _cast(x, dt):
-    out = empty_array(x._shape, dt, x._q, x._alloc.kind,
-                      "F" if (x._flags & 3) == F_CONTIG else "C")
-    _engine.copy(x._q.ref, x._q.kc, x, out)
-    return out
-
-
 def _order(*arrays):
     """'F' when every operand is F- and not C-contiguous, else 'C'."""
     for a in arrays:
@@ -249,7 +241,7 @@ def _unary(op, x, out=None, order="K"):
         r = op.resolve((x._dtype,), qi)
     ins, out_dt, sig = r
     if x._dtype is not ins[0]:
-        x = _cast(x, ins[0])
+        x = cast(x, ins[0])
     if out is None and order == "K":
         res = dest = empty_array(x._shape, out_dt, qi, x._alloc.kind,
                                  "F" if (x._flags & 3) == F_CONTIG else "C")
@@ -259,65 +251,6 @@ def _unary(op, x, out=None, order="K"):
     return _deliver(dest, res)
 
 
-def _weak_scalar_dtype(s, adt, qi):
-    """dtype a Python scalar takes next to an array of dtype `adt`."""
-    k = adt.kind
-    if isinstance(s, bool):
-        return adt
-    if isinstance(s, int):
-        return adt if k in "iufc" else _dtypes.int64
-    if isinstance(s, float):
-        return adt if k in "fc" else qi.float
-    if k == "c":
-        return adt
-    if adt is _dtypes.float32 or adt is _dtypes.float16:
-        return _dtypes.complex64
-    return qi.complex
-
-
-# struct formats of the dtypes (native byte order, like device memory here);
-# struct.pack costs a tenth of a NumPy round trip on the per-call path.
-_PACK = {np.dtype(c): struct.Struct("=" + f) for c, f in (
-    ("i1", "b"), ("u1", "B"), ("i2", "h"), ("u2", "H"), ("i4", "i"), ("u4", "I"),
-    ("i8", "q"), ("u8", "Q"), ("f2", "e"), ("f4", "f"), ("f8", "d"), ("c8", "ff"),
-    ("c16", "dd"))}
-_RANGE = {np.dtype(c): (int(np.iinfo(c).min), int(np.iinfo(c).max))
-          for c in ("i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8")}
-
-
-def _scalar_value(s, dt):
-    """Bytes of scalar `s` as dtype `dt`, OverflowError if an int does not fit."""
-    if dt.kind == "b":
-        return b"\x01" if s else b"\x00"
-    if dt.kind in "iu" and not isinstance(s, bool) and isinstance(s, int):
-        lo, hi = _RANGE[dt]
-        if s < lo or s > hi:
-            raise OverflowError(f"Python int {s} out of bounds for {dt.name}")
-    if isinstance(s, complex) and dt.kind != "c":
-        s = s.real
-    p = _PACK[dt]
-    try:
-        if dt.kind == "c":
-            s = complex(s)
-            return p.pack(s.real, s.imag)
-        return p.pack(s)
-    except (OverflowError, struct.error):
-        # values struct will not round (1e300 as float32 is inf, as in NumPy)
-        with np.errstate(over="ignore", invalid="ignore"):
-            return np.array(s, dtype=dt).tobytes()
-
-
-def _as_scalar(s):
-    """A Python scalar for `s` (a Python, NumPy or ctypes scalar), or None."""
-    if isinstance(s, _SCALARS):
-        return s
-    if isinstance(s, np.generic) and s.dtype.kind in "biufc":
-        return s.item()
-    if isinstance(s, _dtypes.CTYPES_SCALARS):
-        return s.value
-    return None
-
-
 def _check_integer_power(x1, x2):
     """ValueError for integers to negative integer powers, as NumPy: the
     result would be an integer that cannot hold 1/x. Checking an exponent
@@ -325,17 +258,15 @@ def _check_integer_power(x1, x2):
     def kind(v):
         if isinstance(v, usm_ndarray):
             return v._dtype.kind
-        v = _as_scalar(v)
+        v = as_scalar(v)
         return "b" if isinstance(v, bool) else "i" if isinstance(v, int) else "f"
 
     if kind(x1) not in "biu" or kind(x2) != "i":
         return
     if isinstance(x2, usm_ndarray):
-        from .reduction import min as rmin
-
-        negative = x2.size > 0 and int(rmin(x2)) < 0
+        negative = x2.size > 0 and int(reduce("min", x2, None, False)) < 0
     else:
-        negative = _as_scalar(x2) < 0
+        negative = as_scalar(x2) < 0
     if negative:
         raise ValueError("integers to negative integer powers are not allowed")
 
@@ -346,13 +277,13 @@ def _binary(op, x1, x2, out=None, order="K"):
     if isinstance(x1, usm_ndarray):
         if isinstance(x2, usm_ndarray):
             return _binary_arrays(op, x1, x2, out, order)
-        s = _as_scalar(x2)
+        s = as_scalar(x2)
         if s is None:
             raise TypeError(f"{op.name}: unsupported operand type {type(x2).__name__}; "
                             "use usm_ndarrays or Python scalars (asarray() host data first)")
         return _binary_scalar(op, x1, s, False, out, order)
     if isinstance(x2, usm_ndarray):
-        s = _as_scalar(x1)
+        s = as_scalar(x1)
         if s is None:
             raise TypeError(f"{op.name}: unsupported operand type {type(x1).__name__}; "
                             "use usm_ndarrays or Python scalars (asarray() host data first)")
@@ -376,9 +307,9 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
         r = op.resolve((x1._dtype, x2._dtype), qi)
     ins, out_dt, sig = r
     if x1._dtype is not ins[0]:
-        x1 = _cast(x1, ins[0])
+        x1 = cast(x1, ins[0])
     if x2._dtype is not ins[1]:
-        x2 = _cast(x2, ins[1])
+        x2 = cast(x2, ins[1])
     shape = x1._shape
     if x2._shape != shape:
         shape = broadcast_shapes(shape, x2._shape)
@@ -397,16 +328,9 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
     return _deliver(dest, res)
 
 
-def _scalar_array(s, dt, qi, kind, shape):
-    """A read-only broadcast view of a 0-d device array holding `s`."""
-    a = empty_array((), dt, qi, kind)
-    fill(a, _scalar_value(s, dt))
-    return broadcast_view(a, shape)
-
-
 def _binary_scalar(op, x, s, left, out=None, order="K"):
     qi = x._q
-    sdt = _weak_scalar_dtype(s, x._dtype, qi)
+    sdt = weak_scalar_dtype(s, x._dtype, qi)
     dts = (sdt, x._dtype) if left else (x._dtype, sdt)
     r = op.cache.get((qi.caps, _dtypes.TC[dts[0]], _dtypes.TC[dts[1]]))
     if r is None:
@@ -414,7 +338,7 @@ def _binary_scalar(op, x, s, left, out=None, order="K"):
     ins, out_dt, sig = r
     adt, sdt = (ins[1], ins[0]) if left else (ins[0], ins[1])
     if x._dtype is not adt:
-        x = _cast(x, adt)
+        x = cast(x, adt)
     kind = x._alloc.kind
     if out is None and order == "K":
         res = dest = empty_array(x._shape, out_dt, qi, kind,
@@ -423,9 +347,9 @@ def _binary_scalar(op, x, s, left, out=None, order="K"):
         dest, res = _destination(op.name, out, x._shape, out_dt, qi, kind, order, (x,))
     if x._flags & (C_CONTIG | F_CONTIG) and (dest._flags & 3) == (x._flags & 3):
         # the contiguous scalar kernel walks x and the result in one order
-        _engine.binary_scalar(qi.ref, qi.kc, sig, x, _scalar_value(s, sdt), left, dest)
+        _engine.binary_scalar(qi.ref, qi.kc, sig, x, scalar_value(s, sdt), left, dest)
         return _deliver(dest, res)
-    sv = _scalar_array(s, sdt, qi, kind, x._shape)
+    sv = scalar_array(s, sdt, qi, kind, x._shape)
     _engine.binary(qi.ref, qi.kc, sig, sv if left else x, x if left else sv, dest)
     return _deliver(dest, res)
 
@@ -437,10 +361,10 @@ def _inplace(op, x1, x2):
             _placement_error(x1, x2)
         s, dt2 = None, x2._dtype
     else:
-        s = _as_scalar(x2)
+        s = as_scalar(x2)
         if s is None:
             return NotImplemented
-        dt2 = _weak_scalar_dtype(s, x1._dtype, x1._q)
+        dt2 = weak_scalar_dtype(s, x1._dtype, x1._q)
     if not x1._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
     if op.name == "pow":
@@ -469,14 +393,14 @@ def _inplace(op, x1, x2):
         return x1
     if s is not None:
         if x1._flags & (C_CONTIG | F_CONTIG):
-            _engine.binary_scalar(qi.ref, qi.kc, sig, x1, _scalar_value(s, ins[1]), False, x1)
+            _engine.binary_scalar(qi.ref, qi.kc, sig, x1, scalar_value(s, ins[1]), False, x1)
             return x1
-        b = _scalar_array(s, ins[1], qi, x1._alloc.kind, x1._shape)
+        b = scalar_array(s, ins[1], qi, x1._alloc.kind, x1._shape)
     else:
         # an operand overlapping x1 other than as the same view is read
         # from a copy, so no element is read after it was written
         overlap = x2._alloc is x1._alloc and not _same_view(x2, x1)
-        b = x2 if x2._dtype is ins[1] and not overlap else _cast(x2, ins[1])
+        b = x2 if x2._dtype is ins[1] and not overlap else cast(x2, ins[1])
         b = broadcast_view(b, x1._shape)
     _engine.binary(qi.ref, qi.kc, sig, x1, b, x1)
     return x1
@@ -561,7 +485,7 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
     for bound, fn in ((min, OP["maximum"]), (max, OP["minimum"])):
         if bound is None:
             continue
-        s = _as_scalar(bound)
+        s = as_scalar(bound)
         if x._dtype.kind in "iu" and isinstance(s, int) and not isinstance(s, bool):
             # a bound outside x's range clamps like the nearest value in range
             info = np.iinfo(x._dtype)
@@ -570,12 +494,17 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
     if r is x:
         return _unary(OP["positive"], x)
     if r._dtype is not x._dtype:
-        r = _cast(r, x._dtype)
+        r = cast(r, x._dtype)
     return r
 
 
 # ----------------------------------------------------------------- operators
-def _install_operators():
+def operator_methods():
+    """{dunder name: method} of the table's operators (``__add__``,
+    ``__radd__``, ``__iadd__``, ...), which ``usmarray.methods.install``
+    binds onto usm_ndarray. (NumPy's ufuncs, and so ``np_array + x``, reach
+    ``usm_ndarray.__array_ufunc__``: numpy_protocols.py.)"""
+    methods = {}
     for dunder, (name, rdunder, idunder) in OPERATORS.items():
         op = OP[name]
         if op.nin == 1:
@@ -583,26 +512,20 @@ def _install_operators():
                 return _unary(_op, self)
         else:
             def method(self, other, _op=op):
-                if not isinstance(other, usm_ndarray) and _as_scalar(other) is None:
+                if not isinstance(other, usm_ndarray) and as_scalar(other) is None:
                     return NotImplemented
                 return _binary(_op, self, other)
-        method.__name__ = dunder
-        setattr(usm_ndarray, dunder, method)
+        methods[dunder] = method
         if rdunder:
             def reflected(self, other, _op=op):
-                if _as_scalar(other) is None and not isinstance(other, usm_ndarray):
+                if as_scalar(other) is None and not isinstance(other, usm_ndarray):
                     return NotImplemented
                 return _binary(_op, other, self)
-            reflected.__name__ = rdunder
-            setattr(usm_ndarray, rdunder, reflected)
+            methods[rdunder] = reflected
         if idunder:
             def inplace(self, other, _op=op):
                 return _inplace(_op, self, other)
-            inplace.__name__ = idunder
-            setattr(usm_ndarray, idunder, inplace)
-    usm_ndarray.__hash__ = None
-    # (NumPy's ufuncs, and so `np_array + x`, reach usm_ndarray.__array_ufunc__:
-    # numpy_protocols.py)
-
-
-_install_operators()
+            methods[idunder] = inplace
+    for name, f in methods.items():
+        f.__name__ = name
+    return methods

@@ -15,10 +15,10 @@ import operator
 
 import numpy as np
 
-from . import _dtypes, _engine, _mkl
-from ._array import empty_array, usm_ndarray
-from ._copy import astype, copy, copy_into
-from ._device import resolve_queue
+from ._core import _dtypes, _engine, _mkl
+from ._core._array import empty_array, usm_ndarray
+from ._core._copy import astype, copy, copy_into
+from ._core._device import resolve_queue
 from .creation import asarray, zeros
 from .elementwise import conj
 from .manipulation import roll

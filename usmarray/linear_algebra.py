@@ -5,11 +5,17 @@ runs oneMKL's gemm, integer and bool products a register-tiled kernel of ours
 
 import operator
 
-from . import _dtypes, _engine, _kernels, _mkl
-from ._array import empty_array, usm_ndarray
-from ._device import coerce_usm_type, common_queue
+from . import elementwise as ew
+from ._core import _dtypes, _engine, _kernels, _mkl
+from ._core._array import empty_array, usm_ndarray
+from ._core._copy import astype, broadcast_view, check_out, copy, copy_into
+from ._core._device import coerce_usm_type, common_queue
+from ._core._layout import broadcast_shapes
+from .creation import as_pair
+from .manipulation import permute_dims, reshape
+from .reduction import sum as rsum
 
-__all__ = ["matmul", "vecdot", "tensordot"]
+__all__ = ["matmul", "vecdot", "tensordot", "inner"]
 
 _kernels.register_family(_kernels.Family(
     ("matmul_tiled",), "matmul.cpp", lambda a: a[0],
@@ -37,8 +43,6 @@ def matmul(x1, x2, /, *, out=None, dtype=None, order="K"):
     result casts to within its kind); ``order`` ("K", "C", "F", "A") lays out
     a new result ("K" and "A": C order, as the product is computed).
     """
-    from ._copy import astype, check_out, copy
-
     if dtype is not None:
         if not isinstance(x1, usm_ndarray) or not isinstance(x2, usm_ndarray):
             raise TypeError("matmul: operands must be usm_ndarrays")
@@ -55,9 +59,6 @@ def matmul(x1, x2, /, *, out=None, dtype=None, order="K"):
 
 
 def _matmul(x1, x2):
-    from ._copy import astype, broadcast_shapes, broadcast_view, copy, copy_into
-    from .manipulation import reshape
-
     qi, dt, usm = _operands("matmul", x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("matmul does not take zero-dimensional arrays")
@@ -116,10 +117,6 @@ def _matmul(x1, x2):
 
 def vecdot(x1, x2, /, *, axis=-1):
     """Dot products of vectors along `axis` (broadcast): sum(conj(x1) * x2)."""
-    from . import elementwise as ew
-    from .reduction import sum as rsum
-    from ._copy import broadcast_shapes
-
     qi, dt, _ = _operands("vecdot", x1, x2)
     nd = len(broadcast_shapes(x1.shape, x2.shape))
     if min(x1.ndim, x2.ndim) == 0:
@@ -137,8 +134,6 @@ def vecdot(x1, x2, /, *, axis=-1):
 def tensordot(x1, x2, /, *, axes=2):
     """Sum of products over the last `axes` axes of x1 and the first of x2
     (an int), or over the given pairs of axes (two sequences)."""
-    from .manipulation import permute_dims, reshape
-
     _operands("tensordot", x1, x2)
     if isinstance(axes, int):
         if axes < 0:
@@ -174,6 +169,28 @@ def tensordot(x1, x2, /, *, axes=2):
     return reshape(r, tuple(x1.shape[d] for d in free1) + tuple(x2.shape[d] for d in free2))
 
 
+def inner(a, b):
+    """Inner product over the last axes, as ``numpy.inner``.
+
+    Parameters
+    ----------
+    a, b : usm_ndarray
+        Arrays with equal last dimensions (or either 0-d: a product).
+
+    Returns
+    -------
+    usm_ndarray
+        Shape ``a.shape[:-1] + b.shape[:-1]``.
+    """
+    a, b = as_pair("inner", a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return ew.multiply(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"inner: shapes {a.shape} and {b.shape} not aligned: "
+                         f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[-1]} (dim {b.ndim - 1})")
+    return tensordot(a, b, axes=((a.ndim - 1,), (b.ndim - 1,)))
+
+
 def _matmul_op(self, other):
     return matmul(self, other) if isinstance(other, usm_ndarray) else NotImplemented
 
@@ -195,6 +212,5 @@ def _imatmul_op(self, other):
     return self
 
 
-usm_ndarray.__matmul__ = _matmul_op
-usm_ndarray.__rmatmul__ = _rmatmul_op
-usm_ndarray.__imatmul__ = _imatmul_op
+# ``@``, bound onto usm_ndarray by usmarray.methods.install
+OPERATORS = {"__matmul__": _matmul_op, "__rmatmul__": _rmatmul_op, "__imatmul__": _imatmul_op}

@@ -1,24 +1,147 @@
-"""NumPy-style methods of usm_ndarray (``x.sum()``, ``x.reshape(2, 3)``,
-``x.tolist()``, ``x.get()``, ...), as NumPy and CuPy have them.
+"""The methods of usm_ndarray that the array module cannot define itself,
+bound onto the class in one place, ``install()``, once every other module
+has loaded (``usmarray/__init__.py`` calls it last):
 
-Most methods are NumPy's function of the same name with the array first:
-``x.sum(axis=0)`` is ``np.sum(x, axis=0)``, computed by the usmarray
-counterpart that ``numpy_protocols.FUNCTIONS`` maps it to (same argument
-translation, same errors). ``DELEGATED`` lists those; ``ADAPTED`` holds the
-methods whose NumPy signature differs from the function's (``reshape(*shape)``,
-``transpose(*axes)``, in-place ``sort`` and ``fill``, ...). ``install()``
-puts both on the class, as usmarray/elementwise.py installs the operators.
+- the array's protocols that need copies, indexing, printing or pickling
+  (``__getitem__``, ``__setitem__``, ``__array__``, ``__dlpack__``,
+  ``__repr__``, ``__reduce_ex__``, ``to_device``, ...; ``PROTOCOLS``);
+- the operators of the elementwise table and ``@`` (``OPERATORS``);
+- NumPy's protocols, ``__array_ufunc__`` and ``__array_function__``;
+- NumPy-style methods (``x.sum()``, ``x.reshape(2, 3)``, ``x.tolist()``,
+  ``x.get()``, ...), as NumPy and CuPy have them. Most are NumPy's
+  function of the same name with the array first: ``x.sum(axis=0)`` is
+  ``np.sum(x, axis=0)``, computed by the usmarray counterpart that
+  ``numpy_protocols.FUNCTIONS`` maps it to (same argument translation, same
+  errors). ``DELEGATED`` lists those; ``ADAPTED`` holds the methods whose
+  NumPy signature differs from the function's (``reshape(*shape)``,
+  ``transpose(*axes)``, in-place ``sort`` and ``fill``, ...).
+
+So the array module (``_core/_array.py``) imports nothing above the core,
+and no module imports one above it to reach the array's methods.
 """
 
 import operator
 
+import dpctl
 import numpy as np
 
-from . import _copy, _dtypes, manipulation, sorting
-from ._array import WRITABLE, usm_ndarray, view as _view
+from . import _pickle, elementwise, indexing, linear_algebra, manipulation, numpy_protocols, sorting
+from ._core import _copy, _dlpack, _dtypes, _print
+from ._core._array import usm_ndarray, view as _view
+from ._core._device import resolve_queue
+from ._core._layout import RO_LOCK, WRITABLE, contig_flags
 from .numpy_protocols import FUNCTIONS, numpy_sort_kind
+from .reduction import any as _any
 
-__all__ = ["DELEGATED", "ADAPTED", "install"]
+__all__ = ["PROTOCOLS", "DELEGATED", "ADAPTED", "install"]
+
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+# ------------------------------------------------------------ the array's protocols
+def to_device(self, device, /, *, stream=None):
+    """The array on another device or queue (a copy unless the memory is reachable).
+
+    ``stream`` may be None or a dpctl.SyclQueue (its only effect is to be
+    validated: usmarray orders the copy by events)."""
+    if stream is not None and not isinstance(stream, dpctl.SyclQueue):
+        raise TypeError("stream must be None or a dpctl.SyclQueue")
+    return _copy.to_queue(self, resolve_queue(device))
+
+
+def _set_shape(self, new_shape):
+    """``x.shape = s``: reshape in place, where the layout allows a view."""
+    y = manipulation.reshape(self, new_shape, copy=False)
+    self._shape, self._strides, self._off = y._shape, y._strides, y._off
+    self._flags = contig_flags(self._shape, self._strides) | (self._flags & (WRITABLE | RO_LOCK))
+
+
+def __contains__(self, value):
+    # NumPy's rule: `value in x` is any(x == value)
+    eq = self.__eq__(value)
+    if eq is NotImplemented:
+        return False
+    return bool(_any(eq))
+
+
+def __array__(self, dtype=None, /, *, copy=None):
+    """A NumPy array of the contents: a view of host-accessible memory unless
+    ``copy=True`` or another dtype asks for a copy (``copy=False`` raises
+    ValueError where one is needed)."""
+    if copy is not True:
+        h = _copy.host_view(self)
+        if h is not None:
+            if dtype is None or np.dtype(dtype) == h.dtype:
+                return h
+            if copy is False:
+                raise ValueError("converting to another dtype needs a copy, but copy=False")
+            return h.astype(dtype)
+        if copy is False:
+            raise ValueError("the array is in device memory the host cannot reach: "
+                             "a copy is needed, but copy=False")
+    h = _copy.asnumpy(self)
+    if dtype is not None and np.dtype(dtype) != h.dtype:
+        h = h.astype(dtype)
+    return h
+
+
+def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """Export as a DLPack capsule (array API contract; kDLOneAPI or kDLCPU).
+
+    ``stream`` may be None (the producer finishes pending work first), -1
+    (no synchronisation) or a dpctl.SyclQueue of the array's context (its
+    later commands wait for the pending work; no host wait). For
+    consumers that take only legacy kDLCPU capsules (TensorFlow), use
+    ``x.__dlpack__(dl_device=(1, 0))``.
+    """
+    return _dlpack.export(self, stream, max_version, dl_device, copy)
+
+
+def __dlpack_device__(self):
+    """(kDLOneAPI, index of the memory's root device in sycl::device::get_devices())."""
+    return _dlpack.dlpack_device(self)
+
+
+def __copy__(self):
+    return _copy.copy(self)
+
+
+def __deepcopy__(self, memo):
+    return _copy.copy(self)
+
+
+def __reduce_ex__(self, protocol):
+    """Pickle support: contents through host memory, usm_type and device
+    kept (see ``usmarray._pickle``); protocol 5 hands the data out of band."""
+    return _pickle.reduce_array(self, protocol)
+
+
+def __repr__(self):
+    return _print.usm_ndarray_repr(self)
+
+
+def __str__(self):
+    return _print.usm_ndarray_str(self)
+
+
+PROTOCOLS = {f.__name__: f for f in (to_device, __contains__, __array__, __dlpack__,
+                                     __dlpack_device__, __copy__, __deepcopy__, __reduce_ex__,
+                                     __repr__, __str__)}
+PROTOCOLS.update(__getitem__=indexing.getitem, __setitem__=indexing.setitem)
+
+
+def _array_namespace(namespace):
+    def __array_namespace__(self, *, api_version=None):
+        """The array API namespace of the array: ``usmarray`` (or the
+        ``array_namespace`` given to the constructor)."""
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(f"unsupported array API version {api_version!r}; "
+                             f"supported: {', '.join(_API_VERSIONS)}")
+        return namespace if self._ns is None else self._ns
+    return __array_namespace__
+
+
+# ------------------------------------------------------------ NumPy-style methods
 
 # method name -> the NumPy function it is (with the array as first argument)
 DELEGATED = {
@@ -163,9 +286,20 @@ def _delegate(name, np_func):
     return method
 
 
-def install():
-    """Put the methods on usm_ndarray (after numpy_protocols.install)."""
-    for name, np_func in DELEGATED.items():
-        setattr(usm_ndarray, name, _delegate(name, np_func))
-    for name, f in ADAPTED.items():
+def install(namespace):
+    """Bind the methods onto usm_ndarray: the protocols, operators, NumPy's
+    protocols (after building ``numpy_protocols``' tables from `namespace`,
+    the usmarray module) and the NumPy-style methods."""
+    numpy_protocols.build(namespace)
+    methods = dict(PROTOCOLS)
+    methods.update(elementwise.operator_methods())
+    methods.update(linear_algebra.OPERATORS)
+    methods.update(__array_ufunc__=numpy_protocols.array_ufunc,
+                   __array_function__=numpy_protocols.array_function,
+                   __array_namespace__=_array_namespace(namespace))
+    methods.update((name, _delegate(name, np_func)) for name, np_func in DELEGATED.items())
+    methods.update(ADAPTED)
+    for name, f in methods.items():
         setattr(usm_ndarray, name, f)
+    usm_ndarray.shape = property(usm_ndarray.shape.fget, _set_shape,
+                                 doc="The shape; assigning one reshapes in place (a view).")

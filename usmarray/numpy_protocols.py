@@ -32,17 +32,20 @@ import inspect
 
 import numpy as np
 
-from . import _copy, creation, elementwise, fft, linalg, linear_algebra, manipulation, reduction
-from . import _indexing, indexing_functions, numpy_functions, searching, sets, sorting
-from ._array import usm_ndarray
-from ._copy import check_out, copy_into
+from . import (comparison, creation, elementwise, fft, indexing, linalg, linear_algebra,
+               manipulation, nanfunctions, reduction, searching, sets, sorting, stacking,
+               statistics)
+from ._core import _copy, _indexing
+from ._core._array import usm_ndarray
+from ._core._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
-from .elementwise import OP, _as_scalar
+from ._core._scalars import as_scalar as _as_scalar
+from .elementwise import OP
 
 __all__ = ["UFUNCS", "FUNCTIONS", "REDUCE", "ACCUMULATE", "Function", "mixed_operand_error"]
 
 
-_NS = []   # the public namespace, set by install() (usmarray/__init__ calls it last)
+_NS = []   # the public namespace, set by build() (from usmarray.methods.install)
 
 
 def _namespace():
@@ -575,11 +578,12 @@ LIKE = {"empty": creation.empty, "zeros": creation.zeros, "ones": creation.ones,
         "full": creation.full, "arange": creation.arange, "asarray": creation.asarray,
         "array": creation.asarray, "eye": creation.eye, "identity": creation.eye}
 LIKE_FUNCTIONS = {}
-"""NumPy creation function -> Function, for ``like=`` (filled by ``install``)."""
+"""NumPy creation function -> Function, for ``like=`` (filled by ``build``)."""
 
 
-# NumPy functions whose usmarray counterpart has the same name and arguments (those
-# of numpy_functions, median, nanmean, vstack, ..., have NumPy's own signatures)
+# NumPy functions whose usmarray counterpart has the same name and arguments (NumPy's
+# statistics, nan* reductions, stacking and comparisons, median, nanmean, vstack, ...,
+# are written with NumPy's own signatures)
 SAME_NAME = (
     "sum prod mean std var min max argmin argmax all any count_nonzero nonzero "
     "concat stack permute_dims matrix_transpose reshape expand_dims squeeze flip roll tile "
@@ -587,8 +591,9 @@ SAME_NAME = (
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
     "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
-    "result_type"
-).split() + numpy_functions.__all__
+    "result_type argwhere flatnonzero inner"
+).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__
+             + ["isclose", "array_equal"])
 
 # NumPy name -> usmarray name
 RENAMED = {"amin": "min", "amax": "max", "concatenate": "concat", "cumsum": "cumulative_sum",
@@ -601,13 +606,13 @@ PARAM_RENAMES = {"ddof": "correction", "a_min": "min", "a_max": "max", "subok": 
 ADAPTED = {
     "cumsum": (reduction.cumulative_sum, _flat_when_axis_none(True), None),
     "cumprod": (reduction.cumulative_prod, _flat_when_axis_none(True), None),
-    "take": (indexing_functions.take, _flat_when_axis_none(True), None),
+    "take": (indexing.take, _flat_when_axis_none(True), None),
     "sort": (sorting.sort, _sort_args, None),
     "argsort": (sorting.argsort, _sort_args, None),
     "transpose": (manipulation.permute_dims, _transpose, None),
     "where": (searching.where, _where, None),
     "ravel": (manipulation.reshape, _ravel, None),
-    "put_along_axis": (indexing_functions.put_along_axis, _put_along_axis, None),
+    "put_along_axis": (indexing.put_along_axis, _put_along_axis, None),
     "unique": (sets.unique_all, _unique, None),
     "dot": (linear_algebra.matmul, _dot, None),
     "angle": (elementwise.angle, _angle, None),
@@ -623,7 +628,7 @@ ADAPTED = {
     "shape": (_shape, None, None),
     "ndim": (_ndim, None, None),
     "size": (_size, None, None),
-    "allclose": (numpy_functions.numpy_allclose, None, None),
+    "allclose": (comparison.numpy_allclose, None, None),
     "fft.fft2": (fft.fftn, None, {"axes": (-2, -1)}),
     "fft.ifft2": (fft.ifftn, None, {"axes": (-2, -1)}),
     "fft.rfft2": (fft.rfftn, None, {"axes": (-2, -1)}),
@@ -648,7 +653,7 @@ def _resolve(name):
 
 
 FUNCTIONS = {}
-"""NumPy function -> Function (filled by ``install``)."""
+"""NumPy function -> Function (filled by ``build``)."""
 
 
 def _add(np_name, target, prep=None, defaults=None):
@@ -696,10 +701,9 @@ def array_function(self, func, types, args, kwargs):
     return f(args, kwargs)
 
 
-def install(namespace):
-    """Build the function table from `namespace` (the usmarray module) and set
-    the protocols on usm_ndarray."""
+def build(namespace):
+    """Build the function tables from `namespace` (the usmarray module);
+    ``usmarray.methods.install`` calls it before binding ``array_ufunc`` and
+    ``array_function`` onto usm_ndarray."""
     _NS[:] = [namespace]
     _build_functions()
-    usm_ndarray.__array_ufunc__ = array_ufunc
-    usm_ndarray.__array_function__ = array_function

@@ -1,15 +1,23 @@
-"""Searching functions: where, argmax, argmin, count_nonzero, nonzero, searchsorted."""
+"""Searching functions: where, argmax, argmin, count_nonzero, nonzero,
+searchsorted; NumPy's argwhere and flatnonzero."""
 
-from . import _dtypes, _engine, _kernels
-from . import reduction as red
-from ._array import C_CONTIG, empty_array, usm_ndarray, view
-from ._copy import broadcast_shapes, broadcast_view
-from ._device import coerce_usm_type, common_queue
-from .elementwise import (_as_scalar, _cast, _deliver, _destination, _scalar_array,
-                          _weak_scalar_dtype)
-from .manipulation import reshape
+from . import elementwise as ew
+from ._core import _dtypes, _engine, _kernels
+from ._core._array import empty_array, usm_ndarray, view
+from ._core._copy import astype, broadcast_view, cast
+from ._core._device import coerce_usm_type, common_queue
+from ._core._indexing import take
+from ._core._layout import C_CONTIG, broadcast_shapes
+from ._core._masks import true_positions
+from ._core._reduce import normalize_axes, reduce
+from ._core._scalars import as_scalar, scalar_array, weak_scalar_dtype
+from ._core._views import check_array, reshape
+from .creation import asarray
+from .elementwise import _deliver, _destination
+from .manipulation import stack
 
-__all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted"]
+__all__ = ["where", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "argwhere",
+           "flatnonzero"]
 
 
 def _where_family():
@@ -24,46 +32,9 @@ def _where_family():
                            lambda a: a[0], names, lambda qi: mv)
 
 
-def _take_family():
-    # gathers and scatters of one item size share a bundle
-    def names(t, qi):
-        return ([f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
-                 for nd in _kernels.STRIDED_VARIANTS] +
-                ([f"index_offsets<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
-                 if t == "u8" else []) +
-                [f"gather<{t}>", f"scatter<{t}, 0>", f"scatter<{t}, 1>"] +
-                ([f"gather_vec<{t}>", f"gather_rows_vec<{t}>", f"scatter_vec<{t}, 0>",
-                  f"scatter_vec<{t}, 1>"]
-                 if _kernels.simd_kernels(qi) else []))
-
-    return _kernels.Family(("take_strided", "put_strided", "index_offsets", "gather", "gather_vec",
-                            "gather_rows_vec", "scatter", "scatter_vec"),
-                           "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES)
-
-
 _kernels.register_family(_where_family())
-_kernels.register_family(_take_family())
 
 
-def _mask_core_names(_key, qi):
-    v = ["_vec"] if _kernels.simd_kernels(qi) else []
-    return [f"{k}{s}<i8>" for k in ("mask_count", "mask_index") for s in [""] + v] + \
-        ["mask_offsets<i8>"]
-
-
-def _mask_move_names(t, qi):
-    v = ["_vec"] if _kernels.simd_kernels(qi) else []
-    return [f"{k}{s}<{t}>" for k in ("mask_compact", "mask_expand") for s in [""] + v]
-
-
-# boolean masks and nonzero: the count and the indices in one bundle, the
-# compaction and expansion of values in one per item size
-_kernels.register_family(_kernels.Family(
-    ("mask_count", "mask_offsets", "mask_index", "mask_count_vec", "mask_index_vec"),
-    "scan.cpp", lambda a: "i8", _mask_core_names, lambda qi: ("i8",)))
-_kernels.register_family(_kernels.Family(
-    ("mask_compact", "mask_expand", "mask_compact_vec", "mask_expand_vec"), "scan.cpp",
-    lambda a: a[0], _mask_move_names, lambda qi: _kernels.MOVE_TYPES))
 # one bundle per type: both sides
 _kernels.register_family(_kernels.Family(
     ("search_sorted",), "where.cpp", lambda a: a[0],
@@ -81,7 +52,7 @@ def where(condition, x1, x2, /, *, out=None, order="K"):
         raise TypeError(f"where: condition must be a usm_ndarray, got {type(condition).__name__}")
     arrays = [a for a in (x1, x2) if isinstance(a, usm_ndarray)]
     for v in (x1, x2):
-        if not isinstance(v, usm_ndarray) and _as_scalar(v) is None:
+        if not isinstance(v, usm_ndarray) and as_scalar(v) is None:
             raise TypeError(f"where: x1 and x2 must be usm_ndarrays or Python scalars, got {type(v).__name__}")
     qi = common_queue(condition, *arrays)
     if not arrays:
@@ -90,18 +61,18 @@ def where(condition, x1, x2, /, *, out=None, order="K"):
         dt = _dtypes.promote(x1._dtype, x2._dtype)
     else:
         a = arrays[0]
-        s = _as_scalar(x2 if a is x1 else x1)
-        dt = _dtypes.promote(a._dtype, _weak_scalar_dtype(s, a._dtype, qi))
+        s = as_scalar(x2 if a is x1 else x1)
+        dt = _dtypes.promote(a._dtype, weak_scalar_dtype(s, a._dtype, qi))
     shape = broadcast_shapes(condition._shape, *(a._shape for a in arrays))
     kind = coerce_usm_type([condition._alloc.kind] + [a._alloc.kind for a in arrays])
     ops = []
     for v in (x1, x2):
         if isinstance(v, usm_ndarray):
-            v = v if v._dtype is dt else _cast(v, dt)
+            v = v if v._dtype is dt else cast(v, dt)
             ops.append(broadcast_view(v, shape))
         else:
-            ops.append(_scalar_array(_as_scalar(v), dt, qi, kind, shape))
-    c = condition if condition._dtype is _dtypes.bool else _cast(condition, _dtypes.bool)
+            ops.append(scalar_array(as_scalar(v), dt, qi, kind, shape))
+    c = condition if condition._dtype is _dtypes.bool else cast(condition, _dtypes.bool)
     dest, res = _destination("where", out, shape, dt, qi, kind, order, [condition] + arrays)
     _engine.where(qi.ref, qi.kc, broadcast_view(c, shape), ops[0], ops[1], dest)
     return _deliver(dest, res)
@@ -126,13 +97,13 @@ def _arg_extreme(name, x, axis, keepdims):
             xs = reshape(x, (-1,))
         ax = 0
     else:
-        xs, ax = x, red.normalize_axes(axis, nd)
+        xs, ax = x, normalize_axes(axis, nd)
         if len(ax) != 1:
             raise TypeError(f"{name}: axis must be an int or None")
         ax = ax[0]
     if xs._shape[ax] == 0:
         raise ValueError(f"{name} of an empty sequence")
-    r = red._reduce(name, xs, ax, keepdims)
+    r = reduce(name, xs, ax, keepdims)
     if axis is None and keepdims:
         r = reshape(r, (1,) * nd)
     return r
@@ -151,47 +122,12 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     """Number of non-zero elements along `axis` (default: all), as int64."""
-    return red._reduce("count", x, axis, keepdims)
-
-
-# elements per tile of the generic mask kernels (usm::kScanTile): the
-# offsets array has one entry per tile and one for the total
-_MASK_TILE = 2048
-
-
-def mask_offsets(m):
-    """(tile offsets, count of true elements) of a contiguous 1-D bool mask:
-    one host wait, for the count."""
-    qi = m._q
-    n = m._shape[0]
-    off = empty_array((-(-n // _MASK_TILE) + 1,), _dtypes.int64, qi, m._alloc.kind)
-    return off, (_engine.mask_count(qi.ref, qi.kc, m, off) if n else 0)
-
-
-def flat_mask(mask):
-    """`mask` as a contiguous 1-D bool array (a view when it is one)."""
-    m = reshape(mask, (-1,))
-    return m if m._flags & 1 else reshape(mask, (-1,), copy=True)
-
-
-def true_positions(mask):
-    """int64 indices of the true elements of a bool array, in C order of the
-    flattened mask. The count must reach the host (it is the result's
-    length): one wait for the device."""
-    m = flat_mask(mask)
-    qi = m._q
-    off, count = mask_offsets(m)
-    out = empty_array((count,), _dtypes.int64, qi, m._alloc.kind)
-    if count:
-        _engine.mask_compact(qi.ref, qi.kc, m, out, off, out, True)
-    return out
+    return reduce("count", x, axis, keepdims)
 
 
 def nonzero(x, /):
     """Indices of the non-zero elements of `x`: a tuple of int64 arrays, one
     per dimension, in C order."""
-    from . import elementwise as ew
-
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"nonzero: expected a usm_ndarray, got {type(x).__name__}")
     if x.ndim == 0:
@@ -212,11 +148,6 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     1-D `x1` to keep it sorted (side 'left': before equal elements, 'right':
     after them). `sorter` (int indices) sorts an unsorted `x1`. NaNs sort
     last, as in NumPy. int64 result of `x2`'s shape (0-d for a scalar)."""
-    from ._copy import astype
-    from ._dtypes import result_type
-    from ._indexing import take
-    from .elementwise import _as_scalar
-
     if not isinstance(x1, usm_ndarray):
         raise TypeError(f"searchsorted: x1 must be a usm_ndarray, got {type(x1).__name__}")
     if x1.ndim != 1:
@@ -228,16 +159,13 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     qi = x1._q
     if isinstance(x2, usm_ndarray):
         common_queue(x1, x2)
-        dt = result_type(x1, x2)
+        dt = _dtypes.result_type(x1, x2)
     else:
-        s = _as_scalar(x2)
+        s = as_scalar(x2)
         if s is None:
             raise TypeError(f"searchsorted: x2 must be a usm_ndarray or a Python scalar, "
                             f"got {type(x2).__name__}")
-        from .elementwise import _weak_scalar_dtype
-        from .creation import asarray
-
-        dt = _weak_scalar_dtype(s, x1._dtype, qi)
+        dt = weak_scalar_dtype(s, x1._dtype, qi)
         x2 = asarray(s, dtype=dt, sycl_queue=x1.sycl_queue)
     if dt.kind == "c":
         raise TypeError("searchsorted is not defined for complex dtypes")
@@ -257,3 +185,39 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     out = empty_array(x2._shape, _dtypes.int64, qi, coerce_usm_type((x1.usm_type, x2.usm_type)))
     _engine.search_sorted(qi.ref, qi.kc, s1, v, out, side == "right")
     return out
+
+
+def argwhere(a):
+    """Indices of the non-zero elements, one row each, as ``numpy.argwhere``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+
+    Returns
+    -------
+    usm_ndarray
+        Shape (N, a.ndim), default integer dtype.
+    """
+    check_array(a, "argwhere")
+    if a.ndim == 0:
+        return argwhere(reshape(a, (1,)))[:, :0]
+    return stack(nonzero(a), axis=1)
+
+
+def flatnonzero(a):
+    """Indices of the non-zero elements of the flattened array, as ``numpy.flatnonzero``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+
+    Returns
+    -------
+    usm_ndarray
+        1-d, default integer dtype.
+    """
+    check_array(a, "flatnonzero")
+    return nonzero(reshape(a, (-1,)))[0]

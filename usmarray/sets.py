@@ -10,12 +10,13 @@ inverse, every element's group."""
 
 from collections import namedtuple
 
-from . import _dtypes, _engine
 from . import elementwise as ew
-from ._array import C_CONTIG, empty_array, usm_ndarray
-from ._copy import astype
-from ._device import common_queue
-from ._dtypes import result_type
+from ._core import _dtypes, _engine
+from ._core._array import empty_array, usm_ndarray
+from ._core._copy import astype
+from ._core._device import common_queue
+from ._core._dtypes import result_type
+from ._core._layout import C_CONTIG
 from .creation import asarray, full, zeros
 from .manipulation import concat, reshape
 from .sorting import argsort, sort, sort_with_order

@@ -5,8 +5,12 @@ row for rows of up to 32, merge sort for the rest)."""
 import operator
 from collections import namedtuple
 
-from . import _dtypes, _engine, _kernels
-from ._array import C_CONTIG, c_strides, empty_array, usm_ndarray, view
+from ._core import _dtypes, _engine, _kernels
+from ._core._array import empty_array, usm_ndarray, view
+from ._core._copy import copy_into
+from ._core._indexing import take_along_axis
+from ._core._layout import C_CONTIG, c_strides
+from .manipulation import moveaxis, reshape
 
 __all__ = ["sort", "argsort", "top_k", "TopKResult"]
 
@@ -42,9 +46,6 @@ _kernels.register_family(_kernels.Family(
 
 
 def _sorted(name, x, axis, descending, with_idx):
-    from ._copy import copy_into
-    from .manipulation import moveaxis
-
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
     if x._dtype.kind == "c":
@@ -134,9 +135,6 @@ def top_k(x, k, /, *, axis=None, mode="largest"):
         ``(values, indices)``: arrays of x's shape with `axis` of length `k`,
         ordered from the most extreme; among equal elements the first wins.
     """
-    from ._indexing import take_along_axis
-    from .manipulation import reshape
-
     if mode not in ("largest", "smallest"):
         raise ValueError(f"top_k: mode must be 'largest' or 'smallest', got {mode!r}")
     if not isinstance(x, usm_ndarray):

@@ -1,13 +1,13 @@
 """logsumexp and reduce_hypot (dpctl.tensor's reductions beyond the array
 API), computed without overflow through the maximum of each reduced group."""
 
-from . import _dtypes
 from . import elementwise as ew
-from ._array import usm_ndarray
-from ._copy import astype
+from ._core import _dtypes
+from ._core._array import usm_ndarray
+from ._core._copy import astype
 from .creation import full
-from .reduction import any as rany, max as rmax, normalize_axes, sum as rsum
 from .manipulation import squeeze
+from .reduction import any as rany, max as rmax, normalize_axes, sum as rsum
 from .searching import where
 
 __all__ = ["logsumexp", "reduce_hypot"]

@@ -4,10 +4,11 @@ cross and outer products, diagonals and traces."""
 import math
 import operator
 
-from .. import _dtypes
 from .. import elementwise as ew
-from .._array import usm_ndarray, view
-from .._copy import astype, broadcast_shapes, broadcast_view, copy
+from .._core import _dtypes
+from .._core._array import usm_ndarray, view
+from .._core._copy import astype, broadcast_view, copy
+from .._core._layout import broadcast_shapes
 from ..creation import eye, zeros
 from ..linear_algebra import matmul
 from ..manipulation import expand_dims, matrix_transpose, reshape, stack

@@ -16,11 +16,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _dtypes, _engine, _mkl
 from .. import elementwise as ew
-from .._array import empty_array, usm_ndarray, view
-from .._copy import asnumpy, broadcast_shapes, broadcast_view, copy, copy_into, from_host
-from .._device import common_queue
+from .._core import _dtypes, _engine, _mkl
+from .._core._array import empty_array, usm_ndarray, view
+from .._core._copy import asnumpy, broadcast_view, copy, copy_into, from_host
+from .._core._device import common_queue
+from .._core._layout import broadcast_shapes
 from ..creation import eye, ones, tril, triu, zeros
 from ..manipulation import reshape
 from ..reduction import all as rall, prod, sum as rsum

@@ -4,6 +4,13 @@ The array holds an engine ``Allocation`` (pooled memory, or memory owned by
 another object: a dpctl.memory object, a SUAI exporter, a DLPack capsule),
 an element offset, shape and strides in elements, the dtype and the
 ``_QueueInfo`` of its queue. Views share the allocation.
+
+The class here holds what the array computes from itself and the modules
+below it (geometry, placement, views of its own memory, scalar conversion,
+SUAI export). Everything that needs copies, indexing, printing, the
+operators or the array API functions is bound onto the class by
+``usmarray.methods.install()`` once the package has loaded: this module
+imports nothing above it.
 """
 
 import math
@@ -13,88 +20,12 @@ import dpctl
 import dpctl.memory as dpm
 import numpy as np
 
-from . import _dtypes, _engine
+from . import _dtypes, _engine, _suai
 from ._device import Device, queue_info, resolve_queue
+from ._layout import (C_CONTIG, F_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags,
+                      displacement_bounds, f_strides, normalize_shape)
 
-__all__ = ["usm_ndarray", "Flags"]
-
-# flag bits
-C_CONTIG = 1
-F_CONTIG = 2
-WRITABLE = 4
-RO_LOCK = 8   # memory that must stay read-only (read-only imports): never writable again
-
-KIND_CODE = {"device": 1, "shared": 2, "host": 3}
-_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
-
-
-def c_strides(shape):
-    st, acc = [], 1
-    for s in reversed(shape):
-        st.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(st))
-
-
-def f_strides(shape):
-    st, acc = [], 1
-    for s in shape:
-        st.append(acc)
-        acc *= max(s, 1)
-    return tuple(st)
-
-
-def contig_flags(shape, strides):
-    """C_CONTIG/F_CONTIG bits of a layout (size-1 dimensions ignored)."""
-    if 0 in shape:
-        return C_CONTIG | F_CONTIG
-    flags = C_CONTIG | F_CONTIG
-    acc = 1
-    for s, st in zip(reversed(shape), reversed(strides)):
-        if s != 1 and st != acc:
-            flags &= ~C_CONTIG
-            break
-        acc *= s
-    acc = 1
-    for s, st in zip(shape, strides):
-        if s != 1 and st != acc:
-            flags &= ~F_CONTIG
-            break
-        acc *= s
-    return flags
-
-
-def displacement_bounds(shape, strides):
-    """(min, max) element displacement from element zero; None if size 0."""
-    lo = hi = 0
-    for s, st in zip(shape, strides):
-        if s == 0:
-            return None
-        d = (s - 1) * st
-        if d < 0:
-            lo += d
-        else:
-            hi += d
-    return lo, hi
-
-
-def normalize_shape(shape):
-    if isinstance(shape, (tuple, list)):
-        try:
-            shp = tuple(operator.index(s) for s in shape)
-        except TypeError:
-            raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
-    else:
-        try:
-            shp = (operator.index(shape),)
-        except TypeError:
-            raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
-    if any(s < 0 for s in shp):
-        raise ValueError(f"negative dimensions are not allowed: {shp}")
-    if len(shp) > 64:
-        raise ValueError("arrays have at most 64 dimensions")
-    return shp
-
+__all__ = ["usm_ndarray", "Flags", "make", "empty_array", "view", "from_suai"]
 
 _new = object.__new__
 
@@ -358,15 +289,8 @@ class usm_ndarray:
     # ------------------------------------------------------------ geometry
     @property
     def shape(self):
+        # (assigning x.shape, a reshape in place, is set by usmarray.methods)
         return self._shape
-
-    @shape.setter
-    def shape(self, new_shape):
-        from .manipulation import reshape
-
-        y = reshape(self, new_shape, copy=False)
-        self._shape, self._strides, self._off = y._shape, y._strides, y._off
-        self._flags = contig_flags(self._shape, self._strides) | (self._flags & (WRITABLE | RO_LOCK))
 
     @property
     def ndim(self):
@@ -449,28 +373,6 @@ class usm_ndarray:
     def device(self):
         return Device._of(self._q)
 
-    def to_device(self, device, /, *, stream=None):
-        """The array on another device or queue (a copy unless the memory is reachable).
-
-        ``stream`` may be None or a dpctl.SyclQueue (its only effect is to be
-        validated: usmarray orders the copy by events)."""
-        if stream is not None and not isinstance(stream, dpctl.SyclQueue):
-            raise TypeError("stream must be None or a dpctl.SyclQueue")
-        from ._copy import to_queue
-
-        return to_queue(self, resolve_queue(device))
-
-    # ------------------------------------------------------------ namespace
-    def __array_namespace__(self, *, api_version=None):
-        if api_version is not None and api_version not in _API_VERSIONS:
-            raise ValueError(f"unsupported array API version {api_version!r}; "
-                             f"supported: {', '.join(_API_VERSIONS)}")
-        if self._ns is not None:
-            return self._ns
-        import usmarray
-
-        return usmarray
-
     # ------------------------------------------------------------ views
     @property
     def T(self):
@@ -504,9 +406,10 @@ class usm_ndarray:
     @property
     def imag(self):
         if self._dtype.kind != "c":
-            from .creation import zeros_like
-
-            z = zeros_like(self)
+            # zeros that stay read-only, as NumPy's imag of a real array
+            qi = self._q
+            z = empty_array(self._shape, self._dtype, qi, self._alloc.kind)
+            _engine.fill(qi.ref, qi.kc, z, bytes(self._dtype.itemsize))
             z._flags = (z._flags & ~WRITABLE) | RO_LOCK
             return z
         return self._component(1)
@@ -521,22 +424,7 @@ class usm_ndarray:
         rt = _dtypes.float32 if self._dtype is _dtypes.complex64 else _dtypes.float64
         return view(self, 2 * self._off + part, self._shape, tuple(2 * s for s in self._strides), rt)
 
-    # ------------------------------------------------------------ indexing
-    def __getitem__(self, key):
-        from ._indexing import getitem
-
-        return getitem(self, key)
-
-    def __setitem__(self, key, value):
-        from ._indexing import setitem
-
-        if (isinstance(value, (usm_ndarray, np.ndarray)) and value.dtype.kind == "c"
-                and self._dtype.kind != "c"):
-            # (every path: basic, integer-array and boolean-mask indexing)
-            raise TypeError(f"cannot assign a complex array ({value.dtype.name}) to an array "
-                            f"of dtype {self._dtype.name}")
-        setitem(self, key, value)
-
+    # ------------------------------------------------------------ sequence
     def __len__(self):
         if not self._shape:
             raise TypeError("len() of unsized object")
@@ -606,93 +494,15 @@ class usm_ndarray:
             raise TypeError("round() of a complex array is undefined")
         return round(v, ndigits)
 
-    def __contains__(self, value):
-        # NumPy's rule: `value in x` is any(x == value)
-        eq = self.__eq__(value)
-        if eq is NotImplemented:
-            return False
-        from .reduction import any as _any
-
-        return bool(_any(eq))
-
-    # ------------------------------------------------------------ host
-    def __array__(self, dtype=None, /, *, copy=None):
-        from ._copy import host_view, asnumpy
-
-        if copy is not True:
-            h = host_view(self)
-            if h is not None:
-                if dtype is None or np.dtype(dtype) == h.dtype:
-                    return h
-                if copy is False:
-                    raise ValueError("converting to another dtype needs a copy, but copy=False")
-                return h.astype(dtype)
-            if copy is False:
-                raise ValueError("the array is in device memory the host cannot reach: "
-                                 "a copy is needed, but copy=False")
-        h = asnumpy(self)
-        if dtype is not None and np.dtype(dtype) != h.dtype:
-            h = h.astype(dtype)
-        return h
-
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Export as a DLPack capsule (array API contract; kDLOneAPI or kDLCPU).
-
-        ``stream`` may be None (the producer finishes pending work first), -1
-        (no synchronisation) or a dpctl.SyclQueue of the array's context (its
-        later commands wait for the pending work; no host wait). For
-        consumers that take only legacy kDLCPU capsules (TensorFlow), use
-        ``x.__dlpack__(dl_device=(1, 0))``.
-        """
-        from .dlpack import export
-
-        return export(self, stream, max_version, dl_device, copy)
-
-    def __dlpack_device__(self):
-        """(kDLOneAPI, index of the memory's root device in sycl::device::get_devices())."""
-        from .dlpack import dlpack_device
-
-        return dlpack_device(self)
-
     @property
     def __sycl_usm_array_interface__(self):
-        from ._suai import export_suai
-
-        return export_suai(self)
-
-    def __copy__(self):
-        from ._copy import copy
-
-        return copy(self)
-
-    def __deepcopy__(self, memo):
-        from ._copy import copy
-
-        return copy(self)
+        return _suai.export_suai(self)
 
     def __sizeof__(self):
         # The USM the view spans (broadcast repeats once), as NumPy arrays report
         # their data: Dask and distributed budget worker memory by sys.getsizeof.
         n = math.prod(s if st else min(s, 1) for s, st in zip(self._shape, self._strides))
         return object.__sizeof__(self) + n * self._dtype.itemsize
-
-    def __reduce_ex__(self, protocol):
-        """Pickle support: contents through host memory, usm_type and device
-        kept (see ``usmarray._pickle``); protocol 5 hands the data out of band."""
-        from ._pickle import reduce_array
-
-        return reduce_array(self, protocol)
-
-    # ------------------------------------------------------------ printing
-    def __repr__(self):
-        from ._print import usm_ndarray_repr
-
-        return usm_ndarray_repr(self)
-
-    def __str__(self):
-        from ._print import usm_ndarray_str
-
-        return usm_ndarray_str(self)
 
 
 def _buffer_of(buffer):
@@ -706,9 +516,15 @@ def _buffer_of(buffer):
                              qi.context.addressof_ref(), buffer.sycl_device.addressof_ref(), buffer)
         return alloc, qi, getattr(buffer, "_usmarray_read_only", False)
     if hasattr(buffer, "__sycl_usm_array_interface__"):
-        from ._suai import import_suai_memory
-
-        return import_suai_memory(buffer)
+        return _suai.import_suai_memory(buffer)
     raise TypeError("buffer must be 'device', 'shared', 'host', a dpctl.memory object, a "
                     f"usm_ndarray or an object with __sycl_usm_array_interface__, got "
                     f"{type(buffer).__name__}")
+
+
+def from_suai(obj):
+    """Zero-copy usm_ndarray viewing the memory an object describes by SUAI."""
+    alloc, off, shape, strides, dt, qi, flags = _suai.import_suai(obj)
+    if alloc is None:
+        return empty_array(shape, dt, qi)   # nothing to view: an empty array on the named queue
+    return make(alloc, off, shape, strides, dt, qi, flags)

@@ -14,28 +14,14 @@ import math
 import numpy as np
 
 from . import _dtypes, _engine
-from ._array import (RO_LOCK, WRITABLE, contig_flags, displacement_bounds, empty_array, make,
-                     usm_ndarray)
+from ._array import empty_array, from_suai, make, usm_ndarray
 from ._device import ExecutionPlacementError, resolve_queue
+from ._layout import (F_CONTIG, RO_LOCK, WRITABLE, broadcast_shapes, contig_flags,
+                      displacement_bounds)
 
-__all__ = ["asnumpy", "to_numpy", "copy", "astype", "copy_into", "assign", "broadcast_shapes",
-           "broadcast_view", "host_view", "from_host", "to_queue", "layout_like"]
-
-
-def broadcast_shapes(*shapes):
-    """Broadcast shape of `shapes` (array API rules), or ValueError."""
-    nd = max((len(s) for s in shapes), default=0)
-    out = [1] * nd
-    for s in shapes:
-        for i, d in enumerate(s, nd - len(s)):
-            o = out[i]
-            if d == o or d == 1:
-                continue
-            if o == 1:
-                out[i] = d
-            else:
-                raise ValueError(f"shapes {', '.join(str(tuple(x)) for x in shapes)} cannot be broadcast together")
-    return tuple(out)
+__all__ = ["asnumpy", "to_numpy", "copy", "astype", "cast", "copy_into", "assign",
+           "broadcast_view", "host_view", "from_host", "to_queue", "layout_like", "check_out",
+           "with_out"]
 
 
 def broadcast_view(x, shape):
@@ -193,9 +179,7 @@ def assign(dst, value):
     """dst[...] = value for an array-like `value` (usm_ndarray, SUAI object, NumPy array, sequence)."""
     if not isinstance(value, usm_ndarray):
         if hasattr(value, "__sycl_usm_array_interface__"):
-            from ._suai import import_suai
-
-            value = import_suai(value)
+            value = from_suai(value)
         else:
             h = np.asarray(value)
             if h.dtype == object or h.dtype.kind not in "biufc":
@@ -272,6 +256,15 @@ def copy(x, /, *, order="K"):
         out = new_like(x, x._dtype, x._q, x._alloc.kind, order)
     qi = x._q
     _engine.copy(qi.ref, qi.kc, x, out)
+    return out
+
+
+def cast(x, dt):
+    """A new array holding `x` converted to dtype `dt` (no checks: the
+    operations' own casts of their operands), F-ordered for F-contiguous `x`."""
+    out = empty_array(x._shape, dt, x._q, x._alloc.kind,
+                      "F" if (x._flags & 3) == F_CONTIG else "C")
+    _engine.copy(x._q.ref, x._q.kc, x, out)
     return out
 
 

@@ -25,7 +25,7 @@ class NoDeviceError(RuntimeError):
     """No SYCL device is visible to the process."""
 
 
-_NO_DEVICE_HELP = (
+NO_DEVICE_HELP = (
     "usmarray found no SYCL device. On a machine without an Intel GPU the device is the CPU, "
     "provided by the OpenCL CPU runtime of the 'intel-opencl-rt' wheel: install the runtime "
     "that matches usmarray (pip install 'intel-opencl-rt==2026.1.*' "
@@ -100,7 +100,7 @@ def default_queue():
         try:
             dev = dpctl.select_default_device()
         except Exception as e:
-            raise NoDeviceError(_NO_DEVICE_HELP) from e
+            raise NoDeviceError(NO_DEVICE_HELP) from e
         _default = queue_info(_queue_for_device(dev))
     return _default
 
@@ -117,7 +117,7 @@ def _from_device_like(device):
             dev = dpctl.SyclDevice(device)
         except Exception as e:
             if not dpctl.get_devices():
-                raise NoDeviceError(_NO_DEVICE_HELP) from e
+                raise NoDeviceError(NO_DEVICE_HELP) from e
             raise ValueError(f"no SYCL device matches filter string {device!r}") from e
         return queue_info(_queue_for_device(dev))
     # array API: x.device of another array may be passed

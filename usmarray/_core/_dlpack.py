@@ -16,9 +16,10 @@ import dpctl
 import numpy as np
 
 from . import _dtypes, _engine
-from ._array import (KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags, displacement_bounds,
-                     empty_array, make)
+from ._array import empty_array, make
+from ._copy import asnumpy, copy as copy_array, from_host, host_accessible, host_view, to_queue
 from ._device import _queue_for_device, queue_info, resolve_queue
+from ._layout import KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags, displacement_bounds
 from ._suai import _queue_in
 
 __all__ = ["DLDeviceType", "from_dlpack", "CopyRequiredError", "dldevice_to_sycl_device",
@@ -121,8 +122,6 @@ def _sync(x, stream):
 
 def export(x, stream=None, max_version=None, dl_device=None, copy=None):
     """``usm_ndarray.__dlpack__``."""
-    from ._copy import asnumpy, copy as copy_array, host_accessible, host_view, to_queue
-
     if copy not in (None, True, False):
         raise ValueError(f"copy must be None, True or False, got {copy!r}")
     versioned = False
@@ -318,8 +317,6 @@ def from_dlpack(x, /, *, device=None, copy=None):
         if copy is False:
             raise CopyRequiredError("the DLPack tensor is in host memory, which is not USM: "
                                     "importing it needs a copy, but copy=False")
-        from ._copy import from_host
-
         holder, info = _engine.dlpack_consume(cap)
         dt = _dtypes.DTYPES[info["tc"]]
         if info["data"] == 0 or 0 in info["shape"]:
@@ -333,8 +330,6 @@ def from_dlpack(x, /, *, device=None, copy=None):
     else:
         raise BufferError(f"usmarray cannot import DLPack tensors of device type {dev_type} "
                           "(only kDLOneAPI and kDLCPU)")
-    from ._copy import copy as copy_array, to_queue
-
     if qi is not None and qi is not arr._q:
         same_memory = qi.context == arr._q.context and qi.device == arr._q.device
         if not same_memory and copy is False:

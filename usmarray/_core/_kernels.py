@@ -1,7 +1,7 @@
 """Kernel families, their bundles, run-time compilation and the disk cache.
 
 Kernels are SYCL C++ free functions in the sources under ``kernels/sycl/``
-(installed as ``usmarray/_kernels/``). A *family* is a kernel template (or a
+(installed as ``usmarray/_core/sycl/``). A *family* is a kernel template (or a
 few); a *bundle* is the set of instantiations compiled together, because the
 fixed cost of one compilation dominates: e.g. every "cast to float32" kernel
 is one bundle. The engine asks for a kernel by name (``cast_strided<f4, f8,
@@ -44,7 +44,7 @@ class KernelCompileError(RuntimeError):
 
 
 def source_dir():
-    return os.environ.get("USMARRAY_KERNEL_DIR") or os.path.join(os.path.dirname(__file__), "_kernels")
+    return os.environ.get("USMARRAY_KERNEL_DIR") or os.path.join(os.path.dirname(__file__), "sycl")
 
 
 _files = {}

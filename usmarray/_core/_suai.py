@@ -9,9 +9,9 @@ import dpctl
 import numpy as np
 
 from . import _dtypes, _engine
-from ._array import (C_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags,
-                     displacement_bounds, make)
 from ._device import _queue_for_device, queue_info
+from ._layout import (C_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags,
+                      displacement_bounds)
 
 __all__ = ["export_suai", "import_suai", "import_suai_memory"]
 
@@ -165,7 +165,9 @@ def _wrap(owner, ptr, nbytes, ctx, q):
 
 
 def import_suai(obj):
-    """Zero-copy usm_ndarray viewing the memory an object describes by SUAI."""
+    """(Allocation, offset, shape, strides, dtype, _QueueInfo, flags) of the
+    array an object describes by SUAI, for ``_array.from_suai``; the
+    allocation is None when the array has no elements."""
     ptr, ro, shape, dt, strides, offset, syclobj = _parse(obj)
     ctx, q = _syclobj(syclobj)
     isz = dt.itemsize
@@ -174,16 +176,13 @@ def import_suai(obj):
         # nothing to view: an empty array on the named queue
         if q is None:
             q = _queue_in(ctx, ctx.get_devices()[0])
-        qi = queue_info(q)
-        from ._array import empty_array
-
-        return empty_array(shape, dt, qi)
+        return None, 0, shape, None, dt, queue_info(q), 0
     lo, hi = bounds
     if offset + lo < 0:
         raise ValueError("SUAI strides/offset reach before the data pointer")
     alloc, qi = _wrap(obj, ptr, (offset + hi + 1) * isz, ctx, q)
     flags = contig_flags(shape, strides) | (RO_LOCK if ro else WRITABLE)
-    return make(alloc, offset, shape, strides, dt, qi, flags)
+    return alloc, offset, shape, strides, dt, qi, flags
 
 
 def import_suai_memory(obj):

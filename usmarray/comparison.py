@@ -1,11 +1,13 @@
-"""allclose (dpctl.tensor's), and the closeness mask NumPy's isclose/allclose share."""
+"""Comparing arrays as wholes: ``allclose`` (dpctl.tensor's symmetric rule), NumPy's
+``isclose``, ``allclose`` and ``array_equal``, and the closeness mask they share."""
 
 from . import elementwise as ew
-from ._array import usm_ndarray
-from ._device import ExecutionPlacementError
+from ._core._array import usm_ndarray
+from ._core._device import ExecutionPlacementError
+from .creation import as_pair
 from .reduction import all as _all
 
-__all__ = ["allclose", "close_mask"]
+__all__ = ["allclose", "close_mask", "isclose", "numpy_allclose", "array_equal"]
 
 
 def close_mask(a1, a2, atol, rtol, equal_nan, numpy_rule=False, what="allclose"):
@@ -59,3 +61,59 @@ def allclose(a1, a2, /, atol=1e-8, rtol=1e-5, equal_nan=False):
         A Python bool (the host waits for the comparison).
     """
     return bool(_all(close_mask(a1, a2, atol, rtol, equal_nan)))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Where `a` and `b` are equal within a tolerance, as ``numpy.isclose``.
+
+    NumPy's rule: ``abs(a - b) <= atol + rtol * abs(b)`` (not symmetric);
+    equal infinities are close; NaNs only with `equal_nan`.
+
+    Parameters
+    ----------
+    a, b : usm_ndarray or scalar
+        The arrays to compare (they broadcast).
+    rtol : float
+        Relative tolerance.
+    atol : float
+        Absolute tolerance.
+    equal_nan : bool
+        Whether NaN is close to NaN.
+
+    Returns
+    -------
+    usm_ndarray
+        Boolean array of the broadcast shape.
+    """
+    a, b = as_pair("isclose", a, b)
+    return close_mask(a, b, atol, rtol, equal_nan, numpy_rule=True, what="isclose")
+
+
+def numpy_allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``numpy.allclose``: ``all(isclose(a, b, rtol, atol, equal_nan))`` as a
+    Python bool (``usmarray.allclose`` is dpctl.tensor's symmetric rule)."""
+    return bool(_all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """Whether two arrays have the same shape and elements, as ``numpy.array_equal``.
+
+    Parameters
+    ----------
+    a1, a2 : usm_ndarray
+        The arrays.
+    equal_nan : bool
+        Whether NaNs compare equal (at the same positions).
+
+    Returns
+    -------
+    bool
+        A Python bool (the host waits for the comparison).
+    """
+    a1, a2 = as_pair("array_equal", a1, a2)
+    if a1.shape != a2.shape:
+        return False
+    eq = ew.equal(a1, a2)
+    if equal_nan and (a1.dtype.kind in "fc" or a2.dtype.kind in "fc"):
+        eq = ew.logical_or(eq, ew.logical_and(ew.isnan(a1), ew.isnan(a2)))
+    return bool(_all(eq))

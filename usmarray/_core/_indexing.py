@@ -1,0 +1,397 @@
+"""Index plans: the view of a basic key (integers, slices, Ellipsis, None,
+boolean scalars), and the gathers and scatters of integer-array keys (one
+array along one axis, several arrays, along an axis element by element),
+with the bounds checked on the device. ``usmarray.indexing`` builds
+``x[key]`` and ``x[key] = v`` (boolean masks, NumPy's placement of the
+index dimensions) and the indexing functions on these."""
+
+import operator
+
+import numpy as np
+
+from . import _dtypes, _engine, _kernels
+from ._array import empty_array, usm_ndarray, view
+from ._copy import assign, astype, broadcast_view, from_host, to_queue
+from ._exceptions import AxisError
+from ._layout import C_CONTIG, WRITABLE, broadcast_shapes, merged_stride
+from ._reduce import reduce
+from ._scalars import fill, is_scalar, scalar_bytes
+from ._views import moveaxis, reshape
+
+__all__ = ["Advanced", "index_kind", "basic_view", "flat_view", "gather", "scatter",
+           "scatter_values", "store", "take", "take_along_axis", "put_along_axis", "one_axis",
+           "along_axis_checks"]
+
+
+def _take_family():
+    # gathers and scatters of one item size share a bundle
+    def names(t, qi):
+        return ([f"{k}<{t}, {nd}>" for k in ("take_strided", "put_strided")
+                 for nd in _kernels.STRIDED_VARIANTS] +
+                ([f"index_offsets<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
+                 if t == "u8" else []) +
+                [f"gather<{t}>", f"scatter<{t}, 0>", f"scatter<{t}, 1>"] +
+                ([f"gather_vec<{t}>", f"gather_rows_vec<{t}>", f"scatter_vec<{t}, 0>",
+                  f"scatter_vec<{t}, 1>"]
+                 if _kernels.simd_kernels(qi) else []))
+
+    return _kernels.Family(("take_strided", "put_strided", "index_offsets", "gather", "gather_vec",
+                            "gather_rows_vec", "scatter", "scatter_vec"),
+                           "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES)
+
+
+_kernels.register_family(_take_family())
+
+
+class Advanced(Exception):
+    """The key holds integer arrays: handled by integer array indexing."""
+
+
+def index_kind(k):
+    """'int', 'slice', 'ellipsis', 'none', 'bool' or raise IndexError/Advanced."""
+    if k is None:
+        return "none"
+    if k is Ellipsis:
+        return "ellipsis"
+    if isinstance(k, slice):
+        return "slice"
+    if isinstance(k, (bool, np.bool_)):
+        return "bool"
+    if isinstance(k, usm_ndarray):
+        if k.ndim == 0 and k.dtype.kind in "iu":
+            return "int"
+        if k.ndim == 0 and k.dtype.kind == "b":
+            return "bool"
+        if k.dtype.kind in "iub":
+            raise Advanced
+        raise IndexError(f"index arrays must be integer or boolean arrays, got {k.dtype.name}")
+    if isinstance(k, (list, np.ndarray)):
+        a = np.asarray(k)
+        if a.dtype.kind == "b" and a.ndim == 0:
+            return "bool"
+        if a.dtype.kind in "iub" or (a.size == 0 and a.dtype.kind == "f"):
+            raise Advanced
+        raise IndexError("only integers, slices, Ellipsis, None, integer and boolean arrays "
+                         f"are valid indices, got {a.dtype} array")
+    try:
+        operator.index(k)
+        return "int"
+    except TypeError:
+        raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and 0-d integer "
+                         f"arrays are valid indices, got {type(k).__name__}") from None
+
+
+def basic_view(x, key):
+    """(offset, shape, strides) of `x[key]` for a basic index `key`."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    kinds = [index_kind(k) for k in key]
+    if "bool" in kinds and "int" in kinds:
+        # NumPy counts both as advanced indices: placed first when apart
+        raise Advanced
+    n_ell = kinds.count("ellipsis")
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(1 for t in kinds if t in ("int", "slice"))
+    nd = len(x._shape)
+    if consumed > nd:
+        raise IndexError(f"too many indices for array: array is {nd}-dimensional, "
+                         f"but {consumed} were indexed")
+    if n_ell == 0:
+        key = key + (Ellipsis,)
+        kinds.append("ellipsis")
+    off = x._off
+    shape, strides = [], []
+    dim = 0
+    for k, t in zip(key, kinds):
+        if t == "int":
+            n = x._shape[dim]
+            i = operator.index(k)
+            if i < -n or i >= n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+            if i < 0:
+                i += n
+            off += i * x._strides[dim]
+            dim += 1
+        elif t == "slice":
+            n = x._shape[dim]
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            if length:
+                off += start * x._strides[dim]
+            shape.append(length)
+            strides.append(x._strides[dim] * step)
+            dim += 1
+        elif t == "none":
+            shape.append(1)
+            strides.append(0)
+        elif t == "bool":
+            # a boolean scalar index acts like a 0-d mask: a new axis of length 1 or 0
+            shape.append(1 if bool(k) else 0)
+            strides.append(0)
+        else:  # ellipsis
+            rest = nd - consumed
+            shape.extend(x._shape[dim:dim + rest])
+            strides.extend(x._strides[dim:dim + rest])
+            dim += rest
+    return off, tuple(shape), tuple(strides)
+
+
+def flat_view(x):
+    """x as a 1-D view (any stride), or None when its dimensions do not merge."""
+    s = merged_stride(x._shape, x._strides)
+    return None if s is None else view(x, x._off, (x.size,), (s,))
+
+
+def gather(x, key):
+    """x[key] for a key whose leading entries are integers and integer arrays
+    (one per dimension, broadcast together) followed by basic indices: a
+    gather (the array API's integer array indexing; NumPy's result layout)."""
+    qi = x._q
+    i, xv, out_shape, rows = _axis0_plan(x, key) or _gather_plan(x, key)
+    out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
+    if rows:
+        # rows of xv at int64 positions i: the gather of one axis (bounds
+        # checked on the device)
+        _engine.gather(qi.ref, qi.kc, xv, i, _as_rows(out, i, xv))
+        return out
+    _engine.take(qi.ref, qi.kc, i, xv, out, 0, 1)
+    return out
+
+
+def _axis0_plan(x, key):
+    """(int64 indices, x as (n0, inner), result shape, True) when `key` is
+    one integer array indexing axis 0 of x and x's other dimensions merge;
+    else None (the general plan of _gather_plan)."""
+    idx = key[0] if len(key) == 1 else None
+    if not (isinstance(idx, usm_ndarray) and idx._q is x._q and idx._dtype.kind in "iu"
+            and idx._dtype is not _dtypes.uint64 and x.ndim):
+        return None
+    si = merged_stride(x._shape[1:], x._strides[1:])
+    if si is None:
+        return None
+    inner = 1
+    for d in x._shape[1:]:
+        inner *= d
+    if idx.ndim == 1:
+        i1 = idx
+    else:
+        i1 = reshape(idx, (-1,))
+    if i1._dtype is not _dtypes.int64 or not i1._flags & 1:
+        i1 = astype(i1, _dtypes.int64, order="C")
+    xv = view(x, x._off, (x._shape[0], inner), (x._strides[0], si))
+    return i1, xv, idx._shape + x._shape[1:], True
+
+
+def _as_rows(a, i, xv):
+    """The new C-contiguous `a` (the selection's shape) as the (len(i),
+    row length of xv) matrix the engine's gather and scatter take."""
+    inner = xv._shape[1]
+    return view(a, 0, (i._shape[0], inner), (inner, 1))
+
+
+def scatter(x, key, value):
+    """x[key] = value for the keys _take accepts: `value` (any array-like or
+    scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
+    plan = _axis0_plan(x, key)
+    if plan is not None and plan[0]._alloc is x._alloc:
+        # indices read from x itself: taken before x changes
+        plan = (astype(plan[0], _dtypes.int64, copy=True),) + plan[1:]
+    i, xv, out_shape, rows = plan or _gather_plan(x, key)
+    qi = x._q
+    v = scatter_values(value, x, out_shape)
+    if rows:
+        # bounds checked on the device first (one wait), then one scatter
+        _engine.scatter(qi.ref, qi.kc, xv, i, _as_rows(v, i, xv))
+    else:
+        _engine.put(qi.ref, qi.kc, i, xv, v, 0, 1)
+
+
+def _int64_indices(a, n, axis):
+    """Integer indices `a` (for an axis of length `n`) as int64. uint64
+    values past int64's range would wrap negative in the cast: any uint64
+    index >= n raises IndexError here (one reduction and a wait)."""
+    if a._dtype is _dtypes.uint64 and a.size and int(reduce("max", a, None, False)) >= n:
+        raise IndexError(f"an index is out of bounds for axis {axis} with size {n}")
+    return a if a._dtype is _dtypes.int64 else astype(a, _dtypes.int64)
+
+
+def scatter_values(value, x, shape):
+    """`value` as a scatter into x reads it, `shape` items of x's dtype:
+    `value` itself when it is such an array, C-contiguous, on x's queue and
+    outside x's memory (which the scatter writes while it reads), else a new
+    array with `value` broadcast and cast into it."""
+    if (isinstance(value, usm_ndarray) and value._q is x._q and value._dtype == x._dtype
+            and value._shape == shape and value._flags & C_CONTIG):
+        a, b = value._alloc, x._alloc
+        # (two imports of one memory are two allocations: compare addresses)
+        if a.ptr + a.nbytes <= b.ptr or b.ptr + b.nbytes <= a.ptr:
+            return value
+    v = empty_array(shape, x._dtype, x._q, x._alloc.kind)
+    store(v, value)
+    return v
+
+
+def _gather_plan(x, key):
+    """(int64 element offsets, view of x, result shape, rows) of an
+    integer-array index. The offsets take one pass per index array on the
+    device and one wait (an index out of bounds raises IndexError). rows:
+    the dimensions left after the gathered ones merge, and the plan is that
+    of _axis0_plan (1-D offsets, x as (n0, inner)); else the offsets are
+    broadcast over the result and the view walks the remaining dimensions."""
+    k = 0
+    while k < len(key) and not (key[k] is None or key[k] is Ellipsis or isinstance(key[k], slice)):
+        k += 1
+    if any(not (e is None or e is Ellipsis or isinstance(e, slice)) for e in key[k:]):
+        raise IndexError("integer array indices must come before slices, Ellipsis and None "
+                         "in an index")
+    nd = len(x._shape)
+    if k > nd:
+        raise IndexError(f"too many indices for array: array is {nd}-dimensional, but {k} were indexed")
+    qi = x._q
+    # the remaining (basic) part of the key, applied to the trailing dimensions
+    y = view(x, *basic_view(x, (slice(None),) * k + tuple(key[k:])))
+    arrays, base = [], 0
+    for d in range(k):
+        e = key[d]
+        n = x._shape[d]
+        if isinstance(e, usm_ndarray) or isinstance(e, (list, np.ndarray)):
+            a = e if isinstance(e, usm_ndarray) else from_host(np.asarray(e, dtype=np.int64), qi)
+            if a._dtype.kind not in "iu":
+                raise IndexError(f"index arrays must be integer arrays, got {a._dtype.name}")
+            arrays.append((d, _int64_indices(to_queue(a, qi), n, d)))
+        else:
+            i = operator.index(e)
+            if i < -n or i >= n:
+                raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
+            base += (i % n) * x._strides[d]
+    # offsets from the lowest item the indexed dimensions reach (negative
+    # strides reach below y's origin), so that they are positions along one
+    # axis of n0 items
+    lo = sum(min(0, (x._shape[d] - 1) * x._strides[d]) for d in range(k) if x._shape[d])
+    n0 = 1 + sum(abs((x._shape[d] - 1) * x._strides[d]) for d in range(k) if x._shape[d])
+    s2 = broadcast_shapes(*(a._shape for _, a in arrays))
+    offs = empty_array(s2, _dtypes.int64, qi, "device")
+    if offs.size:
+        _engine.index_offsets(qi.ref, qi.kc, [broadcast_view(a, s2) for _, a in arrays],
+                              [x._shape[d] for d, _ in arrays], [x._strides[d] for d, _ in arrays],
+                              [d for d, _ in arrays], base - lo, offs)
+    rest_shape, rest_strides = y._shape[k:], y._strides[k:]
+    out_shape = s2 + rest_shape
+    si = merged_stride(rest_shape, rest_strides)
+    if si is not None:
+        # the remaining dimensions merge: rows of one axis, gathered by
+        # _engine.gather
+        inner = 1
+        for d in rest_shape:
+            inner *= d
+        flat = view(offs, offs._off, (offs.size,), (1,))
+        return flat, view(y, y._off + lo, (n0, inner), (1, si)), out_shape, True
+    o = view(offs, offs._off, out_shape, offs._strides + (0,) * len(rest_shape))
+    xv = view(y, y._off + lo, out_shape, (0,) * len(s2) + rest_strides)
+    return o, xv, out_shape, False
+
+
+def store(dst, value):
+    """dst[...] = value: a Python or NumPy scalar filled in (by the array
+    API's rules), anything else assigned (broadcast, cast)."""
+    if not is_scalar(value):
+        assign(dst, value)
+    elif dst.size:
+        fill(dst, scalar_bytes(value, dst._dtype))
+
+
+def one_axis(name, x, indices, axis):
+    """The axis of take/put along one axis, checked: `x` and 1-D `indices`
+    usm_ndarrays; `axis` may be None only for 1-D `x`."""
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    if not isinstance(indices, usm_ndarray):
+        raise TypeError(f"{name}: indices must be a usm_ndarray, got {type(indices).__name__}")
+    if indices.ndim != 1:
+        raise ValueError(f"{name}: indices must be one-dimensional")
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"{name}: axis is required for arrays of more than one dimension")
+        axis = 0
+    return _axis_of(axis, x.ndim)
+
+
+def _axis_of(axis, nd):
+    a = operator.index(axis)
+    if not -nd <= a < nd:
+        raise AxisError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+    return a % nd
+
+
+def along_axis_checks(name, x, indices, axis):
+    """The axis (in [0, x.ndim)) of take_along_axis/put_along_axis, after
+    checking the arguments."""
+    if not isinstance(x, usm_ndarray) or not isinstance(indices, usm_ndarray):
+        raise TypeError(f"{name}: x and indices must be usm_ndarrays")
+    nd = x.ndim
+    if indices.ndim != nd:
+        raise ValueError(f"{name}: indices must have {nd} dimensions like x, got {indices.ndim}")
+    if nd == 0:
+        raise ValueError(f"{name} needs an array of at least one dimension")
+    return _axis_of(axis, nd)
+
+
+def take(x, indices, /, *, axis=None):
+    """Elements of `x` at integer `indices` (1-D) along `axis` (which may be
+    None only for 1-D `x`); negative indices count from the end."""
+    axis = one_axis("take", x, indices, axis)
+    if axis == 0:
+        return gather(x, (indices,))
+    r = gather(moveaxis(x, axis, 0), (indices,))
+    return moveaxis(r, 0, axis)
+
+
+def _along_axis_plan(name, x, indices, axis):
+    """(int64 indices, view of x, shape, length and stride of the axis) of
+    take_along_axis/put_along_axis: indices and x broadcast to the result's
+    shape, x with a zero stride along `axis`, where the kernel steps by the
+    index times the axis' stride (bounds checked on the device)."""
+    a = along_axis_checks(name, x, indices, axis)
+    if indices._dtype.kind not in "iu":
+        raise IndexError(f"{name}: indices must be integers, got {indices._dtype.name}")
+    indices = to_queue(indices, x._q)
+    n = x._shape[a]
+    shape = list(broadcast_shapes(x._shape[:a] + (1,) + x._shape[a + 1:],
+                                  indices._shape[:a] + (1,) + indices._shape[a + 1:]))
+    shape[a] = indices._shape[a]
+    shape = tuple(shape)
+    if n == 0 and indices.size:
+        raise IndexError(f"{name}: index out of bounds for an axis of size 0")
+    indices = _int64_indices(indices, n, a)
+    xs = x._shape[:a] + (1,) + x._shape[a + 1:]
+    xb = broadcast_view(view(x, x._off, xs, x._strides[:a] + (0,) + x._strides[a + 1:]), shape)
+    return broadcast_view(indices, shape), xb, shape, n, x._strides[a]
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    """x[..., indices, ...] along `axis`, element by element: `indices` has
+    x's number of dimensions and broadcasts with x in the others (as
+    NumPy's take_along_axis)."""
+    i, xv, shape, n, sa = _along_axis_plan("take_along_axis", x, indices, axis)
+    qi = x._q
+    out = empty_array(shape, x._dtype, qi, x._alloc.kind)
+    if out.size:
+        _engine.take(qi.ref, qi.kc, i, xv, out, n, sa)
+    return out
+
+
+def put_along_axis(x, indices, values, /, *, axis=-1):
+    """x[..., indices, ...] = values along `axis`, element by element
+    (`indices` as for take_along_axis; `values` broadcast to the shape of
+    the selection and cast to x's dtype). An index out of bounds raises
+    IndexError and changes nothing."""
+    i, xv, shape, n, sa = _along_axis_plan("put_along_axis", x, indices, axis)
+    if not x._flags & WRITABLE:
+        raise ValueError("assignment destination is read-only")
+    qi = x._q
+    if i._alloc is x._alloc:
+        i = astype(i, _dtypes.int64, copy=True)   # indices read from x itself: taken first
+    if 0 in shape:
+        return
+    _engine.put(qi.ref, qi.kc, i, xv, scatter_values(values, x, shape), n, sa)

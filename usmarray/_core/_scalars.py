@@ -1,0 +1,127 @@
+"""Python and NumPy scalars meeting arrays: the dtype a scalar takes beside
+an array, its bytes as an item of a dtype (under the array API's rules or
+NumPy's cast), and arrays filled with one item."""
+
+import struct
+
+import numpy as np
+
+from . import _dtypes, _engine
+from ._array import empty_array
+from ._copy import broadcast_view
+
+__all__ = ["as_scalar", "is_scalar", "weak_scalar_dtype", "scalar_value", "scalar_bytes", "fill",
+           "scalar_array"]
+
+
+def is_scalar(value):
+    return isinstance(value, (bool, int, float, complex, np.generic)) and np.ndim(value) == 0
+
+
+def weak_scalar_dtype(s, adt, qi):
+    """dtype a Python scalar takes next to an array of dtype `adt`."""
+    k = adt.kind
+    if isinstance(s, bool):
+        return adt
+    if isinstance(s, int):
+        return adt if k in "iufc" else _dtypes.int64
+    if isinstance(s, float):
+        return adt if k in "fc" else qi.float
+    if k == "c":
+        return adt
+    if adt is _dtypes.float32 or adt is _dtypes.float16:
+        return _dtypes.complex64
+    return qi.complex
+
+
+# struct formats of the dtypes (native byte order, like device memory here);
+# struct.pack costs a tenth of a NumPy round trip on the per-call path.
+_PACK = {np.dtype(c): struct.Struct("=" + f) for c, f in (
+    ("i1", "b"), ("u1", "B"), ("i2", "h"), ("u2", "H"), ("i4", "i"), ("u4", "I"),
+    ("i8", "q"), ("u8", "Q"), ("f2", "e"), ("f4", "f"), ("f8", "d"), ("c8", "ff"),
+    ("c16", "dd"))}
+_RANGE = {np.dtype(c): (int(np.iinfo(c).min), int(np.iinfo(c).max))
+          for c in ("i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8")}
+
+
+def scalar_value(s, dt):
+    """Bytes of scalar `s` as dtype `dt`, OverflowError if an int does not fit."""
+    if dt.kind == "b":
+        return b"\x01" if s else b"\x00"
+    if dt.kind in "iu" and not isinstance(s, bool) and isinstance(s, int):
+        lo, hi = _RANGE[dt]
+        if s < lo or s > hi:
+            raise OverflowError(f"Python int {s} out of bounds for {dt.name}")
+    if isinstance(s, complex) and dt.kind != "c":
+        s = s.real
+    p = _PACK[dt]
+    try:
+        if dt.kind == "c":
+            s = complex(s)
+            return p.pack(s.real, s.imag)
+        return p.pack(s)
+    except (OverflowError, struct.error):
+        # values struct will not round (1e300 as float32 is inf, as in NumPy)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array(s, dtype=dt).tobytes()
+
+
+def as_scalar(s):
+    """A Python scalar for `s` (a Python, NumPy or ctypes scalar), or None."""
+    if isinstance(s, (bool, int, float, complex)):
+        return s
+    if isinstance(s, np.generic) and s.dtype.kind in "biufc":
+        return s.item()
+    if isinstance(s, _dtypes.CTYPES_SCALARS):
+        return s.value
+    return None
+
+
+def scalar_bytes(value, dt, strict=True):
+    """Bytes of the Python scalar `value` as an item of dtype `dt`.
+
+    strict: the array API's rules for mixing Python scalars with arrays (an
+    int goes into integer, floating and complex arrays, a float into
+    floating and complex ones, a complex only into complex ones; a bool into
+    any); otherwise NumPy's unsafe cast. Integers that do not fit raise
+    OverflowError either way.
+    """
+    if isinstance(value, (np.generic, np.ndarray)) and np.ndim(value) == 0:
+        value = value.item()
+    if not isinstance(value, (bool, int, float, complex)):
+        raise TypeError(f"expected a Python scalar, got {type(value).__name__}")
+    if strict and not isinstance(value, bool):
+        allowed = "iufc" if isinstance(value, int) else "fc" if isinstance(value, float) else "c"
+        if dt.kind not in allowed:
+            raise TypeError(f"cannot assign a Python {type(value).__name__} to an array of "
+                            f"dtype {dt.name}")
+    if isinstance(value, int) and not isinstance(value, bool) and dt.kind in "iu":
+        info = np.iinfo(dt)
+        if value < info.min or value > info.max:
+            raise OverflowError(f"Python int {value} out of bounds for {dt.name}")
+    if dt.kind == "b":
+        return np.array(bool(value), dtype=dt).tobytes()
+    if isinstance(value, complex) and dt.kind != "c":
+        value = value.real
+    if isinstance(value, float) and dt.kind in "iu":
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"cannot convert {value} to {dt.name}")
+        value = int(value)
+        info = np.iinfo(dt)
+        if value < info.min or value > info.max:
+            raise OverflowError(f"{value} out of bounds for {dt.name}")
+    with np.errstate(over="ignore"):
+        return np.array(value, dtype=dt).tobytes()
+
+
+def fill(x, value_bytes):
+    """x[...] = one item given as bytes (a kernel or a device fill)."""
+    qi = x._q
+    _engine.fill(qi.ref, qi.kc, x, value_bytes)
+
+
+def scalar_array(s, dt, qi, kind, shape):
+    """A read-only broadcast view of a 0-d device array holding `s`."""
+    a = empty_array((), dt, qi, kind)
+    fill(a, scalar_value(s, dt))
+    return broadcast_view(a, shape)

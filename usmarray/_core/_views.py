@@ -1,0 +1,237 @@
+"""Views: the array's memory seen with another shape, strides or order of
+axes (reshape, permute_dims, expand_dims, squeeze, flip, moveaxis,
+swapaxes, matrix_transpose, unstack, broadcast_to), and reshape's copy when
+the layout allows no view. The array API's manipulation functions that
+need only a view are defined here, where indexing and the reductions
+reach them; ``usmarray.manipulation`` exports them."""
+
+import operator
+
+from ._array import empty_array, usm_ndarray, view
+from ._copy import broadcast_view, copy_into
+from ._exceptions import AxisError
+from ._layout import c_strides, f_strides, normalize_shape
+
+__all__ = ["reshape", "broadcast_to", "permute_dims", "expand_dims", "squeeze", "flip", "moveaxis",
+           "swapaxes", "matrix_transpose", "unstack", "check_array", "normalize_axis", "axis_tuple"]
+
+
+def check_array(x, name=None):
+    """`x`, or TypeError naming the function `name` when it is not a usm_ndarray."""
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"{name + ': ' if name else ''}expected a usm_ndarray, "
+                        f"got {type(x).__name__}")
+    return x
+
+
+def normalize_axis(axis, nd):
+    axis = operator.index(axis)
+    if not -nd <= axis < nd:
+        raise AxisError(f"axis {axis} is out of bounds for an array of dimension {nd}")
+    return axis % nd
+
+
+def _reshaped_strides(shape, strides, new_shape, order):
+    """Strides viewing (shape, strides) as new_shape without a copy, or None
+    (NumPy's attempt_nocopy_reshape, for C or F order)."""
+    old = [(s, st) for s, st in zip(shape, strides) if s != 1]
+    if order == "F":
+        old = old[::-1]
+        new = list(new_shape)[::-1]
+    else:
+        new = list(new_shape)
+    out = [0] * len(new)
+    oi = ni = 0
+    while oi < len(old) and ni < len(new):
+        if new[ni] == 1:
+            out[ni] = 0
+            ni += 1
+            continue
+        np_, op_ = new[ni], old[oi][0]
+        nj, oj = ni + 1, oi + 1
+        while np_ != op_:
+            if np_ < op_:
+                np_ *= new[nj]
+                nj += 1
+            else:
+                op_ *= old[oj][0]
+                oj += 1
+        for k in range(oi, oj - 1):
+            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
+                return None
+        st = old[oj - 1][1]
+        for k in range(nj - 1, ni - 1, -1):
+            out[k] = st
+            st *= new[k]
+        oi, ni = oj, nj
+    for k in range(ni, len(new)):
+        out[k] = 0
+    if order == "F":
+        out = out[::-1]
+    return tuple(out)
+
+
+def reshape(x, /, shape, *, order="C", copy=None):
+    """`x` with a new shape: a view when the layout allows, a copy otherwise
+    (``copy=False`` raises ValueError when a copy would be needed)."""
+    check_array(x)
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+    if not isinstance(shape, (tuple, list)):
+        shape = (shape,)
+    shape = [operator.index(s) for s in shape]
+    size = x.size
+    if shape.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if -1 in shape:
+        known = 1
+        for s in shape:
+            if s != -1:
+                known *= s
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape an array of size {size} into shape {tuple(shape)}")
+        shape[shape.index(-1)] = size // known
+    shape = normalize_shape(tuple(shape))
+    n = 1
+    for s in shape:
+        n *= s
+    if n != size:
+        raise ValueError(f"cannot reshape an array of size {size} into shape {shape}")
+    if copy is not True:
+        if size == 0:
+            st = c_strides(shape) if order == "C" else f_strides(shape)
+            return view(x, x._off, shape, st)
+        st = _reshaped_strides(x._shape, x._strides, shape, order)
+        if st is not None:
+            return view(x, x._off, shape, st)
+        if copy is False:
+            raise ValueError("reshape needs a copy for this layout, but copy=False")
+    # copy: read x in `order`, write a new contiguous array
+    out = empty_array(shape, x._dtype, x._q, x._alloc.kind, order)
+    if size:
+        src_flat = x if (x._flags & (1 if order == "C" else 2)) else _contiguous(x, order)
+        st = _reshaped_strides(src_flat._shape, src_flat._strides, shape, order)
+        copy_into(out, view(src_flat, src_flat._off, shape, st))
+    return out
+
+
+def _contiguous(x, order):
+    out = empty_array(x._shape, x._dtype, x._q, x._alloc.kind, order)
+    copy_into(out, x)
+    return out
+
+
+def broadcast_to(x, /, shape):
+    """Read-only view of `x` broadcast to `shape` (ValueError if incompatible)."""
+    check_array(x)
+    shape = normalize_shape(shape)
+    v = broadcast_view(x, shape)
+    if v is x:
+        v = view(x, x._off, x._shape, x._strides)
+    v._flags &= ~4   # broadcast views share elements: not writable, as in NumPy
+    return v
+
+
+def permute_dims(x, /, axes):
+    """View of `x` with its axes permuted."""
+    check_array(x)
+    nd = x.ndim
+    axes = tuple(normalize_axis(a, nd) for a in axes)
+    if sorted(axes) != list(range(nd)):
+        raise ValueError(f"axes {axes} are not a permutation of the {nd} dimensions")
+    return view(x, x._off, tuple(x._shape[a] for a in axes), tuple(x._strides[a] for a in axes))
+
+
+def expand_dims(x, /, axis=0):
+    """View of `x` with a new axis of length 1 at `axis` (int or tuple)."""
+    check_array(x)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    nd = x.ndim + len(axes)
+    axes = sorted(normalize_axis(a, nd) for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis in expand_dims")
+    shape, strides = list(x._shape), list(x._strides)
+    for a in axes:
+        shape.insert(a, 1)
+        strides.insert(a, 0)
+    return view(x, x._off, tuple(shape), tuple(strides))
+
+
+def squeeze(x, /, axis=None):
+    """View of `x` without the given axes of length 1 (all of them for
+    ``axis=None``, as in NumPy and dpctl.tensor)."""
+    check_array(x)
+    nd = x.ndim
+    if axis is None:
+        axes = {i for i in range(nd) if x._shape[i] == 1}
+    else:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        axes = {normalize_axis(a, nd) for a in axes}
+    for a in axes:
+        if x._shape[a] != 1:
+            raise ValueError(f"cannot squeeze axis {a}: its length is {x._shape[a]}, not 1")
+    keep = [i for i in range(nd) if i not in axes]
+    return view(x, x._off, tuple(x._shape[i] for i in keep), tuple(x._strides[i] for i in keep))
+
+
+def axis_tuple(axis, nd, what="axis"):
+    """Tuple of non-negative axes from an int or a tuple of ints (no repeats)."""
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    out = tuple(normalize_axis(a, nd) for a in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in {what}")
+    return out
+
+
+def flip(x, /, *, axis=None):
+    """View of `x` with the order of elements reversed along `axis` (default: all)."""
+    check_array(x)
+    nd = x.ndim
+    axes = range(nd) if axis is None else axis_tuple(axis, nd)
+    off, strides = x._off, list(x._strides)
+    for a in axes:
+        if x._shape[a] > 0:
+            off += (x._shape[a] - 1) * strides[a]
+        strides[a] = -strides[a]
+    return view(x, off, x._shape, tuple(strides))
+
+
+def moveaxis(x, source, destination, /):
+    """View of `x` with axes `source` moved to positions `destination`."""
+    check_array(x)
+    nd = x.ndim
+    src = axis_tuple(source, nd, "source")
+    dst = axis_tuple(destination, nd, "destination")
+    if len(src) != len(dst):
+        raise ValueError("source and destination must have the same number of axes")
+    order = [a for a in range(nd) if a not in src]
+    for d, a in sorted(zip(dst, src)):
+        order.insert(d, a)
+    return permute_dims(x, tuple(order))
+
+
+def swapaxes(x, axis1, axis2, /):
+    """View of `x` with axes `axis1` and `axis2` interchanged (dpctl.tensor, NumPy)."""
+    check_array(x)
+    nd = x.ndim
+    a, b = normalize_axis(axis1, nd), normalize_axis(axis2, nd)
+    order = list(range(nd))
+    order[a], order[b] = b, a
+    return permute_dims(x, tuple(order))
+
+
+def matrix_transpose(x, /):
+    """View of `x` with its last two axes swapped (``x.mT``)."""
+    check_array(x)
+    if x.ndim < 2:
+        raise ValueError("matrix_transpose needs an array of at least 2 dimensions")
+    return x.mT
+
+
+def unstack(x, /, *, axis=0):
+    """Tuple of views of `x`, one per index along `axis`."""
+    check_array(x)
+    a = normalize_axis(axis, x.ndim) if x.ndim else normalize_axis(axis, 0)
+    shape = x._shape[:a] + x._shape[a + 1:]
+    strides = x._strides[:a] + x._strides[a + 1:]
+    return tuple(view(x, x._off + i * x._strides[a], shape, strides) for i in range(x._shape[a]))

@@ -1,0 +1,292 @@
+"""NumPy's NaN-skipping reductions: ``nanmin``, ``nanmax``, ``nanargmin``,
+``nanargmax``, ``nansum``, ``nanprod``, ``nanmean``, ``nanvar`` and
+``nanstd``. Those of floating arrays are one pass each (the core's
+``nan_reduce``: NaN-skipping operations of the reduction skeleton); other
+dtypes have no NaN and reduce with the plain reductions. The host waits only
+for ``nanargmin``/``nanargmax``'s all-NaN check, which NumPy raises on.
+(The NaN-skipping quantiles are in statistics.py.)
+"""
+
+from . import elementwise as ew, reduction, searching
+from ._core import _copy, _dtypes
+from ._core._views import check_array
+from ._core._reduce import nan_reduce
+
+__all__ = ["nanmin", "nanmax", "nanargmin", "nanargmax", "nansum", "nanprod", "nanmean", "nanvar",
+           "nanstd"]
+
+
+def _nan_extreme(name, a, axis, keepdims):
+    check_array(a, name)
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name}: complex input is not supported")
+    if a.dtype.kind != "f":
+        return (reduction.max if name == "nanmax" else reduction.min)(a, axis=axis,
+                                                                       keepdims=keepdims)
+    # fmax/fmin: NaN for an all-NaN slice (NumPy also warns)
+    return nan_reduce(name, a, axis, keepdims)
+
+
+def nanmin(a, axis=None, *, keepdims=False):
+    """Minimum along `axis`, ignoring NaNs, as ``numpy.nanmin``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+    axis : int, tuple of ints or None
+        The axes to reduce (None: all).
+    keepdims : bool
+        Keep the reduced axes with size one.
+
+    Returns
+    -------
+    usm_ndarray
+        The minima; NaN for an all-NaN slice (without NumPy's warning).
+    """
+    return _nan_extreme("nanmin", a, axis, keepdims)
+
+
+def nanmax(a, axis=None, *, keepdims=False):
+    """Maximum along `axis`, ignoring NaNs, as ``numpy.nanmax``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+    axis : int, tuple of ints or None
+        The axes to reduce (None: all).
+    keepdims : bool
+        Keep the reduced axes with size one.
+
+    Returns
+    -------
+    usm_ndarray
+        The maxima; NaN for an all-NaN slice (without NumPy's warning).
+    """
+    return _nan_extreme("nanmax", a, axis, keepdims)
+
+
+def _nan_arg(name, a, axis, keepdims, fill):
+    check_array(a, name)
+    red = searching.argmin if fill > 0 else searching.argmax
+    if a.dtype.kind in "fc":
+        if a.dtype.kind == "c":
+            raise TypeError(f"{name}: complex input is not supported")
+        nan = ew.isnan(a)
+        if a.size and bool(reduction.any(reduction.all(nan, axis=axis))):   # the host waits
+            raise ValueError(f"{name}: All-NaN slice encountered")
+        # NaNs as -inf (+inf), as NumPy does
+        a = searching.where(nan, fill, a)
+    return red(a, axis=axis, keepdims=keepdims)
+
+
+def nanargmin(a, axis=None, *, keepdims=False):
+    """Index of the minimum along `axis`, ignoring NaNs, as ``numpy.nanargmin``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+    axis : int or None
+        The axis to search (None: the flattened array).
+    keepdims : bool
+        Keep the reduced axis with size one.
+
+    Returns
+    -------
+    usm_ndarray
+        Indices (the first occurrence). An all-NaN slice is a ValueError
+        (the host waits for that check).
+    """
+    return _nan_arg("nanargmin", a, axis, keepdims, float("inf"))
+
+
+def nanargmax(a, axis=None, *, keepdims=False):
+    """Index of the maximum along `axis`, ignoring NaNs, as ``numpy.nanargmax``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+    axis : int or None
+        The axis to search (None: the flattened array).
+    keepdims : bool
+        Keep the reduced axis with size one.
+
+    Returns
+    -------
+    usm_ndarray
+        Indices (the first occurrence). An all-NaN slice is a ValueError.
+    """
+    return _nan_arg("nanargmax", a, axis, keepdims, -float("inf"))
+
+
+def nansum(a, axis=None, dtype=None, *, keepdims=False):
+    """Sum along `axis` with NaNs taken as zero, as ``numpy.nansum``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+    axis : int, tuple of ints or None
+        The axes to reduce (None: all).
+    dtype : dtype, optional
+        The accumulator and result type (as ``sum``'s).
+    keepdims : bool
+        Keep the reduced axes with size one.
+
+    Returns
+    -------
+    usm_ndarray
+        The sums (zero for an all-NaN or empty slice).
+    """
+    check_array(a, "nansum")
+    if a.dtype.kind not in "fc":
+        return reduction.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    return nan_reduce("nansum", a, axis, keepdims, dtype)
+
+
+def nanprod(a, axis=None, dtype=None, *, keepdims=False):
+    """Product along `axis` with NaNs taken as one, as ``numpy.nanprod``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array.
+    axis : int, tuple of ints or None
+        The axes to reduce (None: all).
+    dtype : dtype, optional
+        The accumulator and result type (as ``prod``'s).
+    keepdims : bool
+        Keep the reduced axes with size one.
+
+    Returns
+    -------
+    usm_ndarray
+        The products (one for an all-NaN or empty slice).
+    """
+    check_array(a, "nanprod")
+    if a.dtype.kind not in "fc":
+        return reduction.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    return nan_reduce("nanprod", a, axis, keepdims, dtype)
+
+
+def _nan_count(a, axis, keepdims, dtype):
+    """The number of non-NaN elements along `axis` (floating `a`), in `dtype`."""
+    return _copy.astype(nan_reduce("count_num", a, axis, keepdims), dtype)
+
+
+def _nan_float(name, a, dtype):
+    check_array(a, name)
+    if dtype is not None:
+        a = _copy.astype(a, dtype, copy=False)
+    if a.dtype.kind not in "fc":
+        a = _copy.astype(a, a._q.float)
+    return a
+
+
+def nanmean(a, axis=None, dtype=None, *, keepdims=False):
+    """Mean along `axis` ignoring NaNs, as ``numpy.nanmean``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array; integers and bools give the default float type.
+    axis : int, tuple of ints or None
+        The axes to reduce (None: all).
+    dtype : dtype, optional
+        The type the mean is computed in.
+    keepdims : bool
+        Keep the reduced axes with size one.
+
+    Returns
+    -------
+    usm_ndarray
+        The means; NaN for an all-NaN or empty slice.
+    """
+    a = _nan_float("nanmean", a, dtype)
+    if a.dtype.kind not in "fc" or a.size == 0:
+        return reduction.mean(a, axis=axis, keepdims=keepdims)
+    wide = _dtypes.float32 if a.dtype == _dtypes.float16 else None
+    s = nan_reduce("nansum", a, axis, keepdims, wide)
+    real = s.dtype if s.dtype.kind == "f" else (
+        _dtypes.float64 if s.dtype == _dtypes.complex128 else _dtypes.float32)
+    m = ew.divide(s, _nan_count(a, axis, keepdims, real))
+    return _copy.astype(m, a.dtype, copy=False)
+
+
+def _correction(name, ddof, correction):
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"{name}: ddof and correction can't be provided simultaneously")
+    return correction
+
+
+def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None):
+    """Variance along `axis` ignoring NaNs, as ``numpy.nanvar``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array; integers and bools give the default float type.
+    axis : int, tuple of ints or None
+        The axes to reduce (None: all).
+    dtype : dtype, optional
+        The type the variance is computed in.
+    ddof : int or float
+        Delta degrees of freedom: the divisor is N - ddof, N the number of
+        non-NaN elements.
+    keepdims : bool
+        Keep the reduced axes with size one.
+    correction : int or float, optional
+        The array API's name of `ddof` (give one of them).
+
+    Returns
+    -------
+    usm_ndarray
+        The variances (real for complex input); NaN where N - ddof <= 0.
+    """
+    ddof = _correction("nanvar", ddof, correction)
+    a = _nan_float("nanvar", a, dtype)
+    x = _copy.astype(a, _dtypes.float32) if a.dtype == _dtypes.float16 else a
+    m = nanmean(x, axis=axis, keepdims=True)
+    d = ew.subtract(x, m)
+    sq = ew.real(ew.multiply(d, ew.conj(d))) if d.dtype.kind == "c" else ew.multiply(d, d)
+    # zero where x is NaN (a NaN from inf - inf stays, as in NumPy)
+    s = reduction.sum(searching.where(ew.isnan(x), 0, sq), axis=axis, keepdims=keepdims)
+    dof = ew.subtract(_nan_count(x, axis, keepdims, s.dtype), float(ddof))
+    v = searching.where(ew.greater(dof, 0), ew.divide(s, dof), float("nan"))
+    real = _dtypes.float16 if a.dtype == _dtypes.float16 else s.dtype
+    return _copy.astype(v, real, copy=False)
+
+
+def nanstd(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None):
+    """Standard deviation along `axis` ignoring NaNs, as ``numpy.nanstd``.
+
+    Parameters
+    ----------
+    a : usm_ndarray
+        Input array; integers and bools give the default float type.
+    axis : int, tuple of ints or None
+        The axes to reduce (None: all).
+    dtype : dtype, optional
+        The type the result is computed in.
+    ddof : int or float
+        Delta degrees of freedom (see :func:`nanvar`).
+    keepdims : bool
+        Keep the reduced axes with size one.
+    correction : int or float, optional
+        The array API's name of `ddof`.
+
+    Returns
+    -------
+    usm_ndarray
+        ``sqrt(nanvar(...))``.
+    """
+    return ew.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+                          correction=correction))
+
+
+# ------------------------------------------------------------------ statistics
