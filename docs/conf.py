@@ -52,25 +52,28 @@ _API = os.path.join(_HERE, "api")
 # defining module -> (page, section title); pages are listed in this order
 _SECTIONS = {
     "usmarray.creation": ("creation", "Array creation"),
-    "usmarray._copy": ("creation", "Copies and host transfers"),
+    "usmarray._core._copy": ("creation", "Copies and host transfers"),
     "usmarray.elementwise": ("elementwise", "Elementwise functions"),
     "usmarray.reduction": ("statistics", "Reductions and statistics"),
     "usmarray.special_reductions": ("statistics", "Special reductions"),
     "usmarray.searching": ("searching", "Searching"),
     "usmarray.sorting": ("searching", "Sorting"),
     "usmarray.sets": ("searching", "Sets"),
+    "usmarray._core._views": ("manipulation", "Manipulation"),
     "usmarray.manipulation": ("manipulation", "Manipulation"),
-    "usmarray.indexing_functions": ("manipulation", "Indexing functions"),
+    "usmarray.indexing": ("manipulation", "Indexing functions"),
     "usmarray.linear_algebra": ("linear_algebra", "Linear algebra"),
-    "usmarray.numpy_functions": ("numpy_functions", "NumPy functions beyond the array API"),
-    "usmarray._dtypes": ("dtypes", "Data type functions"),
-    "usmarray._device": ("devices", "Devices and queues"),
-    "usmarray._memory": ("devices", "Memory pool and synchronisation"),
-    "usmarray.dlpack": ("interchange", "DLPack"),
-    "usmarray._print": ("utilities", "Printing"),
-    "usmarray._testing": ("utilities", "Testing"),
-    "usmarray._exceptions": ("utilities", "Exceptions"),
-    "usmarray._kernels": ("utilities", "Exceptions"),
+    "usmarray.statistics": ("numpy_functions", "Statistics"),
+    "usmarray.nanfunctions": ("numpy_functions", "NaN-skipping reductions"),
+    "usmarray.stacking": ("numpy_functions", "Joining and splitting"),
+    "usmarray.comparison": ("numpy_functions", "Comparing arrays"),
+    "usmarray._core._dtypes": ("dtypes", "Data type functions"),
+    "usmarray._core._device": ("devices", "Devices and queues"),
+    "usmarray._core._memory": ("devices", "Memory pool and synchronisation"),
+    "usmarray._core._dlpack": ("interchange", "DLPack"),
+    "usmarray._core._print": ("utilities", "Printing"),
+    "usmarray._core._exceptions": ("utilities", "Exceptions"),
+    "usmarray._core._kernels": ("utilities", "Exceptions"),
     "usmarray._info": ("devices", "Inspection"),
 }
 _PAGE_TITLES = {
@@ -214,6 +217,9 @@ def _generate():
            "Every public name of ``usmarray``, ``usmarray.linalg`` and ``usmarray.fft``.", "",
            ".. toctree::", "   :maxdepth: 2", ""] + [f"   {p}" for p in order]
     _write("index", "\n".join(toc) + "\n")
+    for f in os.listdir(_API):   # pages of an earlier build that this one has no names for
+        if f.endswith(".rst") and f[:-4] not in order and f != "index.rst":
+            os.remove(os.path.join(_API, f))
 
 
 _generate()
