@@ -12,11 +12,10 @@ import numpy as np
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
 from ._copy import assign, astype, broadcast_view, from_host, to_queue
-from ._exceptions import AxisError
 from ._layout import C_CONTIG, WRITABLE, broadcast_shapes, merged_stride
 from ._reduce import reduce
 from ._scalars import fill, is_scalar, scalar_bytes
-from ._views import moveaxis, reshape
+from ._views import moveaxis, normalize_axis, reshape
 
 __all__ = ["Advanced", "index_kind", "basic_view", "flat_view", "gather", "scatter",
            "scatter_values", "store", "take", "take_along_axis", "put_along_axis", "one_axis",
@@ -314,14 +313,7 @@ def one_axis(name, x, indices, axis):
         if x.ndim != 1:
             raise ValueError(f"{name}: axis is required for arrays of more than one dimension")
         axis = 0
-    return _axis_of(axis, x.ndim)
-
-
-def _axis_of(axis, nd):
-    a = operator.index(axis)
-    if not -nd <= a < nd:
-        raise AxisError(f"axis {axis} is out of bounds for an array of dimension {nd}")
-    return a % nd
+    return normalize_axis(axis, x.ndim)
 
 
 def along_axis_checks(name, x, indices, axis):
@@ -334,7 +326,7 @@ def along_axis_checks(name, x, indices, axis):
         raise ValueError(f"{name}: indices must have {nd} dimensions like x, got {indices.ndim}")
     if nd == 0:
         raise ValueError(f"{name} needs an array of at least one dimension")
-    return _axis_of(axis, nd)
+    return normalize_axis(axis, nd)
 
 
 def take(x, indices, /, *, axis=None):

@@ -25,6 +25,7 @@ def check_array(x, name=None):
 
 
 def normalize_axis(axis, nd):
+    """`axis` (an integer, negative from the end) as one in [0, nd), or AxisError."""
     axis = operator.index(axis)
     if not -nd <= axis < nd:
         raise AxisError(f"axis {axis} is out of bounds for an array of dimension {nd}")
