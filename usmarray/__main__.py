@@ -17,7 +17,7 @@ import dpctl
 import numpy as np
 
 import usmarray as ua
-from usmarray._core import _env, _kernels
+from usmarray._core import _env, _kernels, _warmup
 from usmarray._core._device import NO_DEVICE_HELP, resolve_queue
 
 
@@ -92,12 +92,13 @@ def cmd_warmup(args):
     print(f"Compiling all kernel bundles for {ua.Device._of(qi)} ({qi.device.name}) into "
           f"{_kernels.cache_info()['path']}")
     t0 = time.perf_counter()
-    done = _kernels.warmup(qi, progress=not args.quiet, threads=args.jobs)
+    done = _warmup.warmup(qi, progress=not args.quiet, jobs=args.jobs, verbose=args.verbose)
     el = time.perf_counter() - t0
     counts = {}
-    for _, _, how in done:
-        counts[how] = counts.get(how, 0) + 1
-    print(f"{len(done)} bundles in {el:.1f} s: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    for keys, _, how in done:
+        counts[how] = counts.get(how, 0) + len(keys)
+    print(f"{sum(counts.values())} bundles in {el:.1f} s: "
+          + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     return 0
 
 
@@ -107,8 +108,11 @@ def main(argv=None):
     sub.add_parser("info", help="devices, versions, kernel cache, and a check against NumPy")
     w = sub.add_parser("warmup", help="compile all kernel bundles for a device ahead of time")
     w.add_argument("--device", default=None, help="filter string, e.g. opencl:cpu:0 (default device)")
-    w.add_argument("--jobs", "-j", type=int, default=None, help="parallel compilations")
-    w.add_argument("--quiet", "-q", action="store_true")
+    w.add_argument("--jobs", "-j", type=int, default=None,
+                   help="parallel compilations (default: one per core)")
+    w.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    w.add_argument("--verbose", "-v", action="store_true",
+                   help="each bundle's time, and whether it was compiled or loaded")
     args = p.parse_args(argv)
     if args.cmd == "warmup":
         return cmd_warmup(args)

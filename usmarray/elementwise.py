@@ -176,7 +176,8 @@ class _ElementwiseFamily(_kernels.Family):
 
     def spec(self, key, qi):
         op = _BY_STRUCT[key]
-        return _kernels.BundleSpec(f"ew-{op.name}", op.source(), op.kernel_names(qi))
+        return _kernels.BundleSpec(f"ew-{op.name}", op.source(), op.kernel_names(qi),
+                                   merge="elementwise")
 
 
 _kernels.register_family(_ElementwiseFamily())

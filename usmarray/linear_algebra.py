@@ -21,7 +21,8 @@ _kernels.register_family(_kernels.Family(
     ("matmul_tiled",), "matmul.cpp", lambda a: a[0],
     lambda t, qi: [f"matmul_tiled<{t}>"],
     # float32/64 and complex products run oneMKL's gemm: no kernels for them
-    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("b1", "f4", "f8", "c8", "c16")]))
+    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("b1", "f4", "f8", "c8", "c16")],
+    cost=10))
 
 
 def _operands(name, x1, x2):

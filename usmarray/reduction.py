@@ -174,7 +174,7 @@ def _scan_keys(qi):
 _kernels.register_family(_kernels.Family(
     ("scan_totals", "scan_apply", "scan_cols", "scan_totals_vec", "scan_apply_vec",
      "scan_cols_vec"), "scan.cpp", lambda a: f"{a[0]}|{_SCAN_GROUP_OF[a[2]]}", _scan_names,
-    _scan_keys))
+    _scan_keys, cost=4))
 
 
 def _bnc_view(x, a0):

@@ -29,7 +29,7 @@ def _where_family():
                 ([f"where_vec<{t}, {inner}>" for inner in range(4)] if vec else []))
 
     return _kernels.Family(("where_contig", "where_strided", "where_vec"), "where.cpp",
-                           lambda a: a[0], names, lambda qi: mv)
+                           lambda a: a[0], names, lambda qi: mv, cost=3)
 
 
 _kernels.register_family(_where_family())
@@ -39,7 +39,7 @@ _kernels.register_family(_where_family())
 _kernels.register_family(_kernels.Family(
     ("search_sorted",), "where.cpp", lambda a: a[0],
     lambda t, qi: [f"search_sorted<{t}, 0>", f"search_sorted<{t}, 1>"],
-    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")]))
+    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")], cost=4))
 
 
 def where(condition, x1, x2, /, *, out=None, order="K"):

@@ -38,11 +38,21 @@ def _sort_names(t, qi):
     return names
 
 
+# what a first call compiles: the kernels of one algorithm for the key type
+# (the engine picks the radix sort, the networks (scalar or, on CPUs,
+# vector) or merges by row length; unique_* and isin have kernels of theirs)
+_SORT_PARTS = {"sort_net": "net", "sort_vec": "vec", "sort_chunks": "merge", "merge_pass": "merge",
+               "unique_count": "unique", "unique_scatter": "unique", "isin_sorted": "isin"}
+
+
+def _sort_part(prefix, args):
+    return (_SORT_PARTS.get(prefix, "radix"), args[0])
+
+
 _kernels.register_family(_kernels.Family(
-    ("sort_net", "sort_vec", "sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist", "radix_scatter",
-     "radix_rows", "unique_count", "unique_scatter", "isin_sorted"),
-    "sort.cpp", lambda a: a[0], _sort_names,
-    _kernels.device_types))
+    ("sort_net", "sort_vec", "sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist",
+     "radix_scatter", "radix_rows", "unique_count", "unique_scatter", "isin_sorted"),
+    "sort.cpp", lambda a: a[0], _sort_names, _kernels.device_types, _sort_part, cost=8))
 
 
 def _sorted(name, x, axis, descending, with_idx):

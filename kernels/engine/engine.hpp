@@ -150,11 +150,13 @@ void collapse(int nd, const int64_t *shape, int na, const int64_t *const *stride
               int primary, Iteration &it, int keep_last = 0);
 
 // ---------------------------------------------------------------- kernels
+struct BinaryAdapter;
+struct LoadedProgram;
 struct KernelCache {
   // A kernel of a loaded binary not created yet: creating all kernels of a
   // bundle up front would cost more than loading it.
   struct Lazy {
-    std::shared_ptr<void> program;  // the native program holding it
+    std::shared_ptr<LoadedProgram> program;  // the native program holding it
     std::string raw_name;
   };
   sycl::context ctx;
@@ -167,6 +169,9 @@ struct KernelCache {
   // on devices that run work-groups as SIMD loops, i.e. CPUs.
   bool simd;
   std::unordered_set<std::string> absent;  // names find() looked for in vain
+  // Reads and reloads native binaries of the backend (binary_cache.hpp), or
+  // nullptr: the resolver then relies on the SYCL runtime's cache.
+  const BinaryAdapter *adapter;
 
   KernelCache(const sycl::context &c, const sycl::device &d, nb::object r);
   const sycl::kernel &get(const std::string &name);

@@ -1,5 +1,6 @@
 // Python bindings of the engine (usmarray._engine).
 #include "engine.hpp"
+#include "binary_cache.hpp"
 #include "opencl.hpp"
 
 #include <dlfcn.h>
@@ -26,7 +27,8 @@ nb::tuple build_source(KernelCache &kc, const std::string &source,
                        const std::vector<std::string> &options);
 bool load_binary(KernelCache &kc, const std::vector<nb::bytes> &binaries,
                  const std::vector<std::string> &names, const std::vector<std::string> &raw_names);
-bool can_cache_binaries(KernelCache &kc);
+bool adapter_loads(KernelCache &kc, const std::string &adapter,
+                   const std::vector<nb::bytes> &binaries);
 Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x,
             nb::handle out);
 Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle a,
@@ -228,7 +230,16 @@ NB_MODULE(_engine, m) {
       .def("build_source", &build_source, nb::arg("source"), nb::arg("includes"),
            nb::arg("names"), nb::arg("options"))
       .def("load_binary", &load_binary, nb::arg("binaries"), nb::arg("names"), nb::arg("raw_names"))
-      .def_prop_ro("can_cache_binaries", &can_cache_binaries)
+      .def_prop_ro("can_cache_binaries", [](const KernelCache &kc) { return kc.adapter != nullptr; })
+      .def_prop_ro("binary_adapter",
+                   [](const KernelCache &kc) -> nb::object {
+                     if (!kc.adapter) return nb::none();
+                     return nb::str(kc.adapter->name);
+                   },
+                   "The backend adapter that reads and reloads native binaries, or None.")
+      .def("adapter_loads", &adapter_loads, nb::arg("adapter"), nb::arg("binaries"),
+           "Whether the named adapter ('opencl', 'level_zero') loads `binaries` on this "
+           "cache's device (for tests of the adapters' refusals).")
       .def("has", &KernelCache::has)
       .def("__len__", [](const KernelCache &kc) { return kc.kernels.size() + kc.lazy.size(); })
       .def_prop_ro("work_group_size", [](const KernelCache &kc) { return kc.wg_size; })

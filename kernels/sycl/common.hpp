@@ -9,7 +9,6 @@
 #include <sycl/ext/oneapi/kernel_properties/properties.hpp>
 #include <sycl/half_type.hpp>
 #include <sycl/vector.hpp>
-#include <complex>
 #include <cstdint>
 #include <type_traits>
 #include "geometry.hpp"
@@ -29,8 +28,19 @@ using u8 = std::uint64_t;
 using f2 = sycl::half;
 using f4 = float;
 using f8 = double;
+// Complex types only where a bundle has complex kernels: the resolver
+// defines USM_COMPLEX for those (usmarray/_core/_kernels.py). <complex>
+// alone is most of a small bundle's compile time (it brings <sstream>);
+// elsewhere usmk::complex is declared but never defined, which is all the
+// complex branches of templates need to parse.
+#if USM_COMPLEX
+#include <complex>
+namespace usmk { template <typename R> using complex = std::complex<R>; }
 using c8 = std::complex<float>;
 using c16 = std::complex<double>;
+#else
+namespace usmk { template <typename R> class complex; }
+#endif
 // 16 raw bytes: the carrier for moving complex128 (and any 16-byte item).
 struct alignas(16) x16 { std::uint64_t lo, hi; };
 
@@ -63,11 +73,11 @@ USM_GEOMETRY_FOR(4)
 namespace usmk {
 
 template <typename T> struct is_complex : std::false_type {};
-template <typename T> struct is_complex<std::complex<T>> : std::true_type {};
+template <typename T> struct is_complex<complex<T>> : std::true_type {};
 template <typename T> constexpr bool is_complex_v = is_complex<T>::value;
 
 template <typename T> struct real_of { using type = T; };
-template <typename T> struct real_of<std::complex<T>> { using type = T; };
+template <typename T> struct real_of<complex<T>> { using type = T; };
 
 template <typename T>
 constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, sycl::half>;

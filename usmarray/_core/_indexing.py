@@ -36,7 +36,8 @@ def _take_family():
 
     return _kernels.Family(("take_strided", "put_strided", "index_offsets", "gather", "gather_vec",
                             "gather_rows_vec", "scatter", "scatter_vec"),
-                           "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES)
+                           "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES,
+                           cost=3)
 
 
 _kernels.register_family(_take_family())

@@ -19,17 +19,20 @@ replaced.
 
 import hashlib
 import json
+import logging
 import os
 import re
 import struct
 import sys
 import threading
 import time
+import warnings
+from typing import NamedTuple
 
 from . import _engine, _env
 from ._dtypes import TYPE_NAMES
 
-__all__ = ["KernelCompileError", "make_kernel_cache", "warmup", "cache_info", "bundles_for",
+__all__ = ["KernelCompileError", "make_kernel_cache", "cache_info", "bundles_for", "resolver_of",
            "sequence_compute_type", "STRIDED_VARIANTS", "INNER_VARIANTS", "compile_log"]
 
 STRIDED_VARIANTS = (1, 2, 3, 4, 8)   # kernels/sycl/geometry.hpp kStridedVariants
@@ -70,14 +73,21 @@ def _include_files():
 
 
 class BundleSpec:
-    """What one compilation produces: `names` compiled from `source`."""
+    """What one compilation produces: `names` compiled from `source`.
 
-    __slots__ = ("key", "source", "names")
+    `merge`: a tag of bundles whose sources warm-up may concatenate into one
+    compilation (generated sources of one kind), or None (only bundles of
+    the same source merge); `cost`: the relative compile time of one of its
+    kernels (Family.cost), for warm-up to balance its workers."""
 
-    def __init__(self, key, source, names):
+    __slots__ = ("key", "source", "names", "merge", "cost")
+
+    def __init__(self, key, source, names, merge=None, cost=1.0):
         self.key = key
         self.source = source
         self.names = list(names)
+        self.merge = merge
+        self.cost = cost
 
 
 def device_types(qi):
@@ -104,6 +114,27 @@ def sequence_compute_type(tname, qi):
 
 
 # --------------------------------------------------------------- families
+# prefixes of the kernels that walk strided or broadcast operands: a first
+# call compiles them apart from the contiguous ones (see Family.part)
+_STRIDED_WORDS = ("strided", "inner", "bcast", "rows")
+
+
+def split_name(name):
+    """(template name, [template arguments]) of a kernel name, or None."""
+    m = _NAME.match(name)
+    if m is None:
+        return None
+    return m.group(1), [a.strip() for a in m.group(2).split(",")]
+
+
+def default_part_key(prefix, args):
+    """The part of a family bundle that a first call of kernel `prefix<args>`
+    compiles: the kernels of the same types (integer arguments, the variants
+    of one kernel, set aside) and the same layout, contiguous or strided."""
+    layout = "strided" if any(w in prefix for w in _STRIDED_WORDS) else "contig"
+    return (layout,) + tuple(a for a in args if not a.lstrip("-").isdigit())
+
+
 class Family:
     """A kernel template family: which bundle holds a kernel, and all bundles.
 
@@ -111,18 +142,35 @@ class Family:
     bundle key of a kernel from its template arguments; `names_of(key, qi)`:
     the kernels a bundle compiles for a device; `keys(qi)`: every bundle key
     (for warm-up); `spec(key, qi)`: the BundleSpec (override it for
-    generated sources)."""
+    generated sources); `part_of(prefix, args)`: which part of its bundle a
+    kernel belongs to (default_part_key unless given; override `part` when
+    a part is not a set of the bundle's names with one key); `cost`: the
+    compile time of one of its kernels relative to an elementwise one's
+    (measured: sorting networks ~8, scans and masks ~4-6, reductions and
+    gathers ~3), which warm-up balances its workers by."""
 
-    def __init__(self, prefixes, source, key_of, names_of, keys):
+    def __init__(self, prefixes, source, key_of, names_of, keys, part_of=None, cost=1.0):
         self.prefixes = prefixes
         self.source = source
         self.key_of = key_of
         self.names_of = names_of
         self.keys = keys
+        self.part_of = part_of or default_part_key
+        self.cost = cost
 
     def spec(self, key, qi):
         return BundleSpec(f"{self.prefixes[0]}-{key}", _read_source(self.source),
-                          self.names_of(key, qi))
+                          self.names_of(key, qi), cost=self.cost)
+
+    def part(self, name, spec, qi):
+        """(label, kernel names) of the part of bundle `spec` that a first
+        call needing kernel `name` compiles: a few kernels, under a second,
+        where the whole bundle (every type and variant) takes several.
+        ``usmarray warmup`` compiles whole bundles."""
+        prefix, args = split_name(name)
+        key = self.part_of(prefix, args)
+        names = [n for n in spec.names if self.part_of(*split_name(n)) == key]
+        return "-".join(key), names
 
 
 def _strided(prefix, targs, variants=STRIDED_VARIANTS):
@@ -160,15 +208,16 @@ def _sequence_names(_key, qi):
 FAMILIES = [
     Family(("move_strided", "move_inner"), "copy.cpp", lambda a: a[0],
            lambda t, qi: _strided("move_strided", t) + _strided("move_inner", t, INNER_VARIANTS),
-           lambda qi: MOVE_TYPES),
+           lambda qi: MOVE_TYPES, cost=2),
     Family(("cast_contig", "cast_strided", "cast_vec"), "copy.cpp", lambda a: a[1],
            _cast_names, device_types),
     Family(("fill_contig", "fill_strided"), "creation.cpp", lambda a: a[0],
-           lambda t, qi: [f"fill_contig<{t}>"] + _strided("fill_strided", t), lambda qi: MOVE_TYPES),
+           lambda t, qi: [f"fill_contig<{t}>"] + _strided("fill_strided", t), lambda qi: MOVE_TYPES,
+           cost=2),
     Family(("sequence",), "creation.cpp", lambda a: "all",
-           _sequence_names, lambda qi: ("all",)),
+           _sequence_names, lambda qi: ("all",), cost=2),
     Family(("tri",), "creation.cpp", lambda a: a[0],
-           lambda t, qi: _strided("tri", t, (2, 3, 4, 8)), lambda qi: MOVE_TYPES),
+           lambda t, qi: _strided("tri", t, (2, 3, 4, 8)), lambda qi: MOVE_TYPES, cost=3),
 ]
 _BY_PREFIX = {p: f for f in FAMILIES for p in f.prefixes}
 _NAME = re.compile(r"^(\w+)<(.*)>$")
@@ -181,12 +230,17 @@ def register_family(family):
         _BY_PREFIX[p] = family
 
 
-def bundle_of(name, qi):
-    m = _NAME.match(name)
-    fam = _BY_PREFIX.get(m.group(1)) if m else None
+def family_of(name):
+    """(Family, template arguments) of a kernel name."""
+    split = split_name(name)
+    fam = _BY_PREFIX.get(split[0]) if split else None
     if fam is None:
         raise RuntimeError(f"usmarray: no kernel family provides {name!r}")
-    args = [a.strip() for a in m.group(2).split(",")]
+    return fam, split[1]
+
+
+def bundle_of(name, qi):
+    fam, args = family_of(name)
     return fam.spec(fam.key_of(args), qi)
 
 
@@ -198,6 +252,13 @@ def bundles_for(qi):
 # --------------------------------------------------------------- disk cache
 def _disk_cache_enabled():
     return os.environ.get("USMARRAY_DISK_CACHE", "1") != "0"
+
+
+def _binary_cache_enabled():
+    """Whether usmarray keeps the backend's native binaries itself (where the
+    engine has an adapter for the backend). USMARRAY_BINARY_CACHE=0 makes
+    every backend take the fallback of backends without one."""
+    return os.environ.get("USMARRAY_BINARY_CACHE", "1") != "0"
 
 
 def kernel_cache_dir():
@@ -220,20 +281,35 @@ def _device_identity(qi):
                                      d.sycl_platform.version, qi.fp64, qi.fp16))
 
 
-def _entry_path(spec, qi, options):
+_includes_digest = None
+
+
+def _entry_path(spec, source, qi):
+    global _includes_digest
+    if _includes_digest is None:
+        h = hashlib.sha256()
+        for name, text in _include_files():
+            h.update(name.encode() + b"\0" + text.encode() + b"\0")
+        _includes_digest = h.hexdigest()
     h = hashlib.sha256()
-    for part in (_runtime_identity(), _device_identity(qi), spec.source, *options, *spec.names):
+    for part in (_runtime_identity(), _device_identity(qi), _includes_digest, source, *spec.names):
         h.update(part.encode())
         h.update(b"\0")
-    for name, text in _include_files():
-        h.update(name.encode())
-        h.update(text.encode())
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", spec.key)
     return os.path.join(kernel_cache_dir(), f"{safe}-{h.hexdigest()[:24]}.bin")
 
 
-def _read_entry(path):
-    """(names, raw_names, binaries) of a valid entry, or None."""
+class _Entry(NamedTuple):
+    names: list     # kernel names (of the group, for a bundle compiled in one)
+    raw: list       # their names in the binaries
+    binaries: list  # native binaries, one per device image (none: runtime)
+    group: str      # the file of the group's binaries, or "" (compiled alone)
+    runtime: bool   # a marker: the SYCL runtime's cache holds the whole bundle
+
+
+def _read_entry(path, _link=True):
+    """The valid entry at `path` (a bundle's binaries, or a link to those of
+    the group it was compiled in by warm-up), or None."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -246,6 +322,14 @@ def _read_entry(path):
         pos = len(_MAGIC) + 4
         header = json.loads(data[pos:pos + hlen])
         pos += hlen
+        if header.get("runtime"):
+            return _Entry(header["names"], [], [], "", True) if pos == len(data) else None
+        if "group" in header:
+            group = os.path.join(os.path.dirname(path), os.path.basename(header["group"]))
+            entry = _read_entry(group, False) if _link and pos == len(data) else None
+            if entry is None or not set(header["names"]) <= set(entry.names):
+                return None
+            return entry._replace(group=group)
         binaries = []
         for size, digest in zip(header["sizes"], header["sha256"]):
             b = data[pos:pos + size]
@@ -255,73 +339,224 @@ def _read_entry(path):
             pos += size
         if pos != len(data):
             return None
-        return header["names"], header["raw"], binaries
+        return _Entry(header["names"], header["raw"], binaries, "", False)
     except Exception:
         return None
 
 
-def _write_entry(path, names, raw, binaries):
-    header = json.dumps({"names": names, "raw": raw, "sizes": [len(b) for b in binaries],
-                         "sha256": [hashlib.sha256(b).hexdigest() for b in binaries]}).encode()
+def _write_entry(path, names, raw=None, binaries=None, group=None, runtime=False):
+    """Write a bundle's entry: its binaries; with `group` a link to the entry
+    of the group it was compiled in; with `runtime` a marker that the SYCL
+    runtime's cache holds it (names: the bundle's kernels)."""
+    if group is not None or runtime:
+        header = {"group": os.path.basename(group), "names": names} if group else \
+            {"runtime": True, "names": names}
+        binaries = []
+    else:
+        header = {"names": names, "raw": raw, "sizes": [len(b) for b in binaries],
+                  "sha256": [hashlib.sha256(b).hexdigest() for b in binaries]}
+    header = json.dumps(header).encode()
     tmp = f"{path}.tmp.{os.getpid()}.{threading.get_ident()}"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(tmp, "wb") as f:
             f.write(_MAGIC + struct.pack("<I", len(header)) + header + b"".join(binaries))
         os.replace(tmp, path)
-    except OSError:
+    except OSError as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if not _warned_unwritable:
+            _warned_unwritable.append(path)
+            warnings.warn(f"usmarray cannot write its kernel cache in {os.path.dirname(path)} "
+                          f"({e.strerror or e}): compiled kernels are not kept for later "
+                          "processes; set USMARRAY_CACHE_DIR to a writable directory",
+                          RuntimeWarning, stacklevel=2)
 
 
 # --------------------------------------------------------------- resolver
 compile_log = []   # (bundle key, seconds, "compiled" | "disk") for `python -m usmarray`
 
+_log = logging.getLogger("usmarray.kernels")
+_COMPLEX_NAME = re.compile(r"\bc(?:8|16)\b")
+_warned_unwritable = []
+
+
+def _log_compiles():
+    return os.environ.get("USMARRAY_LOG_COMPILES", "0") not in ("", "0")
+
+
+def _report(spec, seconds, how, reason):
+    """Record a compile or a load in compile_log; a compile also goes to the
+    ``usmarray.kernels`` logger (INFO), and to stderr with
+    USMARRAY_LOG_COMPILES=1, naming the kernel that asked for it."""
+    compile_log.append((spec.key, seconds, how))
+    if how != "compiled":
+        _log.debug("loaded kernel bundle %s from disk in %.3f s", spec.key, seconds)
+        return
+    why = f" for {reason}" if reason else ""
+    msg = f"compiled kernel bundle {spec.key} ({len(spec.names)} kernels) in {seconds:.2f} s{why}"
+    _log.info(msg)
+    if _log_compiles():
+        sys.stderr.write(f"usmarray: {msg}\n")
+        sys.stderr.flush()
+
+
+def source_of(spec):
+    """The text compiled for a bundle: its source, with USM_COMPLEX defined
+    when it has complex kernels (kernels/sycl/common.hpp includes <complex>
+    only then)."""
+    if any(_COMPLEX_NAME.search(n) for n in spec.names):
+        return "#define USM_COMPLEX 1\n" + spec.source
+    return spec.source
+
+
+def _use_runtime_cache():
+    """The fallback of backends without a binary adapter: the SYCL runtime's
+    persistent cache, under usmarray's cache directory, which skips the
+    compiler's front end in later processes. Set before the process's first
+    compile (the runtime reads these variables then), unless the user set
+    either; not on backends with an adapter, where it is not needed (and on
+    the OpenCL CPU device it makes the kernels the runtime builds slower)."""
+    if "SYCL_CACHE_PERSISTENT" in os.environ or "SYCL_CACHE_DIR" in os.environ:
+        return
+    os.environ["SYCL_CACHE_DIR"] = os.path.join(_env.cache_dir(), "sycl")
+    os.environ["SYCL_CACHE_PERSISTENT"] = "1"
+
 
 class _Resolver:
-    """Called by the engine with a missing kernel's name."""
+    """Called by the engine with a missing kernel's name.
+
+    A first call compiles only the part of the kernel's bundle it needs
+    (Family.part); a bundle that is on disk whole (``usmarray warmup``
+    compiles whole bundles) is loaded whole instead. What is compiled is
+    kept on disk: with the binary adapter of the backend (OpenCL, Level
+    Zero) as native binaries in usmarray's cache, else by the SYCL runtime's
+    persistent cache (_use_runtime_cache), for which usmarray keeps only a
+    marker of the whole bundles warm-up compiled, so that later processes
+    compile (from the runtime's cache) the whole bundle instead of a part."""
 
     def __init__(self, qi):
         self.qi = qi
         self.kc = None
-        self.loaded = set()
+        self.loaded = set()   # keys of bundles, parts and groups whose kernels are registered
         self.locks = {}
         self.lock = threading.Lock()
 
     def __call__(self, name):
-        self.load(bundle_of(name, self.qi))
+        fam, args = family_of(name)
+        spec = fam.spec(fam.key_of(args), self.qi)
+        label, names = fam.part(name, spec, self.qi)
+        part = None
+        if len(names) < len(spec.names):
+            part = BundleSpec(f"{spec.key}~{label}", spec.source, names)
+        self.load(spec, part, reason=name)
 
-    def load(self, spec):
+    def load(self, spec, part=None, reason=None):
+        """Make the kernels of bundle `spec` available: loaded from disk,
+        or compiled (only `part` of them, when given); `reason`: the kernel
+        that asked, for the log."""
+        if spec.key in self.loaded:
+            return "memory"
+        if part is not None:
+            how = self._once(spec, False, reason)
+            if how is not None:
+                return how
+            spec = part
+        return self._once(spec, True, reason)
+
+    def _lock(self, key):
         with self.lock:
-            lk = self.locks.setdefault(spec.key, threading.Lock())
-        with lk:
+            return self.locks.setdefault(key, threading.Lock())
+
+    def _once(self, spec, may_compile, reason):
+        with self._lock(spec.key):
             if spec.key in self.loaded:
                 return "memory"
-            how = self._load(spec)
-            self.loaded.add(spec.key)
+            how = self._load(spec, may_compile, reason)
+            if how is not None:
+                self.loaded.add(spec.key)
             return how
 
-    def _load(self, spec):
-        kc, qi = self.kc, self.qi
-        options = []
+    def _adapter(self):
+        return self.kc.can_cache_binaries and _binary_cache_enabled()
+
+    def _path(self, spec, source):
+        return _entry_path(spec, source, self.qi) if _disk_cache_enabled() else None
+
+    def _load(self, spec, may_compile, reason):
         t0 = time.perf_counter()
-        use_disk = _disk_cache_enabled() and kc.can_cache_binaries
-        path = _entry_path(spec, qi, options) if use_disk else None
-        if path:
-            entry = _read_entry(path)
-            if entry is not None and entry[0] == spec.names and kc.load_binary(entry[2], entry[0], entry[1]):
-                compile_log.append((spec.key, time.perf_counter() - t0, "disk"))
-                return "disk"
-        ok, log, binaries, raw = kc.build_source(spec.source, _include_files(), spec.names, options)
+        source = source_of(spec)
+        path = self._path(spec, source)
+        entry = _read_entry(path) if path else None
+        if entry is not None and entry.group and entry.group in self.loaded:
+            return "memory"   # (its group's kernels are all registered)
+        if entry is not None and entry.binaries and self._adapter() and \
+                self.kc.load_binary(entry.binaries, entry.names, entry.raw):
+            if entry.group:
+                self.loaded.add(entry.group)
+            _report(spec, time.perf_counter() - t0, "disk", reason)
+            return "disk"
+        # a bundle whole in the runtime's cache (marker of warm-up) is
+        # compiled whole: the runtime's cache then skips the compiler
+        runtime_whole = entry is not None and entry.runtime and not self._adapter()
+        if not (may_compile or runtime_whole):
+            return None
+        self._compile(spec, source, path, reason)
+        return "compiled"
+
+    def _compile(self, spec, source, path, reason):
+        t0 = time.perf_counter()
+        adapter = self._adapter()
+        if not adapter and _disk_cache_enabled():
+            _use_runtime_cache()
+        ok, log, binaries, raw = self.kc.build_source(source, _include_files(), spec.names, [])
         if not ok:
             shown = ", ".join(spec.names[:4]) + (", ..." if len(spec.names) > 4 else "")
-            raise KernelCompileError(
-                f"compiling kernel bundle {spec.key!r} ({shown}) for {qi.device.name} failed:\n{log}")
-        if path and binaries:
+            raise KernelCompileError(f"compiling kernel bundle {spec.key!r} ({shown}) for "
+                                     f"{self.qi.device.name} failed:\n{log}")
+        if path and adapter and binaries:
             _write_entry(path, spec.names, raw, binaries)
-        compile_log.append((spec.key, time.perf_counter() - t0, "compiled"))
+        _report(spec, time.perf_counter() - t0, "compiled", reason)
+        return binaries, raw
+
+    def warm(self, specs):
+        """Warm-up: compile the bundles `specs` that are not on disk yet, as
+        one program (one run of the compiler, whose fixed cost dominates
+        small bundles), and keep them as one entry of the group with a link
+        entry per bundle. Without a binary adapter each bundle is compiled
+        alone (the runtime's cache is keyed by what one compile asks for)
+        and marked as kept by the runtime. Returns "compiled" or "disk"."""
+        adapter = self._adapter()
+        todo = []
+        for spec in specs:
+            path = self._path(spec, source_of(spec))
+            entry = _read_entry(path) if path else None
+            if entry is None or (adapter and not entry.binaries) or (not adapter and not entry.runtime):
+                todo.append((spec, path))
+        if not todo:
+            return "disk"
+        if not adapter:
+            for spec, path in todo:
+                with self._lock(spec.key):
+                    self._compile(spec, source_of(spec), path, "warm-up")
+                    self.loaded.add(spec.key)
+                    if path:
+                        _write_entry(path, spec.names, runtime=True)
+            return "compiled"
+        group = BundleSpec(f"group-{todo[0][0].key}+{len(todo) - 1}",
+                           "".join(dict.fromkeys(s.source for s, _ in todo)),
+                           [n for s, _ in todo for n in s.names])
+        source = source_of(group)
+        gpath = self._path(group, source)
+        with self._lock(group.key):
+            binaries, raw = self._compile(group, source, gpath, "warm-up")
+            self.loaded.add(group.key)
+        if gpath and binaries:
+            self.loaded.add(gpath)
+            for spec, path in todo:
+                _write_entry(path, spec.names, group=gpath)
         return "compiled"
 
 
@@ -337,47 +572,8 @@ def make_kernel_cache(qi):
     return kc
 
 
-def warmup(qi, progress=True, threads=None):
-    """Compile (or load from disk) every kernel bundle for the queue's device.
-
-    Returns a list of (bundle key, seconds, how)."""
-    specs = bundles_for(qi)
-    resolver = _RESOLVERS[id(qi.kc)]
-    n = len(specs)
-    done = []
-    lock = threading.Lock()
-    t_start = time.perf_counter()
-
-    def report():
-        if not progress:
-            return
-        k = len(done)
-        width = 30
-        fill = int(width * k / n) if n else width
-        el = time.perf_counter() - t_start
-        sys.stderr.write(f"\rwarm-up [{'#' * fill}{'.' * (width - fill)}] {k}/{n} bundles, {el:5.1f} s")
-        sys.stderr.flush()
-
-    def work(items):
-        for spec in items:
-            t0 = time.perf_counter()
-            how = resolver.load(spec)
-            with lock:
-                done.append((spec.key, time.perf_counter() - t0, how))
-                report()
-
-    report()
-    threads = threads or min(4, os.cpu_count() or 1)
-    chunks = [specs[i::threads] for i in range(threads)]
-    ts = [threading.Thread(target=work, args=(c,)) for c in chunks if c]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    if progress:
-        sys.stderr.write("\n")
-    return done
-
+def resolver_of(kc):
+    return _RESOLVERS[id(kc)]
 
 
 def cache_info():

@@ -25,10 +25,10 @@ def _mask_move_names(t, qi):
 # compaction and expansion of values in one per item size
 _kernels.register_family(_kernels.Family(
     ("mask_count", "mask_offsets", "mask_index", "mask_count_vec", "mask_index_vec"),
-    "scan.cpp", lambda a: "i8", _mask_core_names, lambda qi: ("i8",)))
+    "scan.cpp", lambda a: "i8", _mask_core_names, lambda qi: ("i8",), cost=6))
 _kernels.register_family(_kernels.Family(
     ("mask_compact", "mask_expand", "mask_compact_vec", "mask_expand_vec"), "scan.cpp",
-    lambda a: a[0], _mask_move_names, lambda qi: _kernels.MOVE_TYPES))
+    lambda a: a[0], _mask_move_names, lambda qi: _kernels.MOVE_TYPES, cost=6))
 # elements per tile of the generic mask kernels (usm::kScanTile): the
 # offsets array has one entry per tile and one for the total
 _MASK_TILE = 2048

@@ -170,7 +170,7 @@ class _ReductionFamily(_kernels.Family):
 
     def __init__(self):
         super().__init__(("reduce_group", "reduce_cols", "reduce_rows_vec", "reduce_cols_vec"),
-                         "reduction.cpp", self._key, None, self._keys)
+                         "reduction.cpp", self._key, None, self._keys, cost=3)
 
     @staticmethod
     def _key(args):
@@ -195,7 +195,14 @@ class _ReductionFamily(_kernels.Family):
                 if _DT[t].kind in kinds:
                     names |= _pass_names(struct, t, *rule(t, None, qi), simd)
         label = struct.split("::")[-1] + ("" if "|" not in key else "-" + key.replace("|", "-"))
-        return _kernels.BundleSpec(f"{label}", _kernels._read_source(self.source), sorted(names))
+        return _kernels.BundleSpec(f"{label}", _kernels._read_source(self.source), sorted(names),
+                                   cost=self.cost)
+
+    def part(self, name, spec, qi):
+        # the passes of one reduction of items t (states a, result r): the
+        # first pass's variants and the passes over partial states
+        _, (struct, t, a, r) = _kernels.split_name(name)
+        return f"{t}-{a}-{r}", sorted(_pass_names(struct, t, a, r, _kernels.simd_kernels(qi)))
 
 
 _kernels.register_family(_ReductionFamily())
