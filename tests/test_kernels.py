@@ -407,3 +407,263 @@ def test_info_reports_disabled_cache(tmp_path):
     r = _run([exe, "info"], d, USMARRAY_DISK_CACHE=0)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "(disabled)" in r.stdout
+
+
+# ------------------------------------------------------------------ parts, groups
+# float32 sin of a contiguous array: a first call compiles only the part of
+# the ew-sin bundle with the float32 loop's contiguous kernels.
+SIN_CHILD = r"""
+import json, sys
+import numpy as np
+import usmarray as ua
+h = np.linspace(-3, 3, 1001, dtype=np.float32)
+ok = bool(np.allclose(ua.asnumpy(ua.sin(ua.asarray(h))), np.sin(h), rtol=1e-6, atol=1e-6))
+print("RESULT " + json.dumps({
+    "ok": ok,
+    "log": [[k, how] for k, _, how in ua._core._kernels.compile_log],
+}))
+"""
+SIN_PART = "ew-sin~unary-op_sin-f4-f4"
+
+WARM_CHILD = r"""
+import json, sys
+import usmarray as ua
+from usmarray._core import _kernels
+from usmarray._core._device import default_queue
+qi = default_queue()
+specs = [_kernels.bundle_of(n, qi) for n in sys.argv[1:]]
+how = _kernels.resolver_of(qi.kc).warm(specs)
+print("RESULT " + json.dumps({"how": how, "keys": [s.key for s in specs]}))
+"""
+
+
+def _warm(cache_dir, *kernel_names, **extra):
+    r = _run([sys.executable, "-c", WARM_CHILD, *kernel_names], cache_dir, **extra)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return json.loads([ln for ln in r.stdout.splitlines() if ln.startswith("RESULT ")][-1][7:])
+
+
+def test_first_call_compiles_a_part_of_the_bundle(tmp_path):
+    d = tmp_path / "c"
+    res = _child(d, code=SIN_CHILD)
+    assert res["ok"]
+    assert _only_log(res) == [(SIN_PART, "compiled")]
+    assert [n for n in _entries(d) if n.startswith("ew-sin")] == \
+        [n for n in _entries(d) if n.startswith(SIN_PART + "-")]
+    res = _child(d, code=SIN_CHILD)
+    assert res["ok"] and _only_log(res) == [(SIN_PART, "disk")]
+
+
+def test_part_holds_the_kernels_of_one_loop_and_layout():
+    from usmarray._core import _kernels
+    from usmarray._core._device import default_queue
+
+    qi = default_queue()
+    fam, args = _kernels.family_of("binary_vec<op_add, f4, f4, f4>")
+    spec = fam.spec(fam.key_of(args), qi)
+    label, names = fam.part("binary_vec<op_add, f4, f4, f4>", spec, qi)
+    assert "binary_vec<op_add, f4, f4, f4>" in names
+    assert "binary_contig<op_add, f4, f4, f4>" in names      # its fallback
+    assert all("f4, f4, f4" in n for n in names)
+    assert set(names) < set(spec.names)
+    # the parts of one loop (contiguous, a scalar on either side, strided)
+    # hold each of its kernels once
+    loop = [n for n in spec.names if "f4, f4, f4" in n]
+    parts = {fam.part(n, spec, qi)[0]: set(fam.part(n, spec, qi)[1]) for n in loop}
+    assert len(parts) == 4
+    assert sum(len(p) for p in parts.values()) == len(loop)
+    assert set().union(*parts.values()) == set(loop)
+    strided = [p for k, p in parts.items() if k.startswith("strided")][0]
+    assert all(any(w in n for w in ("strided", "inner", "bcast", "rows")) for n in strided)
+    # a reduction's part holds the passes over its partial states
+    fam, args = _kernels.family_of("reduce_rows_vec<usmk::red_sum, i4, i8, i8>")
+    spec = fam.spec(fam.key_of(args), qi)
+    _, names = fam.part("reduce_rows_vec<usmk::red_sum, i4, i8, i8>", spec, qi)
+    assert "reduce_cols<usmk::red_sum, i8, i8, i8>" in names
+
+
+def test_warmup_group_is_loaded_whole_through_links(tmp_path):
+    d = tmp_path / "c"
+    res = _warm(d, "unary_contig<op_sin, f4, f4>", "unary_contig<op_cos, f4, f4>")
+    assert res == {"how": "compiled", "keys": ["ew-sin", "ew-cos"]}
+    entries = _entries(d)
+    assert len([n for n in entries if n.startswith("group-ew-")]) == 1
+    assert len([n for n in entries if n.startswith("ew-sin-")]) == 1      # links
+    assert len([n for n in entries if n.startswith("ew-cos-")]) == 1
+    # a first call finds the whole bundle (through its link): no part compiled
+    res = _child(d, code=SIN_CHILD)
+    assert res["ok"] and _only_log(res) == [("ew-sin", "disk")]
+    assert not [n for n in _entries(d) if "~" in n]
+    # a second warm-up finds everything on disk
+    assert _warm(d, "unary_contig<op_sin, f4, f4>", "unary_contig<op_cos, f4, f4>")["how"] == "disk"
+
+
+@pytest.mark.parametrize("which", ["group", "link"])
+def test_corrupted_group_or_link_is_compiled_again(tmp_path, which):
+    d = tmp_path / "c"
+    _warm(d, "unary_contig<op_sin, f4, f4>", "unary_contig<op_cos, f4, f4>")
+    prefix = "group-ew-" if which == "group" else "ew-sin-"
+    path = os.path.join(str(d), "kernels", [n for n in _entries(d) if n.startswith(prefix)][0])
+    with open(path, "r+b") as f:
+        f.seek(len(ua._core._kernels._MAGIC) + 6)
+        f.write(b"\xff\xfe")
+    res = _child(d, code=SIN_CHILD)
+    assert res["ok"] and _only_log(res) == [(SIN_PART, "compiled")]
+
+
+def test_two_processes_compile_one_part_at_once(tmp_path):
+    d = tmp_path / "c"
+    procs = [subprocess.Popen([sys.executable, "-c", SIN_CHILD], env=_env(d), cwd="/",
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    for p in procs:
+        out, err = p.communicate(timeout=TIMEOUT)
+        assert p.returncode == 0, out + err
+        res = json.loads([ln for ln in out.splitlines() if ln.startswith("RESULT ")][-1][7:])
+        assert res["ok"] and _only_log(res)[0][0] == SIN_PART
+    assert [n for n in _entries(d) if n.startswith("ew-")] == \
+        [n for n in _entries(d) if n.startswith(SIN_PART + "-") and n.endswith(".bin")]
+    res = _child(d, code=SIN_CHILD)
+    assert res["ok"] and _only_log(res) == [(SIN_PART, "disk")]
+
+
+# ------------------------------------------------------------------ backend adapters
+def test_opencl_adapter_and_refusals():
+    from usmarray._core._device import default_queue
+
+    kc = default_queue().kc
+    if default_queue().device.backend.name != "opencl":
+        pytest.skip("the OpenCL adapter needs an OpenCL device")
+    assert kc.binary_adapter == "opencl" and kc.can_cache_binaries
+    assert kc.adapter_loads("opencl", [b"not a binary" * 10]) is False
+    # the Level Zero adapter refuses an OpenCL device (and needs libze_loader)
+    assert kc.adapter_loads("level_zero", [b"\0" * 64]) is False
+    with pytest.raises(ValueError):
+        kc.adapter_loads("cuda", [b""])
+
+
+def test_adapter_loads_what_it_wrote(compiled_cache):
+    from usmarray._core._device import default_queue
+
+    kc = default_queue().kc
+    if kc.binary_adapter != "opencl":
+        pytest.skip("needs the OpenCL adapter")
+    _, _, data, _ = compiled_cache
+    _, header, payload = _parse_entry(data)
+    bins, pos = [], 0
+    for size in header["sizes"]:
+        bins.append(payload[pos:pos + size])
+        pos += size
+    assert kc.adapter_loads("opencl", bins) is True
+
+
+FALLBACK_CHILD = CHILD.replace('"cache": ua._core._kernels.cache_info(),', '''"cache": ua._core._kernels.cache_info(),
+    "sycl_env": [__import__("os").environ.get("SYCL_CACHE_PERSISTENT"),
+                 __import__("os").environ.get("SYCL_CACHE_DIR")],''')
+
+
+def test_fallback_without_adapter_uses_the_runtime_cache(tmp_path):
+    """USMARRAY_BINARY_CACHE=0: what backends without an adapter do. usmarray
+    writes no binaries; the SYCL runtime's persistent cache, under
+    usmarray's cache directory, keeps what was compiled."""
+    d = tmp_path / "c"
+    res = _child(d, code=FALLBACK_CHILD, USMARRAY_BINARY_CACHE=0)
+    assert res["ok"] and _only_log(res) == [(BUNDLE, "compiled")]
+    sycl_dir = os.path.join(str(d), "sycl")
+    assert res["sycl_env"] == ["1", sycl_dir]
+    assert not [n for n in _entries(d) if n.endswith(".bin")]
+    files = [os.path.join(r, f) for r, _, fs in os.walk(sycl_dir) for f in fs]
+    assert files, "the runtime's cache holds the compiled bundle"
+    # the next process compiles again through the runtime's cache, correctly
+    res = _child(d, code=FALLBACK_CHILD, USMARRAY_BINARY_CACHE=0)
+    assert res["ok"] and _only_log(res) == [(BUNDLE, "compiled")]
+
+
+def test_fallback_keeps_the_users_runtime_cache_settings(tmp_path):
+    d, own = tmp_path / "c", tmp_path / "own"
+    res = _child(d, code=FALLBACK_CHILD, USMARRAY_BINARY_CACHE=0, SYCL_CACHE_DIR=own)
+    assert res["ok"] and res["sycl_env"] == [None, str(own)]
+    assert not os.path.isdir(os.path.join(str(d), "sycl"))
+
+
+def test_fallback_warmup_marks_whole_bundles(tmp_path):
+    d = tmp_path / "c"
+    res = _warm(d, "move_strided<u4, 1>", USMARRAY_BINARY_CACHE=0)
+    assert res["how"] == "compiled"
+    assert [n for n in _entries(d) if n.startswith(BUNDLE)]        # the marker
+    # a first call then compiles the whole bundle (which the runtime holds)
+    res = _child(d, code=FALLBACK_CHILD, USMARRAY_BINARY_CACHE=0)
+    assert res["ok"] and _only_log(res) == [(BUNDLE, "compiled")]
+    assert _warm(d, "move_strided<u4, 1>", USMARRAY_BINARY_CACHE=0)["how"] == "disk"
+
+
+# ------------------------------------------------------------------ logging, read-only cache
+LOG_CHILD = r"""
+import json, logging
+records = []
+class H(logging.Handler):
+    def emit(self, r):
+        records.append(r.getMessage())
+logging.getLogger("usmarray.kernels").addHandler(H())
+logging.getLogger("usmarray.kernels").setLevel(logging.INFO)
+import numpy as np, usmarray as ua
+ua.asnumpy(ua.sin(ua.asarray(np.ones(10, np.float32))))
+print("RESULT " + json.dumps(records))
+"""
+
+
+def test_compiles_are_logged(tmp_path):
+    r = _run([sys.executable, "-c", LOG_CHILD], tmp_path / "c", USMARRAY_LOG_COMPILES=1)
+    assert r.returncode == 0, r.stdout + r.stderr
+    records = json.loads(r.stdout.split("RESULT ")[-1])
+    assert len(records) == 1 and SIN_PART in records[0]
+    assert "unary_vec<op_sin, f4, f4>" in records[0] or "unary_contig<op_sin, f4, f4>" in records[0]
+    assert re.search(r"usmarray: compiled kernel bundle ew-sin~\S+ \(\d+ kernels\) in [\d.]+ s "
+                     r"for unary_\w+<op_sin, f4, f4>", r.stderr), r.stderr
+    # loads from disk are not logged at INFO, nor printed
+    r = _run([sys.executable, "-c", LOG_CHILD], tmp_path / "c", USMARRAY_LOG_COMPILES=1)
+    assert json.loads(r.stdout.split("RESULT ")[-1]) == []
+    assert "usmarray: compiled" not in r.stderr
+
+
+READ_ONLY_CHILD = r"""
+import json, warnings
+import numpy as np, usmarray as ua
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    a = ua.asarray(np.arange(8, dtype=np.float32))
+    ok = bool(np.allclose(ua.asnumpy(ua.sin(a)), np.sin(np.arange(8, dtype=np.float32))))
+    ok = ok and bool(np.allclose(ua.asnumpy(ua.cos(a)), np.cos(np.arange(8, dtype=np.float32))))
+print("RESULT " + json.dumps({"ok": ok, "warnings": [str(x.message) for x in w
+                                                      if issubclass(x.category, RuntimeWarning)]}))
+"""
+
+
+def _make_read_only(path):
+    """Make a directory read-only for this process, or skip (root ignores
+    permission bits: an immutable directory is used then)."""
+    os.chmod(path, 0o555)
+    if os.geteuid() != 0:
+        return lambda: os.chmod(path, 0o755)
+    r = subprocess.run(["chattr", "+i", str(path)], capture_output=True)
+    if r.returncode != 0:
+        os.chmod(path, 0o755)
+        pytest.skip("running as root without chattr: cannot make a directory read-only")
+    return lambda: (subprocess.run(["chattr", "-i", str(path)]), os.chmod(path, 0o755))
+
+
+def test_read_only_cache_works_and_warns_once(tmp_path):
+    d = tmp_path / "c"
+    os.makedirs(d / "kernels")
+    restore = _make_read_only(d / "kernels")
+    try:
+        r = _run([sys.executable, "-c", READ_ONLY_CHILD], d)
+    finally:
+        restore()
+    assert r.returncode == 0, r.stdout + r.stderr
+    res = json.loads(r.stdout.split("RESULT ")[-1])
+    assert res["ok"]
+    assert len(res["warnings"]) == 1, res["warnings"]       # two compiles, one warning
+    assert "cannot write its kernel cache" in res["warnings"][0]
+    assert "USMARRAY_CACHE_DIR" in res["warnings"][0]
+    assert _entries(d) == []

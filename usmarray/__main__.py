@@ -99,7 +99,7 @@ def cmd_warmup(args):
         counts[how] = counts.get(how, 0) + len(keys)
     print(f"{sum(counts.values())} bundles in {el:.1f} s: "
           + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
-    return 0
+    return 1 if "failed" in counts else 0
 
 
 def main(argv=None):

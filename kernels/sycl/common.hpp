@@ -8,7 +8,6 @@
 #include <sycl/ext/oneapi/properties/properties.hpp>
 #include <sycl/ext/oneapi/kernel_properties/properties.hpp>
 #include <sycl/half_type.hpp>
-#include <sycl/vector.hpp>
 #include <cstdint>
 #include <type_traits>
 #include "geometry.hpp"
@@ -160,6 +159,9 @@ inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[NA]) 
   return true;
 }
 
+// the smaller of two values (sycl::min is the builtins header's)
+template <typename T> inline T min_of(T a, T b) { return b < a ? b : a; }
+
 inline std::int64_t linear_id() {
   return static_cast<std::int64_t>(syclext::this_work_item::get_nd_item<1>().get_global_id(0));
 }
@@ -177,18 +179,6 @@ template <typename T, int L> using raw_vec = T __attribute__((ext_vector_type(L)
 template <typename T, int L> inline raw_vec<T, L> load_raw(const T *p) {
   raw_vec<T, L> r;
   __builtin_memcpy(&r, p, sizeof(r));
-  return r;
-}
-
-// sycl::vec views of raw vectors, for the sycl:: builtins (math functions).
-template <typename T, int L> inline sycl::vec<T, L> to_sycl(const raw_vec<T, L> &r) {
-  sycl::vec<T, L> v;
-  __builtin_memcpy(&v, &r, sizeof(r));
-  return v;
-}
-template <typename T, int L> inline raw_vec<T, L> to_raw(const sycl::vec<T, L> &v) {
-  raw_vec<T, L> r;
-  __builtin_memcpy(&r, &v, sizeof(r));
   return r;
 }
 

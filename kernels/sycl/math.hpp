@@ -4,45 +4,27 @@
 // computed in float.
 #pragma once
 #include <sycl/builtins.hpp>
-#include <limits>
-#include "common.hpp"
+#include "numeric.hpp"
 
 namespace usmk {
 
-template <typename T> struct calc { using type = T; };
-template <> struct calc<sycl::half> { using type = float; };
-template <typename T> using calc_t = typename calc<T>::type;
-
-template <typename T> inline calc_t<T> up(T v) { return static_cast<calc_t<T>>(v); }
-
-template <typename T> constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
-template <typename T> inline T qnan() { return std::numeric_limits<T>::quiet_NaN(); }
-template <typename T> inline T inf() { return std::numeric_limits<T>::infinity(); }
-
-// ------------------------------------------------------------ classification
-template <typename T> inline bool isnan_(T a) {
-  if constexpr (is_complex_v<T>) return sycl::isnan(a.real()) || sycl::isnan(a.imag());
-  else if constexpr (is_float_v<T>) return sycl::isnan(up(a));
-  else return false;
+// sycl::vec views of raw vectors (common.hpp), for the sycl:: builtins in the
+// vector forms of elementwise operations (sycl/vector.hpp comes with
+// builtins.hpp: only bundles that call builtins parse it)
+// sycl::vec views of raw vectors, for the sycl:: builtins (math functions).
+template <typename T, int L> inline sycl::vec<T, L> to_sycl(const raw_vec<T, L> &r) {
+  sycl::vec<T, L> v;
+  __builtin_memcpy(&v, &r, sizeof(r));
+  return v;
 }
-template <typename T> inline bool isinf_(T a) {
-  if constexpr (is_complex_v<T>) return sycl::isinf(a.real()) || sycl::isinf(a.imag());
-  else if constexpr (is_float_v<T>) return sycl::isinf(up(a));
-  else return false;
-}
-template <typename T> inline bool isfinite_(T a) {
-  if constexpr (is_complex_v<T>) return sycl::isfinite(a.real()) && sycl::isfinite(a.imag());
-  else if constexpr (is_float_v<T>) return sycl::isfinite(up(a));
-  else return true;
-}
-template <typename T> inline bool signbit_(T a) {
-  if constexpr (is_float_v<T>) return sycl::signbit(up(a));
-  else if constexpr (std::is_signed_v<T>) return a < 0;
-  else return false;
+template <typename T, int L> inline raw_vec<T, L> to_raw(const sycl::vec<T, L> &v) {
+  raw_vec<T, L> r;
+  __builtin_memcpy(&r, &v, sizeof(r));
+  return r;
 }
 
 // ------------------------------------------------------------ arithmetic
+// (negation, squares, complex parts, min/max: numeric.hpp)
 template <typename T> inline auto abs_(T a) {
   if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
@@ -54,11 +36,6 @@ template <typename T> inline auto abs_(T a) {
   } else {
     return a;
   }
-}
-
-template <typename T> inline T negative_(T a) {
-  if constexpr (std::is_unsigned_v<T>) return static_cast<T>(T(0) - a);
-  else return static_cast<T>(-a);
 }
 
 template <typename T> inline T sign_(T a) {
@@ -91,34 +68,9 @@ template <typename T> inline T sign_(T a) {
   }
 }
 
-template <typename T> inline T square_(T a) {
-  if constexpr (is_complex_v<T>) {
-    // (x - y)(x + y) has no cancellation and does not overflow where x^2 - y^2
-    // does not; + 0 makes its -0 the +0 of x*x - y*y
-    using R = typename T::value_type;
-    R x = a.real(), y = a.imag();
-    return T((x - y) * (x + y) + R(0), 2 * x * y);
-  } else {
-    return static_cast<T>(a * a);
-  }
-}
-
 template <typename T> inline T reciprocal_(T a) {
   if constexpr (is_complex_v<T>) return T(1) / a;
   else return static_cast<T>(calc_t<T>(1) / up(a));
-}
-
-template <typename T> inline T conj_(T a) {
-  if constexpr (is_complex_v<T>) return T(a.real(), -a.imag());
-  else return a;
-}
-template <typename T> inline auto real_(T a) {
-  if constexpr (is_complex_v<T>) return a.real();
-  else return a;
-}
-template <typename T> inline auto imag_(T a) {
-  if constexpr (is_complex_v<T>) return a.imag();
-  else return T(0);
 }
 
 // Rounding: integers are returned as they are.
@@ -136,11 +88,6 @@ template <typename T> inline T round_(T a) {
   if constexpr (is_complex_v<T>) return T(sycl::rint(a.real()), sycl::rint(a.imag()));
   else if constexpr (is_float_v<T>) return static_cast<T>(sycl::rint(up(a)));
   else return a;
-}
-
-template <typename T> inline T invert_(T a) {
-  if constexpr (std::is_same_v<T, bool>) return !a;
-  else return static_cast<T>(~a);
 }
 
 // ------------------------------------------------------------ complex
@@ -625,25 +572,6 @@ template <typename T> inline T pow_(T a, T b) {
   }
 }
 
-template <typename T> inline T maximum_(T a, T b) {
-  if constexpr (is_float_v<T>) {
-    if (isnan_(a)) return a;
-    if (isnan_(b)) return b;
-    return up(a) >= up(b) ? a : b;
-  } else {
-    return a >= b ? a : b;
-  }
-}
-template <typename T> inline T minimum_(T a, T b) {
-  if constexpr (is_float_v<T>) {
-    if (isnan_(a)) return a;
-    if (isnan_(b)) return b;
-    return up(a) <= up(b) ? a : b;
-  } else {
-    return a <= b ? a : b;
-  }
-}
-
 #define USMK_REAL_BINARY(NAME, FN)                                             \
   template <typename T> inline T NAME(T a, T b) {                              \
     return static_cast<T>(sycl::FN(up(a), up(b)));                             \
@@ -678,26 +606,6 @@ template <typename T> inline T logaddexp_(T a, T b) {
   C m = sycl::fmax(x, y);
   if (sycl::isinf(m)) return static_cast<T>(m);
   return static_cast<T>(m + sycl::log1p(sycl::exp(-sycl::fabs(x - y))));
-}
-
-template <typename T> inline T left_shift_(T a, T b) {
-  constexpr T bits = static_cast<T>(sizeof(T) * 8);
-  if constexpr (std::is_signed_v<T>) {
-    if (b < 0) return T(0);
-  }
-  if (b >= bits) return T(0);
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) << b);
-}
-
-template <typename T> inline T right_shift_(T a, T b) {
-  constexpr T bits = static_cast<T>(sizeof(T) * 8);
-  if constexpr (std::is_signed_v<T>) {
-    if (b < 0 || b >= bits) return a < 0 ? T(-1) : T(0);
-  } else {
-    if (b >= bits) return T(0);
-  }
-  return static_cast<T>(a >> b);
 }
 
 } // namespace usmk

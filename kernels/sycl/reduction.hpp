@@ -28,7 +28,12 @@
 #include <sycl/ext/oneapi/work_group_static.hpp>
 #include <sycl/group_barrier.hpp>
 #include "common.hpp"
+#include "numeric.hpp"
+// math.hpp (sycl:: builtins) only for logaddexp: the resolver defines
+// USM_MATH for bundles with its kernels (usmarray/_core/_kernels.py)
+#if USM_MATH
 #include "math.hpp"
+#endif
 
 namespace usmk {
 
@@ -48,11 +53,13 @@ struct red_sum {
   template <typename A> static A combine(const A &a, const A &b) { return a + b; }
   template <typename V> static V vcomb(V a, V b) { return a + b; }
 };
+#if USM_MATH
 // the scan of cumulative_logsumexp (real floating types; no vector form)
 struct red_logaddexp {
   template <typename A> static A identity() { return -inf<calc_t<A>>(); }
   template <typename A> static A combine(const A &a, const A &b) { return logaddexp_(a, b); }
 };
+#endif
 struct red_prod {
   template <typename A> static A identity() { return A(1); }
   template <typename A> static A combine(const A &a, const A &b) { return a * b; }

@@ -200,7 +200,7 @@ void scan_totals_vec(const S *x, T *tot, std::int64_t rows, std::int64_t n, std:
   if (g >= rows * ntiles) return;
   const std::int64_t r = g / ntiles, t = g % ntiles;
   const S *p = USM_SCAN_ROW(x, r, C, xb, xc) + t * usm::kScanVecTile;
-  const std::int64_t m = sycl::min(usm::kScanVecTile, n - t * usm::kScanVecTile);
+  const std::int64_t m = usmk::min_of<std::int64_t>(usm::kScanVecTile, n - t * usm::kScanVecTile);
   usmk::raw_vec<T, L> a0 = Op::template identity<T>(), a1 = a0;
   std::int64_t i = 0;
   for (; i + 2 * L <= m; i += 2 * L) {
@@ -225,7 +225,7 @@ void scan_apply_vec(const S *x, T *y, const T *tot, std::int64_t rows, std::int6
   const std::int64_t r = g / ntiles, t = g % ntiles;
   const S *p = USM_SCAN_ROW(x, r, C, xb, xc) + t * usm::kScanVecTile;
   T *q = USM_SCAN_ROW(y, r, C, yb, yc) + t * usm::kScanVecTile;
-  const std::int64_t m = sycl::min(usm::kScanVecTile, n - t * usm::kScanVecTile);
+  const std::int64_t m = usmk::min_of<std::int64_t>(usm::kScanVecTile, n - t * usm::kScanVecTile);
   usmk::raw_vec<T, L> carry = t > 0 ? tot[g - 1] : Op::template identity<T>();
   // results larger than the caches go straight to memory (no read for
   // ownership of their lines) when the tile is aligned for it
@@ -269,14 +269,14 @@ void mask_count_vec(const bool *m, I *cnt, std::int64_t n) {
   const std::int64_t t = usmk::linear_id();
   const std::int64_t i0 = t * usm::kScanVecTile;
   if (i0 >= n) return;
-  const std::int64_t e = sycl::min(n, i0 + usm::kScanVecTile);
+  const std::int64_t e = usmk::min_of<std::int64_t>(n, i0 + usm::kScanVecTile);
   const std::uint8_t *b = reinterpret_cast<const std::uint8_t *>(m);
   std::int64_t c = 0;
   std::int64_t i = i0;
   usmk::raw_vec<std::uint8_t, 64> acc = 0;
   // byte lanes count at most 255 trues before being flushed
   while (i + 64 <= e) {
-    const std::int64_t stop = sycl::min(e - 63, i + 64 * 255);
+    const std::int64_t stop = usmk::min_of<std::int64_t>(e - 63, i + 64 * 255);
     for (; i < stop; i += 64) acc += usmk::load_raw<std::uint8_t, 64>(b + i);
     using wide = usmk::raw_vec<std::uint16_t, 64>;
     const wide w = __builtin_convertvector(acc, wide);
@@ -298,7 +298,7 @@ void mask_offsets(I *cnt, std::int64_t ntiles) {
   auto it = usmk::scan_item();
   const std::int64_t lid = static_cast<std::int64_t>(it.get_local_id(0));
   const std::int64_t per = (ntiles + usm::kScanGroup - 1) / usm::kScanGroup;
-  const std::int64_t a = sycl::min(ntiles, lid * per), b = sycl::min(ntiles, a + per);
+  const std::int64_t a = usmk::min_of<std::int64_t>(ntiles, lid * per), b = usmk::min_of<std::int64_t>(ntiles, a + per);
   std::int64_t c = 0;
   for (std::int64_t i = a; i < b; ++i) c += cnt[i];
   std::int64_t total;
@@ -343,7 +343,7 @@ inline void compact_tile_vec(const bool *m, const T *x, std::int64_t xs, T *out,
   const std::int64_t t = usmk::linear_id();
   const std::int64_t i0 = t * usm::kScanVecTile;
   if (i0 >= n) return;
-  const std::int64_t e = sycl::min(n, i0 + usm::kScanVecTile);
+  const std::int64_t e = usmk::min_of<std::int64_t>(n, i0 + usm::kScanVecTile);
   const std::uint8_t *b = reinterpret_cast<const std::uint8_t *>(m);
   std::int64_t pos = off[t];
   const std::int64_t end = off[t + 1];
@@ -413,7 +413,7 @@ void mask_expand_vec(const bool *m, T *x, std::int64_t xs, const T *v, const std
   const std::int64_t t = usmk::linear_id();
   const std::int64_t i0 = t * usm::kScanVecTile;
   if (i0 >= n) return;
-  const std::int64_t e = sycl::min(n, i0 + usm::kScanVecTile);
+  const std::int64_t e = usmk::min_of<std::int64_t>(n, i0 + usm::kScanVecTile);
   std::int64_t pos = off[t];
   for (std::int64_t i = i0; i < e; ++i)
     if (m[i]) x[i * xs] = v[pos++];

@@ -116,7 +116,7 @@ def sequence_compute_type(tname, qi):
 # --------------------------------------------------------------- families
 # prefixes of the kernels that walk strided or broadcast operands: a first
 # call compiles them apart from the contiguous ones (see Family.part)
-_STRIDED_WORDS = ("strided", "inner", "bcast", "rows")
+STRIDED_WORDS = ("strided", "inner", "bcast", "rows")
 
 
 def split_name(name):
@@ -131,7 +131,7 @@ def default_part_key(prefix, args):
     """The part of a family bundle that a first call of kernel `prefix<args>`
     compiles: the kernels of the same types (integer arguments, the variants
     of one kernel, set aside) and the same layout, contiguous or strided."""
-    layout = "strided" if any(w in prefix for w in _STRIDED_WORDS) else "contig"
+    layout = "strided" if any(w in prefix for w in STRIDED_WORDS) else "contig"
     return (layout,) + tuple(a for a in args if not a.lstrip("-").isdigit())
 
 
@@ -295,7 +295,7 @@ def _entry_path(spec, source, qi):
     for part in (_runtime_identity(), _device_identity(qi), _includes_digest, source, *spec.names):
         h.update(part.encode())
         h.update(b"\0")
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", spec.key)
+    safe = re.sub(r"[^A-Za-z0-9_.~+-]", "_", spec.key)
     return os.path.join(kernel_cache_dir(), f"{safe}-{h.hexdigest()[:24]}.bin")
 
 
@@ -379,7 +379,10 @@ def _write_entry(path, names, raw=None, binaries=None, group=None, runtime=False
 compile_log = []   # (bundle key, seconds, "compiled" | "disk") for `python -m usmarray`
 
 _log = logging.getLogger("usmarray.kernels")
-_COMPLEX_NAME = re.compile(r"\bc(?:8|16)\b")
+# headers that kernels/sycl/ include only for bundles whose kernel names call
+# for them (each is a large share of a small bundle's compile time)
+_OPTIONAL_HEADERS = ((re.compile(r"\bc(?:8|16)\b"), "USM_COMPLEX"),   # <complex>: complex types
+                     (re.compile(r"red_logaddexp"), "USM_MATH"))       # math.hpp in reduction.hpp
 _warned_unwritable = []
 
 
@@ -404,12 +407,12 @@ def _report(spec, seconds, how, reason):
 
 
 def source_of(spec):
-    """The text compiled for a bundle: its source, with USM_COMPLEX defined
-    when it has complex kernels (kernels/sycl/common.hpp includes <complex>
-    only then)."""
-    if any(_COMPLEX_NAME.search(n) for n in spec.names):
-        return "#define USM_COMPLEX 1\n" + spec.source
-    return spec.source
+    """The text compiled for a bundle: its source, after the macros of the
+    optional headers its kernels need (USM_COMPLEX: kernels/sycl/common.hpp
+    includes <complex>; USM_MATH: reduction.hpp includes math.hpp)."""
+    defines = "".join(f"#define {macro} 1\n" for pattern, macro in _OPTIONAL_HEADERS
+                      if any(pattern.search(n) for n in spec.names))
+    return defines + spec.source
 
 
 def _use_runtime_cache():

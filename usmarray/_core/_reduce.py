@@ -164,6 +164,11 @@ def _default_args():
     return _defaults
 
 
+# the kernels a reduction that starts with one of these runs (see part)
+_FOLLOWED_BY = {"reduce_rows_vec": ("reduce_rows_vec", "reduce_cols"),
+                "reduce_cols_vec": ("reduce_cols_vec", "reduce_cols")}
+
+
 class _ReductionFamily(_kernels.Family):
     """One bundle per reduction with its default type combinations; other
     combinations (sum(x, dtype=...)) get a bundle of their own."""
@@ -199,10 +204,15 @@ class _ReductionFamily(_kernels.Family):
                                    cost=self.cost)
 
     def part(self, name, spec, qi):
-        # the passes of one reduction of items t (states a, result r): the
-        # first pass's variants and the passes over partial states
-        _, (struct, t, a, r) = _kernels.split_name(name)
-        return f"{t}-{a}-{r}", sorted(_pass_names(struct, t, a, r, _kernels.simd_kernels(qi)))
+        # the passes of one reduction of items t (states a, result r) that
+        # the engine runs after the requested one (kernels/engine/reduce.cpp):
+        # a vector-block first pass is followed by column passes over the
+        # partial states, a column pass and a work-group pass by their own
+        prefix, (struct, t, a, r) = _kernels.split_name(name)
+        kinds = _FOLLOWED_BY.get(prefix, (prefix,))
+        names = [n for n in _pass_names(struct, t, a, r, _kernels.simd_kernels(qi))
+                 if _kernels.split_name(n)[0] in kinds]
+        return f"{prefix[7:]}-{t}-{a}-{r}", sorted(names)
 
 
 _kernels.register_family(_ReductionFamily())

@@ -94,7 +94,8 @@ def warmup(qi, progress=True, jobs=None, verbose=False):
     Returns
     -------
     list of (bundle keys, seconds, how)
-        One entry per group; `how` is "compiled" or "disk".
+        One entry per group; `how` is "compiled", "disk" or "failed" (a
+        compile error, reported on stderr; the other groups go on).
     """
     specs = _kernels.bundles_for(qi)
     todo = groups(specs)
@@ -119,7 +120,13 @@ def warmup(qi, progress=True, jobs=None, verbose=False):
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
         futures = [pool.submit(_compile, qi.filter_string, [s.key for s in g]) for g in todo]
         for f in concurrent.futures.as_completed(futures):
-            keys, seconds, how = f.result()
+            try:
+                keys, seconds, how = f.result()
+            except Exception as e:   # (a compile error: the other groups go on)
+                keys = [s.key for s in todo[futures.index(f)]]
+                seconds, how = 0.0, "failed"
+                sys.stderr.write(f"\rwarm-up: {keys[0]} and {len(keys) - 1} more failed: "
+                                 f"{e}\n")
             done.append((keys, seconds, how))
             total += len(keys)
             label = keys[0] + (f" and {len(keys) - 1} more" if len(keys) > 1 else "")

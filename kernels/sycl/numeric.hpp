@@ -1,0 +1,123 @@
+// Scalar helpers of kernels that need no sycl:: math builtins: the types
+// computations run in (half in float), classification (NaN, infinities,
+// through clang's builtins), negation, squares, complex parts, bitwise
+// inversion and shifts, maximum/minimum with NaN propagating. math.hpp adds
+// the functions that call sycl:: builtins (whose header is a third of a
+// small bundle's compile time); elementwise operations and reductions that
+// need only these include this header alone. usmarray/elementwise.py lists
+// the names (NUMERIC_HELPERS) to choose the include by.
+#pragma once
+#include <limits>
+#include "common.hpp"
+
+namespace usmk {
+
+template <typename T> struct calc { using type = T; };
+template <> struct calc<sycl::half> { using type = float; };
+template <typename T> using calc_t = typename calc<T>::type;
+
+template <typename T> inline calc_t<T> up(T v) { return static_cast<calc_t<T>>(v); }
+
+template <typename T> constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+template <typename T> inline T qnan() { return std::numeric_limits<T>::quiet_NaN(); }
+template <typename T> inline T inf() { return std::numeric_limits<T>::infinity(); }
+
+// ------------------------------------------------------------ classification
+template <typename T> inline bool isnan_(T a) {
+  if constexpr (is_complex_v<T>) return __builtin_isnan(a.real()) || __builtin_isnan(a.imag());
+  else if constexpr (is_float_v<T>) return __builtin_isnan(up(a));
+  else return false;
+}
+template <typename T> inline bool isinf_(T a) {
+  if constexpr (is_complex_v<T>) return __builtin_isinf(a.real()) || __builtin_isinf(a.imag());
+  else if constexpr (is_float_v<T>) return __builtin_isinf(up(a));
+  else return false;
+}
+template <typename T> inline bool isfinite_(T a) {
+  if constexpr (is_complex_v<T>) return __builtin_isfinite(a.real()) && __builtin_isfinite(a.imag());
+  else if constexpr (is_float_v<T>) return __builtin_isfinite(up(a));
+  else return true;
+}
+template <typename T> inline bool signbit_(T a) {
+  if constexpr (is_float_v<T>) return __builtin_signbit(up(a));
+  else if constexpr (std::is_signed_v<T>) return a < 0;
+  else return false;
+}
+
+// ------------------------------------------------------------ arithmetic
+template <typename T> inline T negative_(T a) {
+  if constexpr (std::is_unsigned_v<T>) return static_cast<T>(T(0) - a);
+  else return static_cast<T>(-a);
+}
+
+template <typename T> inline T square_(T a) {
+  if constexpr (is_complex_v<T>) {
+    // (x - y)(x + y) has no cancellation and does not overflow where x^2 - y^2
+    // does not; + 0 makes its -0 the +0 of x*x - y*y
+    using R = typename T::value_type;
+    R x = a.real(), y = a.imag();
+    return T((x - y) * (x + y) + R(0), 2 * x * y);
+  } else {
+    return static_cast<T>(a * a);
+  }
+}
+
+template <typename T> inline T conj_(T a) {
+  if constexpr (is_complex_v<T>) return T(a.real(), -a.imag());
+  else return a;
+}
+template <typename T> inline auto real_(T a) {
+  if constexpr (is_complex_v<T>) return a.real();
+  else return a;
+}
+template <typename T> inline auto imag_(T a) {
+  if constexpr (is_complex_v<T>) return a.imag();
+  else return T(0);
+}
+
+template <typename T> inline T invert_(T a) {
+  if constexpr (std::is_same_v<T, bool>) return !a;
+  else return static_cast<T>(~a);
+}
+
+template <typename T> inline T maximum_(T a, T b) {
+  if constexpr (is_float_v<T>) {
+    if (isnan_(a)) return a;
+    if (isnan_(b)) return b;
+    return up(a) >= up(b) ? a : b;
+  } else {
+    return a >= b ? a : b;
+  }
+}
+template <typename T> inline T minimum_(T a, T b) {
+  if constexpr (is_float_v<T>) {
+    if (isnan_(a)) return a;
+    if (isnan_(b)) return b;
+    return up(a) <= up(b) ? a : b;
+  } else {
+    return a <= b ? a : b;
+  }
+}
+
+template <typename T> inline T left_shift_(T a, T b) {
+  constexpr T bits = static_cast<T>(sizeof(T) * 8);
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0) return T(0);
+  }
+  if (b >= bits) return T(0);
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) << b);
+}
+
+template <typename T> inline T right_shift_(T a, T b) {
+  constexpr T bits = static_cast<T>(sizeof(T) * 8);
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0 || b >= bits) return a < 0 ? T(-1) : T(0);
+  } else {
+    if (b >= bits) return T(0);
+  }
+  return static_cast<T>(a >> b);
+}
+
+} // namespace usmk
