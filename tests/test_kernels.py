@@ -22,6 +22,7 @@ import subprocess
 import sys
 import hashlib
 
+import numpy as np
 import pytest
 
 import usmarray as ua
@@ -667,3 +668,80 @@ def test_read_only_cache_works_and_warns_once(tmp_path):
     assert "cannot write its kernel cache" in res["warnings"][0]
     assert "USMARRAY_CACHE_DIR" in res["warnings"][0]
     assert _entries(d) == []
+
+
+# ------------------------------------------------------------------ composite functions
+TOGETHER_CHILD = r"""
+import json
+import numpy as np
+import usmarray as ua
+from usmarray._core import _kernels
+h = np.random.default_rng(1).random(1000).astype(np.float32)
+h[::7] = np.nan
+r = float(ua.nanquantile(ua.asarray(h), 0.3))
+print("RESULT " + json.dumps({"ok": bool(np.isclose(r, np.nanquantile(h, 0.3), rtol=1e-6)),
+                              "log": [[k, how] for k, _, how in _kernels.compile_log]}))
+"""
+
+
+def test_composite_function_compiles_its_parts_together(tmp_path):
+    d = tmp_path / "c"
+    res = _child(d, code=TOGETHER_CHILD)
+    assert res["ok"]
+    log = _only_log(res)
+    groups = [k for k, how in log if k.startswith("group-")]
+    assert groups and all(how == "compiled" for k, how in log)
+    # every part it needed came from the groups: no part compiled alone
+    assert not [k for k, how in log if not k.startswith("group-")]
+    parts = [n for n in _entries(d) if "~" in n and not n.startswith("group-")]
+    assert len(parts) >= 10                        # a link per part
+    res = _child(d, code=TOGETHER_CHILD)           # a later process loads them
+    assert res["ok"] and {how for _, how in _only_log(res)} == {"disk"}
+
+
+def test_compiled_together_key_and_nesting():
+    from usmarray._core import _kernels
+
+    seen = []
+
+    @_kernels.compiled_together
+    def inner(x, y=None):
+        seen.append(_kernels._together.key)
+
+    @_kernels.compiled_together
+    def outer(x):
+        inner(x)
+        seen.append(_kernels._together.key)
+
+    x = ua.asarray(np.zeros(3, np.float32))
+    inner(x, ua.asarray(np.zeros(3, np.int64)))
+    outer(x)
+    assert seen == ["inner(float32,int64)", "outer(float32)", "outer(float32)"]
+    assert _kernels._together.key is None
+    assert outer._compiled_together and outer.__name__ == "outer"
+
+
+def test_first_calls_table_matches_the_kernels():
+    """Every kernel first_calls.json lists exists (a family provides it);
+    every composite function has an entry for float32."""
+    from usmarray._core import _kernels
+
+    table = _kernels._first_calls_table()
+    assert set(table) == {"simd", "generic"}
+    for mode in table.values():
+        for key, names in mode.items():
+            for n in names:
+                _kernels.family_of(n)
+    decorated = [n for n in dir(ua) if getattr(getattr(ua, n), "_compiled_together", False)]
+    assert len(decorated) >= 30
+    for name in decorated:
+        assert any(k.startswith(name + "(") and "float32" in k for k in table["simd"]), name
+
+
+def test_stale_first_calls_entry_is_harmless(tmp_path):
+    code = TOGETHER_CHILD.replace("from usmarray._core import _kernels\n", """from usmarray._core import _kernels
+_kernels._first_calls = {"simd": {"nanquantile(float32)": ["no_such_kernel<f4>",
+    "unary_contig<op_sin, f4, f4>"]}, "generic": {}}
+""")
+    res = _child(tmp_path / "c", code=code)
+    assert res["ok"]

@@ -4,6 +4,7 @@
 from . import elementwise as ew
 from ._core._array import usm_ndarray
 from ._core._device import ExecutionPlacementError
+from ._core._kernels import compiled_together
 from .creation import as_pair
 from .reduction import all as _all
 
@@ -47,6 +48,7 @@ def close_mask(a1, a2, atol, rtol, equal_nan, numpy_rule=False, what="allclose")
     return close
 
 
+@compiled_together
 def allclose(a1, a2, /, atol=1e-8, rtol=1e-5, equal_nan=False):
     """Whether two arrays are equal within tolerances, element by element.
 
@@ -63,6 +65,7 @@ def allclose(a1, a2, /, atol=1e-8, rtol=1e-5, equal_nan=False):
     return bool(_all(close_mask(a1, a2, atol, rtol, equal_nan)))
 
 
+@compiled_together
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Where `a` and `b` are equal within a tolerance, as ``numpy.isclose``.
 
@@ -95,6 +98,7 @@ def numpy_allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(_all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
+@compiled_together
 def array_equal(a1, a2, equal_nan=False):
     """Whether two arrays have the same shape and elements, as ``numpy.array_equal``.
 

@@ -27,6 +27,7 @@ from ._core._layout import WRITABLE, broadcast_shapes
 from ._core._masks import flat_mask, mask_offsets, true_positions
 from ._core._scalars import as_scalar, is_scalar, scalar_array, scalar_bytes
 from ._core._views import broadcast_to, expand_dims, moveaxis, permute_dims, reshape
+from ._core._kernels import compiled_together
 from .creation import asarray
 from .manipulation import concat
 from .searching import count_nonzero, nonzero, where
@@ -320,6 +321,7 @@ def _values(vals, x):
     return asarray(vals, dtype=x.dtype, sycl_queue=x.sycl_queue)
 
 
+@compiled_together
 def put(x, indices, vals, /, *, axis=None, mode="wrap"):
     """x[..., indices, ...] = vals along `axis`, in place.
 
@@ -347,6 +349,7 @@ def put(x, indices, vals, /, *, axis=None, mode="wrap"):
     moveaxis(x, a, 0)[idx] = moveaxis(v, a, 0)
 
 
+@compiled_together
 def put_along_axis(x, indices, vals, /, *, axis=-1, mode="wrap"):
     """x[i, ..., indices[i, ..., j, ...], ...] = vals element by element along `axis`.
 
@@ -358,6 +361,7 @@ def put_along_axis(x, indices, vals, /, *, axis=-1, mode="wrap"):
     plans.put_along_axis(x, _index_mode(indices, x.shape[a], mode), _values(vals, x), axis=a)
 
 
+@compiled_together
 def extract(condition, arr, /):
     """The elements of `arr` where `condition` is true, as a 1-D array
     (``arr[condition]`` flattened; both have one shape; non-bool conditions
@@ -374,6 +378,7 @@ def extract(condition, arr, /):
     return arr[condition]
 
 
+@compiled_together
 def place(arr, mask, vals, /):
     """Write `vals` in order into the positions of `arr` where `mask` is true,
     repeating `vals` when there are more such positions (as numpy.place)."""

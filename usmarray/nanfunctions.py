@@ -11,6 +11,7 @@ from . import elementwise as ew, reduction, searching
 from ._core import _copy, _dtypes
 from ._core._views import check_array
 from ._core._reduce import nan_reduce
+from ._core._kernels import compiled_together
 
 __all__ = ["nanmin", "nanmax", "nanargmin", "nanargmax", "nansum", "nanprod", "nanmean", "nanvar",
            "nanstd"]
@@ -27,6 +28,7 @@ def _nan_extreme(name, a, axis, keepdims):
     return nan_reduce(name, a, axis, keepdims)
 
 
+@compiled_together
 def nanmin(a, axis=None, *, keepdims=False):
     """Minimum along `axis`, ignoring NaNs, as ``numpy.nanmin``.
 
@@ -47,6 +49,7 @@ def nanmin(a, axis=None, *, keepdims=False):
     return _nan_extreme("nanmin", a, axis, keepdims)
 
 
+@compiled_together
 def nanmax(a, axis=None, *, keepdims=False):
     """Maximum along `axis`, ignoring NaNs, as ``numpy.nanmax``.
 
@@ -81,6 +84,7 @@ def _nan_arg(name, a, axis, keepdims, fill):
     return red(a, axis=axis, keepdims=keepdims)
 
 
+@compiled_together
 def nanargmin(a, axis=None, *, keepdims=False):
     """Index of the minimum along `axis`, ignoring NaNs, as ``numpy.nanargmin``.
 
@@ -102,6 +106,7 @@ def nanargmin(a, axis=None, *, keepdims=False):
     return _nan_arg("nanargmin", a, axis, keepdims, float("inf"))
 
 
+@compiled_together
 def nanargmax(a, axis=None, *, keepdims=False):
     """Index of the maximum along `axis`, ignoring NaNs, as ``numpy.nanargmax``.
 
@@ -122,6 +127,7 @@ def nanargmax(a, axis=None, *, keepdims=False):
     return _nan_arg("nanargmax", a, axis, keepdims, -float("inf"))
 
 
+@compiled_together
 def nansum(a, axis=None, dtype=None, *, keepdims=False):
     """Sum along `axis` with NaNs taken as zero, as ``numpy.nansum``.
 
@@ -147,6 +153,7 @@ def nansum(a, axis=None, dtype=None, *, keepdims=False):
     return nan_reduce("nansum", a, axis, keepdims, dtype)
 
 
+@compiled_together
 def nanprod(a, axis=None, dtype=None, *, keepdims=False):
     """Product along `axis` with NaNs taken as one, as ``numpy.nanprod``.
 
@@ -186,6 +193,7 @@ def _nan_float(name, a, dtype):
     return a
 
 
+@compiled_together
 def nanmean(a, axis=None, dtype=None, *, keepdims=False):
     """Mean along `axis` ignoring NaNs, as ``numpy.nanmean``.
 
@@ -224,6 +232,7 @@ def _correction(name, ddof, correction):
     return correction
 
 
+@compiled_together
 def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None):
     """Variance along `axis` ignoring NaNs, as ``numpy.nanvar``.
 
@@ -262,6 +271,7 @@ def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
     return _copy.astype(v, real, copy=False)
 
 
+@compiled_together
 def nanstd(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None):
     """Standard deviation along `axis` ignoring NaNs, as ``numpy.nanstd``.
 

@@ -12,6 +12,7 @@ from ._core._copy import astype
 from ._core._exceptions import AxisError
 from ._core._layout import merged_stride
 from ._core._reduce import normalize_axes, reduce, sum_types
+from ._core._kernels import compiled_together
 
 __all__ = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "cumulative_sum",
            "cumulative_prod", "cumulative_logsumexp", "AxisError"]
@@ -82,6 +83,7 @@ def _narrow(r, x):
     return astype(r, x._dtype) if r._dtype is not x._dtype else r
 
 
+@compiled_together
 def mean(x, /, *, axis=None, keepdims=False):
     """Arithmetic mean over `axis` (default: all); NaN for an empty selection.
 
@@ -97,6 +99,7 @@ def mean(x, /, *, axis=None, keepdims=False):
     return _narrow(m, x)
 
 
+@compiled_together
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Variance over `axis`: sum((x - mean(x))**2) / (N - correction).
 
@@ -115,6 +118,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     return _narrow(v, x)
 
 
+@compiled_together
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Standard deviation over `axis`: sqrt(var(x, axis, correction))."""
     x = _as_float("std", x, "f")

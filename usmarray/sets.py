@@ -17,6 +17,7 @@ from ._core._copy import astype
 from ._core._device import common_queue
 from ._core._dtypes import result_type
 from ._core._layout import C_CONTIG
+from ._core._kernels import compiled_together
 from .creation import asarray, full, zeros
 from .manipulation import concat, reshape
 from .sorting import argsort, sort, sort_with_order
@@ -65,17 +66,20 @@ def _counts(pos, n):
     return ew.subtract(concat([pos[1:], end]), pos)
 
 
+@compiled_together
 def unique_values(x, /):
     """The distinct elements of `x`, sorted (each NaN is distinct)."""
     return _groups("unique_values", x, False, False)[0]
 
 
+@compiled_together
 def unique_counts(x, /):
     """(values, counts): the distinct elements and how often each occurs."""
     vals, pos, _, _ = _groups("unique_counts", x, True, False)
     return UniqueCountsResult(vals, _counts(pos, x.size))
 
 
+@compiled_together
 def unique_inverse(x, /):
     """(values, inverse_indices): the distinct elements, and for each element
     of `x` the index of its value in them (shape of `x`)."""
@@ -83,6 +87,7 @@ def unique_inverse(x, /):
     return UniqueInverseResult(vals, inv)
 
 
+@compiled_together
 def unique_all(x, /):
     """(values, indices, inverse_indices, counts); `indices` are the first
     occurrences in the flattened `x`."""
@@ -90,6 +95,7 @@ def unique_all(x, /):
     return UniqueAllResult(vals, order[pos], inv, _counts(pos, x.size))
 
 
+@compiled_together
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of `x1` occurs in `x2` (a bool array of x1's
     shape; `invert` negates). Python scalars are accepted for either."""

@@ -10,6 +10,7 @@ from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import copy_into
 from ._core._indexing import take_along_axis
 from ._core._layout import C_CONTIG, c_strides
+from ._core._kernels import compiled_together
 from .manipulation import moveaxis, reshape
 
 __all__ = ["sort", "argsort", "top_k", "TopKResult"]
@@ -46,7 +47,10 @@ _SORT_PARTS = {"sort_net": "net", "sort_vec": "vec", "sort_chunks": "merge", "me
 
 
 def _sort_part(prefix, args):
-    return (_SORT_PARTS.get(prefix, "radix"), args[0])
+    stage = _SORT_PARTS.get(prefix, "radix")
+    if stage in ("net", "vec"):   # the networks of a sort or of an argsort (args[1])
+        return (stage, args[0], args[1])
+    return (stage, args[0])
 
 
 _kernels.register_family(_kernels.Family(
@@ -127,6 +131,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
 TopKResult = namedtuple("TopKResult", ["values", "indices"])
 
 
+@compiled_together
 def top_k(x, k, /, *, axis=None, mode="largest"):
     """The `k` largest (or smallest) elements of `x` along `axis` and their indices.
 

@@ -5,6 +5,7 @@ from . import elementwise as ew
 from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import astype
+from ._core._kernels import compiled_together
 from .creation import full
 from .manipulation import squeeze
 from .reduction import any as rany, max as rmax, normalize_axes, sum as rsum
@@ -38,6 +39,7 @@ def _finish(r, axes, keepdims):
     return r if keepdims else squeeze(r, axis=axes) if axes else r
 
 
+@compiled_together
 def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False):
     """log(sum(exp(x))) over `axis` without overflow.
 
@@ -57,6 +59,7 @@ def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False):
     return _finish(ew.add(ew.log(s), shift), axes, keepdims)
 
 
+@compiled_together
 def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False):
     """sqrt(sum(x**2)) over `axis` without overflow or underflow (as chained hypot).
 

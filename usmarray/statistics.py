@@ -19,6 +19,7 @@ from ._core import _copy, _dtypes
 from ._core._array import usm_ndarray
 from ._core._views import check_array
 from ._core._reduce import normalize_axes
+from ._core._kernels import compiled_together
 from .indexing import take, take_along_axis
 from .stacking import atleast_2d
 
@@ -156,6 +157,7 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
     return _finish(r, nan_where, qd.shape, keep_shape, keepdims)
 
 
+@compiled_together
 def quantile(a, q, axis=None, *, method="linear", keepdims=False):
     """The `q`-th quantiles of `a` along `axis`, as ``numpy.quantile``.
 
@@ -188,6 +190,7 @@ def quantile(a, q, axis=None, *, method="linear", keepdims=False):
     return _quantile("quantile", a, q, 1, axis, method, keepdims)
 
 
+@compiled_together
 def percentile(a, q, axis=None, *, method="linear", keepdims=False):
     """The `q`-th percentiles of `a` along `axis`, as ``numpy.percentile``.
 
@@ -215,6 +218,7 @@ def percentile(a, q, axis=None, *, method="linear", keepdims=False):
     return _quantile("percentile", a, q, 100, axis, method, keepdims)
 
 
+@compiled_together
 def median(a, axis=None, *, keepdims=False):
     """The median of `a` along `axis`, as ``numpy.median``.
 
@@ -246,6 +250,7 @@ def median(a, axis=None, *, keepdims=False):
     return _finish(r, _has_nan(s), (), keep_shape, keepdims)
 
 
+@compiled_together
 def nanquantile(a, q, axis=None, *, method="linear", keepdims=False):
     """The `q`-th quantiles of `a` along `axis` ignoring NaNs, as ``numpy.nanquantile``.
 
@@ -271,6 +276,7 @@ def nanquantile(a, q, axis=None, *, method="linear", keepdims=False):
     return _quantile("nanquantile", a, q, 1, axis, method, keepdims, skip_nan=True)
 
 
+@compiled_together
 def nanpercentile(a, q, axis=None, *, method="linear", keepdims=False):
     """The `q`-th percentiles of `a` along `axis` ignoring NaNs, as ``numpy.nanpercentile``.
 
@@ -295,6 +301,7 @@ def nanpercentile(a, q, axis=None, *, method="linear", keepdims=False):
     return _quantile("nanpercentile", a, q, 100, axis, method, keepdims, skip_nan=True)
 
 
+@compiled_together
 def nanmedian(a, axis=None, *, keepdims=False):
     """The median of `a` along `axis` ignoring NaNs, as ``numpy.nanmedian``.
 
@@ -335,6 +342,7 @@ def nanmedian(a, axis=None, *, keepdims=False):
 # Floating inputs reduce in one pass with the NaN-skipping reductions
 # (reduction.nan_reduce); integers and bools have no NaNs and take the plain
 # ones.
+@compiled_together
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """Weighted average along `axis`, as ``numpy.average``.
 
@@ -396,6 +404,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return avg, scl
 
 
+@compiled_together
 def ptp(a, axis=None, *, keepdims=False):
     """Range (maximum minus minimum) along `axis`, as ``numpy.ptp``.
 
@@ -420,6 +429,7 @@ def ptp(a, axis=None, *, keepdims=False):
                        reduction.min(a, axis=axis, keepdims=keepdims))
 
 
+@compiled_together
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
     """Covariance matrix of the variables in `m` (and `y`), as ``numpy.cov``.
 
@@ -474,6 +484,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
     return manipulation.squeeze(c) if 1 in c.shape else c
 
 
+@compiled_together
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """Pearson correlation coefficients, as ``numpy.corrcoef``.
 

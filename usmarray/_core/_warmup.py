@@ -22,38 +22,13 @@ import time
 from . import _kernels
 from ._device import resolve_queue
 
-__all__ = ["warmup", "groups"]
+__all__ = ["warmup"]
 
 # cost of a group (kernels times their Family.cost): 600 elementwise kernels
 # compile in about 18 s on one core here, against a fixed cost of ~0.3 s per run
 GROUP_COST = 600
 
 _worker_specs = {}   # in a worker: device filter string -> {bundle key: BundleSpec}
-
-
-def _cost(spec):
-    return len(spec.names) * spec.cost
-
-
-def groups(specs, limit=GROUP_COST):
-    """`specs` packed into groups compiled together: bundles of one merge
-    tag, or of one source, in order, up to `limit` of cost (a bundle alone
-    may exceed it). Returned costliest first."""
-    by_kind = {}
-    for s in specs:
-        by_kind.setdefault(s.merge or s.source, []).append(s)
-    out = []
-    for members in by_kind.values():
-        group, cost = [], 0.0
-        for s in sorted(members, key=_cost, reverse=True):
-            if group and cost + _cost(s) > limit:
-                out.append(group)
-                group, cost = [], 0.0
-            group.append(s)
-            cost += _cost(s)
-        if group:
-            out.append(group)
-    return sorted(out, key=lambda g: -sum(map(_cost, g)))
 
 
 def _compile(filter_string, keys):
@@ -98,7 +73,7 @@ def warmup(qi, progress=True, jobs=None, verbose=False):
         compile error, reported on stderr; the other groups go on).
     """
     specs = _kernels.bundles_for(qi)
-    todo = groups(specs)
+    todo = _kernels.group_specs(specs, GROUP_COST)
     n, total = len(specs), 0
     done = []
     t_start = time.perf_counter()
