@@ -279,9 +279,10 @@ class Row:
 
 
 class Table:
-    def __init__(self, with_dpt, dpt_label="dpnp.tensor"):
+    def __init__(self, with_dpt, dpt_label="dpnp.tensor", ref_label="NumPy"):
         self.with_dpt = with_dpt
         self.dpt_label = dpt_label    # header of the third library's column
+        self.ref_label = ref_label    # header of the column usmarray is compared with
         self.rows = []        # Row or a section title (str)
         self.notes = []       # footnote texts; a Row's note is an index into it (1-based)
 
@@ -297,7 +298,8 @@ class Table:
         return row
 
     def render(self):
-        head = ["measurement", "usmarray", "(min .. max)", "NumPy", "ratio ua/np"]
+        head = ["measurement", "usmarray", "(min .. max)", self.ref_label,
+                "ratio ua/np" if self.ref_label == "NumPy" else "ratio"]
         if self.with_dpt:
             head.append(self.dpt_label)
         head += ["target", "status", "other load"]

@@ -75,12 +75,16 @@ _SECTIONS = {
     "usmarray._core._exceptions": ("utilities", "Exceptions"),
     "usmarray._core._kernels": ("utilities", "Exceptions"),
     "usmarray._info": ("devices", "Inspection"),
+    "usmarray.user_kernels": ("kernels", "User kernels"),
+    "usmarray.user_reductions": ("kernels", "User kernels"),
+    "usmarray.fusion": ("kernels", "Fusion"),
 }
 _PAGE_TITLES = {
     "array": "The array object", "creation": "Creation and copies",
     "elementwise": "Elementwise functions", "statistics": "Reductions and statistics",
     "searching": "Searching, sorting and sets", "manipulation": "Manipulation and indexing",
     "linear_algebra": "Linear algebra", "numpy_functions": "NumPy functions",
+    "kernels": "User kernels and fusion",
     "linalg": "usmarray.linalg", "fft": "usmarray.fft",
     "dtypes": "Data types", "devices": "Devices, queues and memory",
     "interchange": "Interchange", "utilities": "Printing, testing and exceptions",

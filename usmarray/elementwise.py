@@ -18,6 +18,7 @@ from ._core._device import ExecutionPlacementError, coerce_usm_type
 from ._core._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes
 from ._core._reduce import reduce
 from ._core._scalars import as_scalar, scalar_array, scalar_value, weak_scalar_dtype
+from ._core._trace import traced
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
 
 __all__ = [op[0] for op in OPS] + ["clip"]
@@ -267,6 +268,8 @@ def _deliver(dest, result):
 
 def _unary(op, x, out=None, order="K"):
     if not isinstance(x, usm_ndarray):
+        if traced(x) is not None and out is None:
+            return x.__usm_trace__(op.name, (x,), {})
         raise TypeError(f"{op.name}: expected a usm_ndarray, got {type(x).__name__}")
     qi = x._q
     r = op.cache.get((qi.caps, x._tc))
@@ -312,16 +315,26 @@ def _binary(op, x1, x2, out=None, order="K"):
             return _binary_arrays(op, x1, x2, out, order)
         s = as_scalar(x2)
         if s is None:
-            raise TypeError(f"{op.name}: unsupported operand type {type(x2).__name__}; "
-                            "use usm_ndarrays or Python scalars (asarray() host data first)")
+            return _not_arrays(op, x1, x2, out, x2)
         return _binary_scalar(op, x1, s, False, out, order)
     if isinstance(x2, usm_ndarray):
         s = as_scalar(x1)
         if s is None:
-            raise TypeError(f"{op.name}: unsupported operand type {type(x1).__name__}; "
-                            "use usm_ndarrays or Python scalars (asarray() host data first)")
+            return _not_arrays(op, x1, x2, out, x1)
         return _binary_scalar(op, x2, s, True, out, order)
-    raise TypeError(f"{op.name}: at least one argument must be a usm_ndarray")
+    return _not_arrays(op, x1, x2, out, None)
+
+
+def _not_arrays(op, x1, x2, out, bad):
+    """A binary operation whose operand `bad` (None: both) is neither an
+    array nor a scalar: traced values go to their tracer, else TypeError."""
+    t = traced(x1, x2)
+    if t is not None and out is None:
+        return t.__usm_trace__(op.name, (x1, x2), {})
+    if bad is None:
+        raise TypeError(f"{op.name}: at least one argument must be a usm_ndarray")
+    raise TypeError(f"{op.name}: unsupported operand type {type(bad).__name__}; "
+                    "use usm_ndarrays or Python scalars (asarray() host data first)")
 
 
 def _placement_error(x1, x2):

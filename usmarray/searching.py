@@ -11,6 +11,7 @@ from ._core._layout import C_CONTIG, broadcast_shapes
 from ._core._masks import true_positions
 from ._core._reduce import normalize_axes, reduce
 from ._core._scalars import as_scalar, scalar_array, weak_scalar_dtype
+from ._core._trace import traced
 from ._core._views import check_array, reshape
 from .creation import asarray
 from .elementwise import _deliver, _destination
@@ -48,12 +49,19 @@ def where(condition, x1, x2, /, *, out=None, order="K"):
     `x1` and `x2` may be Python scalars (not both); the result dtype is
     their promoted dtype. ``out`` and ``order`` as for elementwise functions.
     """
-    if not isinstance(condition, usm_ndarray):
-        raise TypeError(f"where: condition must be a usm_ndarray, got {type(condition).__name__}")
+    if not isinstance(condition, usm_ndarray) or not (
+            (isinstance(x1, usm_ndarray) or as_scalar(x1) is not None)
+            and (isinstance(x2, usm_ndarray) or as_scalar(x2) is not None)):
+        t = traced(condition, x1, x2)
+        if t is not None and out is None:
+            return t.__usm_trace__("where", (condition, x1, x2), {})
+        if not isinstance(condition, usm_ndarray):
+            raise TypeError(f"where: condition must be a usm_ndarray, got "
+                            f"{type(condition).__name__}")
+        bad = x1 if not isinstance(x1, usm_ndarray) and as_scalar(x1) is None else x2
+        raise TypeError(f"where: x1 and x2 must be usm_ndarrays or Python scalars, got "
+                        f"{type(bad).__name__}")
     arrays = [a for a in (x1, x2) if isinstance(a, usm_ndarray)]
-    for v in (x1, x2):
-        if not isinstance(v, usm_ndarray) and as_scalar(v) is None:
-            raise TypeError(f"where: x1 and x2 must be usm_ndarrays or Python scalars, got {type(v).__name__}")
     qi = common_queue(condition, *arrays)
     if not arrays:
         raise TypeError("where: at least one of x1, x2 must be a usm_ndarray")

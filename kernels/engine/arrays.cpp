@@ -152,7 +152,7 @@ void collapse(int nd, const int64_t *shape, int na, const int64_t *const *stride
     }
   const int nfree = nd - keep_last;
   int m = 0;
-  int64_t sh[kMaxDims], st[4][kMaxDims];
+  int64_t sh[kMaxDims], st[kMaxOperands][kMaxDims];
   for (int d = 0; d < nfree; ++d) {
     if (shape[d] == 1) continue;
     sh[m] = shape[d];

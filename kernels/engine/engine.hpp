@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -139,8 +140,8 @@ struct Iteration {
   int na = 0;
   int nd = 0;         // 0 for a single element; -1 when the iteration is empty
   int64_t shape[kMaxDims];
-  int64_t strides[4][kMaxDims];
-  int64_t offset[4] = {0, 0, 0, 0};
+  int64_t strides[kMaxOperands][kMaxDims];
+  int64_t offset[kMaxOperands] = {};
   bool contiguous() const;  // one dimension, unit stride everywhere
   int64_t size() const;
 };
@@ -185,6 +186,8 @@ bool materialize(KernelCache &kc, const std::string &name);
 // ---------------------------------------------------------------- launches
 // The one place commands are submitted: adds the dependencies the touched
 // allocations need and records the new event as their last use.
+// (`touched` is an initializer list, or a vector when the count varies.)
+template <class Touched, class CGF> sycl::event submit(sycl::queue &q, const Touched &touched, CGF &&cgf);
 template <class CGF>
 sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf);
 template <class F>
@@ -197,24 +200,31 @@ void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl
 // `enqueue(deps)` submits one command depending on `deps` and returns its
 // event: queue shortcuts (q.memcpy(dst, src, n, deps)) are cheaper than a
 // command group for copies and fills.
-template <class F>
-sycl::event enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue) {
+template <class Touched, class F>
+sycl::event enqueue_touching(sycl::queue &q, const Touched &touched, F &&enqueue) {
   thread_local std::vector<sycl::event> deps;
   deps.clear();
-  add_dependencies(q, touched.begin(), touched.size(), deps);
+  add_dependencies(q, std::data(touched), std::size(touched), deps);
   sycl::event e = enqueue(static_cast<const std::vector<sycl::event> &>(deps));
-  record_use(q, touched.begin(), touched.size(), e);
+  record_use(q, std::data(touched), std::size(touched), e);
   return e;
 }
+template <class F>
+sycl::event enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue) {
+  return enqueue_touching(q, touched, enqueue);
+}
 
-template <class CGF>
-sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {
-  return enqueue(q, touched, [&](const std::vector<sycl::event> &deps) {
+template <class Touched, class CGF> sycl::event submit(sycl::queue &q, const Touched &touched, CGF &&cgf) {
+  return enqueue_touching(q, touched, [&](const std::vector<sycl::event> &deps) {
     return q.submit([&](sycl::handler &h) {
       if (!deps.empty()) h.depends_on(deps);
       cgf(h);
     });
   });
+}
+template <class CGF>
+sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {
+  return submit<std::initializer_list<Allocation *>>(q, touched, cgf);
 }
 
 // Launch `<base>, ND>` on a collapsed iteration: picks the smallest strided

@@ -30,17 +30,17 @@ template <int ND, int NA> Geometry<ND, NA> geometry_of(const Iteration &it, int 
   }
   for (int d = 0; d < n; ++d) {
     g.shape[pad + d] = it.shape[first + d];
-    for (int a = 0; a < NA; ++a) g.strides[a][pad + d] = it.strides[a][first + d];
+    // (operands past it.na: a Geometry wider than the iteration, nary.cpp)
+    for (int a = 0; a < NA; ++a) g.strides[a][pad + d] = a < it.na ? it.strides[a][first + d] : 0;
   }
   return g;
 }
 
-// Dimensions [first, it.nd) of `it` on the ND variant.
-template <int ND, int NA, class... Extra>
-sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
-                      char *const *ptrs, std::initializer_list<Allocation *> touched,
-                      size_t wgmax, Extra... extra) {
-  const Geometry<ND, NA> g = geometry_of<ND, NA>(it, first);
+// The nd_range of the ND variant over geometry `g` (its first `na`
+// operands): the fastest range dimension is the last one, rounded up to
+// the work-group size, outer dimensions folded into range dimension 0.
+template <int ND, int NA>
+sycl::nd_range<(ND < 3 ? ND : 3)> strided_range(const Geometry<ND, NA> &g, int na, size_t wgmax) {
   const int64_t last = g.shape[ND - 1];
   size_t L = std::min(wgmax, pow2_at_least(last));
   size_t T = 1;  // work-items per work-group along dimension ND-2
@@ -49,13 +49,13 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
     // walks the one before it with unit stride (a transpose), square tiles
     // keep both operands' cache lines in use while a work-group runs.
     bool unit_last = false, unit_prev = false;
-    for (int a = 0; a < NA; ++a) {
+    for (int a = 0; a < na; ++a) {
       unit_last |= g.strides[a][ND - 1] == 1 || g.strides[a][ND - 1] == -1;
       unit_prev |= (g.strides[a][ND - 2] == 1 || g.strides[a][ND - 2] == -1) &&
                    g.strides[a][ND - 1] != 1 && g.strides[a][ND - 1] != -1;
     }
     bool all_unit = true;
-    for (int a = 0; a < NA; ++a) all_unit &= g.strides[a][ND - 1] == 1 || g.strides[a][ND - 1] == 0;
+    for (int a = 0; a < na; ++a) all_unit &= g.strides[a][ND - 1] == 1 || g.strides[a][ND - 1] == 0;
     if (unit_last && unit_prev && g.shape[ND - 2] > 1) {
       L = std::min<size_t>(L, 64);
       T = std::min<size_t>({wgmax / L, 32, pow2_at_least(g.shape[ND - 2])});
@@ -68,21 +68,52 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
     }
   }
   const size_t glast = round_up(static_cast<size_t>(last), L);
+  if constexpr (ND == 1) {
+    return sycl::nd_range<1>{{glast}, {L}};
+  } else if constexpr (ND == 2) {
+    return sycl::nd_range<2>{{round_up(static_cast<size_t>(g.shape[0]), T), glast}, {T, L}};
+  } else {
+    size_t outer = 1;
+    for (int d = 0; d < ND - 2; ++d) outer *= static_cast<size_t>(g.shape[d]);
+    return sycl::nd_range<3>{{outer, round_up(static_cast<size_t>(g.shape[ND - 2]), T), glast},
+                             {1, T, L}};
+  }
+}
+
+// Dimensions [first, it.nd) of `it` on the ND variant.
+template <int ND, int NA, class... Extra>
+sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
+                      char *const *ptrs, std::initializer_list<Allocation *> touched,
+                      size_t wgmax, Extra... extra) {
+  const Geometry<ND, NA> g = geometry_of<ND, NA>(it, first);
+  const auto range = strided_range<ND, NA>(g, NA, wgmax);
   return submit(q, touched, [&](sycl::handler &h) {
     set_strided_args<ND, NA>(h, ptrs, g, std::make_index_sequence<NA>{}, extra...);
-    if constexpr (ND == 1) {
-      h.parallel_for(sycl::nd_range<1>{{glast}, {L}}, k);
-    } else if constexpr (ND == 2) {
-      h.parallel_for(
-          sycl::nd_range<2>{{round_up(static_cast<size_t>(g.shape[0]), T), glast}, {T, L}}, k);
-    } else {
-      size_t outer = 1;
-      for (int d = 0; d < ND - 2; ++d) outer *= static_cast<size_t>(g.shape[d]);
-      h.parallel_for(sycl::nd_range<3>{{outer, round_up(static_cast<size_t>(g.shape[ND - 2]), T), glast},
-                                       {1, T, L}},
-                     k);
-    }
+    h.parallel_for(range, k);
   });
+}
+
+// The pointer offsets (in elements, per operand) of each launch of an
+// iteration with more dimensions than any variant: one launch per index of
+// the outer dimensions (it.nd - kMaxKernelDims of them). Collapsed
+// dimensions all have extent >= 2, so each launch covers at least 2^8 items
+// and there are at most size/256 launches. `launch(offsets)` per index.
+template <class F> sycl::event for_outer_indices(const Iteration &it, F &&launch) {
+  const int outer = it.nd - kMaxKernelDims;
+  int64_t idx[kMaxDims] = {0};
+  int64_t off[kMaxOperands];
+  sycl::event e;
+  for (;;) {
+    for (int a = 0; a < it.na; ++a) {
+      off[a] = 0;
+      for (int d = 0; d < outer; ++d) off[a] += idx[d] * it.strides[a][d];
+    }
+    e = launch(static_cast<const int64_t *>(off));
+    int d = outer - 1;
+    while (d >= 0 && ++idx[d] == it.shape[d]) idx[d--] = 0;
+    if (d < 0) break;
+  }
+  return e;
 }
 
 // With `inner` ("family_inner<types"): use the inner variant when every
@@ -111,26 +142,14 @@ sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &b
     default: return launch_nd<8, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
     }
   }
-  // More dimensions than any variant: one launch per index of the outer
-  // dimensions. Collapsed dimensions all have extent >= 2, so each launch
-  // covers at least 2^8 items and there are at most size/256 launches.
+  // More dimensions than any variant: one launch per index of the outer ones.
   const sycl::kernel &k = kc.get(base + ", " + std::to_string(kMaxKernelDims) + ">");
-  const int outer = nd - kMaxKernelDims;
-  int64_t idx[kMaxDims] = {0};
-  sycl::event e;
-  for (;;) {
+  return for_outer_indices(it, [&](const int64_t *off) {
     char *p[NA];
-    for (int a = 0; a < NA; ++a) {
-      int64_t off = 0;
-      for (int d = 0; d < outer; ++d) off += idx[d] * it.strides[a][d];
-      p[a] = ptrs[a] + off * itemsizes[a];
-    }
-    e = launch_nd<kMaxKernelDims, NA>(q, k, it, outer, p, touched, kc.wg_size, extra...);
-    int d = outer - 1;
-    while (d >= 0 && ++idx[d] == it.shape[d]) idx[d--] = 0;
-    if (d < 0) break;
-  }
-  return e;
+    for (int a = 0; a < NA; ++a) p[a] = ptrs[a] + off[a] * itemsizes[a];
+    return launch_nd<kMaxKernelDims, NA>(q, k, it, it.nd - kMaxKernelDims, p, touched,
+                                          kc.wg_size, extra...);
+  });
 }
 
 template <int NA, class... Extra>

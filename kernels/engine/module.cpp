@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sys/stat.h>
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -31,13 +32,20 @@ bool adapter_loads(KernelCache &kc, const std::string &adapter,
                    const std::vector<nb::bytes> &binaries);
 Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x,
             nb::handle out);
+Event nary(std::uintptr_t qref, KernelCache &kc, const std::string &name,
+           const std::vector<nb::handle> &arrays, int n_in, const std::vector<nb::handle> &raw,
+           nb::bytes params, bool vec);
+Event launch_raw(std::uintptr_t qref, KernelCache &kc, const std::string &name,
+                 const std::vector<nb::object> &args, const std::vector<size_t> &global,
+                 const std::vector<size_t> &local);
 Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle a,
              nb::handle b, nb::handle out);
 Event binary_scalar(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::handle x,
                     nb::bytes value, bool left, nb::handle out);
 Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const std::string &comb,
              nb::handle x, int nred, nb::handle out, const std::string &acc, int acc_size,
-             bool indexed);
+             bool indexed, const std::vector<nb::handle> &inputs, std::optional<nb::bytes> scalars,
+             const std::string &result);
 Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c, nb::handle a, nb::handle b,
             nb::handle out);
 Event take(std::uintptr_t qref, KernelCache &kc, nb::handle idx, nb::handle x, nb::handle out,
@@ -272,8 +280,18 @@ NB_MODULE(_engine, m) {
   m.def("triangle", &triangle);
   m.def("unary", &unary, "out = op(x) for a loop signature 'op_name, T_in, T_out'.");
   m.def("binary", &binary, "out = op(a, b) for a loop signature 'op_name, A, B, R'.");
+  m.def("nary", &nary, nb::arg("qref"), nb::arg("kc"), nb::arg("name"), nb::arg("arrays"),
+        nb::arg("n_in"), nb::arg("raw"), nb::arg("params"), nb::arg("vec"),
+        "A kernel of user code or fusion over inputs and outputs of one shape (nary.cpp).");
+  m.def("launch_raw", &launch_raw, nb::arg("qref"), nb::arg("kc"), nb::arg("name"),
+        nb::arg("args"), nb::arg("global_size"), nb::arg("local_size"),
+        "A RawKernel over an nd_range (nary.cpp).");
   m.def("binary_scalar", &binary_scalar, "out = op(x, value) or op(value, x), contiguous x/out.");
-  m.def("reduce", &reduce, "out = reduction of x over its last nred dimensions.");
+  m.def("reduce", &reduce, nb::arg("qref"), nb::arg("kc"), nb::arg("op"), nb::arg("comb"),
+        nb::arg("x"), nb::arg("nred"), nb::arg("out"), nb::arg("acc"), nb::arg("acc_size"),
+        nb::arg("indexed"), nb::arg("inputs") = std::vector<nb::handle>{},
+        nb::arg("scalars") = nb::none(), nb::arg("result") = "",
+        "out = reduction of x over its last nred dimensions (reduce.cpp).");
   m.def("scan", &scan, "y = inclusive scan of x, both (B, n, C), along axis 1.");
   m.def("mask_count", &mask_count, "Tile offsets of a mask's true elements; returns their count.");
   m.def("mask_compact", &mask_compact, "out = x[mask] (indices: the true elements' indices, x unused).");

@@ -7,6 +7,9 @@
 // launch.
 #include "engine.hpp"
 
+#include <cstring>
+#include <optional>
+
 namespace usm {
 
 namespace {
@@ -33,6 +36,38 @@ int64_t target_blocks(const KernelCache &kc) {
 }
 
 
+// The source of items of a first pass whose operation maps several inputs
+// (usmk::src_t in kernels/sycl/reduction.hpp): a pointer per input, then
+// the operation's scalars. The kernel's struct has the same layout
+// (usmarray/user_kernels.py generates it).
+constexpr int kMaxSources = 8;
+constexpr int kSourceScalarBytes = 64;
+template <int N> struct Sources {
+  char *p[N];
+  alignas(16) unsigned char s[kSourceScalarBytes];
+};
+
+// Sets kernel argument 0 to the sources `p` (with `scalars`).
+template <int N>
+void set_sources_n(sycl::handler &h, const std::vector<char *> &p, const std::string &scalars) {
+  Sources<N> src{};
+  for (int i = 0; i < N; ++i) src.p[i] = p[i];
+  std::memcpy(src.s, scalars.data(), scalars.size());
+  h.set_arg(0, src);
+}
+void set_sources(sycl::handler &h, const std::vector<char *> &p, const std::string &scalars) {
+  switch (p.size()) {
+  case 1: return set_sources_n<1>(h, p, scalars);
+  case 2: return set_sources_n<2>(h, p, scalars);
+  case 3: return set_sources_n<3>(h, p, scalars);
+  case 4: return set_sources_n<4>(h, p, scalars);
+  case 5: return set_sources_n<5>(h, p, scalars);
+  case 6: return set_sources_n<6>(h, p, scalars);
+  case 7: return set_sources_n<7>(h, p, scalars);
+  default: return set_sources_n<8>(h, p, scalars);
+  }
+}
+
 } // namespace
 
 // out = reduce(x) over x's last `nred` dimensions with operation `op`
@@ -40,13 +75,37 @@ int64_t target_blocks(const KernelCache &kc) {
 // and nansum sum their partials), states of type `acc` (a kernel type name)
 // of `acc_size` bytes. `indexed`: argmax/argmin (one reduced dimension,
 // whose order must be kept: the states carry indices).
+// `sources`: the operation reads its items from a source (Op::source):
+// x and `inputs` (of x's shape and strides) and the `scalars` bytes.
+// `result`: the kernels' result type, when not out's (a struct of its size
+// whose construction from a state finishes it: ReductionKernel's
+// post_map_expr).
 Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const std::string &comb,
              nb::handle x_h, int nred, nb::handle out_h, const std::string &acc, int acc_size,
-             bool indexed) {
+             bool indexed, const std::vector<nb::handle> &inputs, std::optional<nb::bytes> scalars,
+             const std::string &result) {
   ArrayRef x, r;
   read_array(x_h, x);
   read_array(out_h, r);
   sycl::queue &q = queue_from_ref(qref);
+  const bool sources = scalars.has_value();
+  std::vector<ArrayRef> more(inputs.size());
+  if (sources) {
+    if (inputs.size() + 1 > kMaxSources)
+      throw nb::value_error("reduce: at most 8 inputs");
+    if (scalars->size() > kSourceScalarBytes)
+      throw nb::value_error("reduce: scalars take more than 64 bytes");
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      read_array(inputs[i], more[i]);
+      if (more[i].nd != x.nd || !(more[i].alloc->ctx == q.get_context()))
+        throw nb::value_error("reduce: inputs differ in rank or SYCL context");
+      for (int d = 0; d < x.nd; ++d)
+        if (more[i].shape[d] != x.shape[d] || (x.shape[d] > 1 && more[i].strides[d] != x.strides[d]))
+          throw nb::value_error("reduce: inputs must have the first input's shape and strides");
+    }
+  } else if (!inputs.empty()) {
+    throw nb::value_error("reduce: several inputs need an operation with a source");
+  }
   const int nout = x.nd - nred;
   if (nred < 0 || nout != r.nd) throw nb::value_error("reduce: output rank mismatch");
   if (indexed && nred != 1) throw nb::value_error("reduce: an indexed reduction takes one axis");
@@ -82,19 +141,36 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
     off = itr.offset[0];
   }
   std::unique_ptr<Allocation> xcopy;
+  std::vector<std::unique_ptr<Allocation>> copies;
   char *src = x.data() + off * x.itemsize;
+  // the first pass's sources, and every allocation it reads
+  std::vector<char *> srcs{src};
+  std::vector<Allocation *> reads{x.alloc};
+  for (auto &m : more) {
+    srcs.push_back(m.data() + off * m.itemsize);
+    reads.push_back(m.alloc);
+  }
   if (!ok && n_red > 0) {
     xcopy.reset(allocate(q, static_cast<size_t>(n_out * n_red * x.itemsize), KIND_DEVICE));
     ArrayRef t;
     copy_to_contiguous(q, kc, x, t, xcopy.get());
-    src = t.data();
+    src = srcs[0] = t.data();
+    reads[0] = xcopy.get();
+    for (size_t i = 0; i < more.size(); ++i) {
+      copies.emplace_back(allocate(q, static_cast<size_t>(n_out * n_red * more[i].itemsize),
+                                   KIND_DEVICE));
+      copy_to_contiguous(q, kc, more[i], t, copies.back().get());
+      srcs[i + 1] = t.data();
+      reads[i + 1] = copies.back().get();
+    }
     s_o = n_red;
     s_r = 1;
   }
+  const std::string scalar_bytes = sources ? std::string(scalars->c_str(), scalars->size()) : "";
   if (n_out == 1) s_o = 0;
   if (n_red <= 1) s_r = 1;
 
-  const std::string T = kTypeName[x.tc], R = kTypeName[r.tc];
+  const std::string T = kTypeName[x.tc], R = result.empty() ? kTypeName[r.tc] : result;
   const std::string sig_first = op + ", " + T + ", " + acc + ", ";
   const std::string sig_comb = comb + ", " + acc + ", " + acc + ", ";
   const int64_t target = target_blocks(kc);
@@ -172,16 +248,30 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
       dst_alloc = part.get();
     }
     const std::string tail = (last ? R : acc) + ">";
+    // the kernel's arguments: the items (a pointer, or the first pass's
+    // sources), then `rest`
+    const bool from_sources = first && sources;
+    auto set_args = [&](sycl::handler &h, auto... rest) {
+      if (from_sources) {
+        set_sources(h, srcs, scalar_bytes);
+        int i = 1;
+        (h.set_arg(i++, rest), ...);
+      } else {
+        h.set_args(src, rest...);
+      }
+    };
+    std::vector<Allocation *> touched = from_sources ? reads : std::vector<Allocation *>{cur_alloc};
+    touched.push_back(dst_alloc);
     if (use_cols) {
       if (vec) {
-        e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
-          h.set_args(src, dst, n_out, n, s_r, B, ns);
+        e = submit(q, touched, [&](sycl::handler &h) {
+          set_args(h, dst, n_out, n, s_r, B, ns);
           h.parallel_for(range, *k);
         });
       } else {
         const sycl::kernel &kk = kc.get("reduce_cols<" + sig + tail);
-        e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
-          h.set_args(src, dst, n_out, n, s_o, s_r, B, nb);
+        e = submit(q, touched, [&](sycl::handler &h) {
+          set_args(h, dst, n_out, n, s_o, s_r, B, nb);
           // groups small enough to spread few work-items over the compute units
           size_t g = 1;
           while (g * 2 <= kc.wg_size && static_cast<int64_t>(g * 2) * 16 <= n_out * nb) g *= 2;
@@ -189,15 +279,15 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
         });
       }
     } else if (vec) {
-      e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
-        h.set_args(src, dst, n_out, n, s_o, B, nb, rpw);
+      e = submit(q, touched, [&](sycl::handler &h) {
+        set_args(h, dst, n_out, n, s_o, B, nb, rpw);
         h.parallel_for(range, *k);
       });
     } else {
       const sycl::kernel &kk = kc.get("reduce_group<" + sig + tail);
       const size_t groups = static_cast<size_t>(n_out * nb);
-      e = submit(q, {cur_alloc, dst_alloc}, [&](sycl::handler &h) {
-        h.set_args(src, dst, n, s_o, s_r, B, nb);
+      e = submit(q, touched, [&](sycl::handler &h) {
+        set_args(h, dst, n, s_o, s_r, B, nb);
         h.parallel_for(sycl::nd_range<1>{{groups * wg}, {wg}}, kk);
       });
     }

@@ -131,20 +131,23 @@ template <typename D, typename S> inline D convert(const S &v) {
 // broadcast column). Known strides let the compiler see consecutive
 // work-items touch consecutive (or the same) elements and emit vector loads
 // instead of gathers.
-template <int ND, int NA, int INNER = 0>
-inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[NA]) {
+// N: the operands whose offsets are wanted (the first N of the NA a
+// Geometry describes: user kernels get a Geometry of kMaxOperands).
+template <int ND, int NA, int INNER = 0, int N = NA>
+inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[N]) {
+  static_assert(N <= NA, "more offsets than operands");
   constexpr int R = ND < 3 ? ND : 3;
   auto it = syclext::this_work_item::get_nd_item<R>();
   const std::int64_t j = it.get_global_id(R - 1);
   if (j >= g.shape[ND - 1]) return false;
 #pragma unroll
-  for (int a = 0; a < NA; ++a)
+  for (int a = 0; a < N; ++a)
     off[a] = INNER == 0 ? j * g.strides[a][ND - 1] : ((INNER >> a) & 1) ? j : 0;
   if constexpr (ND >= 2) {
     const std::int64_t i = it.get_global_id(R - 2);
     if (i >= g.shape[ND - 2]) return false;
 #pragma unroll
-    for (int a = 0; a < NA; ++a) off[a] += i * g.strides[a][ND - 2];
+    for (int a = 0; a < N; ++a) off[a] += i * g.strides[a][ND - 2];
   }
   if constexpr (ND >= 3) {
     std::int64_t o = it.get_global_id(0);
@@ -153,7 +156,7 @@ inline bool strided_offsets(const Geometry<ND, NA> &g, std::int64_t (&off)[NA]) 
       const std::int64_t k = o % g.shape[d];
       o /= g.shape[d];
 #pragma unroll
-      for (int a = 0; a < NA; ++a) off[a] += k * g.strides[a][d];
+      for (int a = 0; a < N; ++a) off[a] += k * g.strides[a][d];
     }
   }
   return true;

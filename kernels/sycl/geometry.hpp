@@ -20,6 +20,16 @@ constexpr int kMaxKernelDims = 8;
 // Variants with unit stride in the last dimension ("inner" kernels).
 constexpr int kInnerVariants[] = {2, 3};
 
+// Kernels of user code and fusion (usmarray/kernels.py): at most this many
+// operands walked together, their Geometry<ND, kMaxOperands> and a block of
+// kParamBytes bytes of scalar parameters passed by value (1.5 KB of
+// arguments at ND 8, within every device's limit).
+constexpr int kMaxOperands = 16;
+constexpr int kParamBytes = 256;
+struct alignas(16) Params {
+  unsigned char bytes[kParamBytes];
+};
+
 // Vector-block kernels (unary_vec, binary_vec, cast_vec, ...): each
 // work-item takes kSimdVectors consecutive vectors of simd_lanes(...) items,
 // the narrowest operand filling one 64-byte vector (at most 16 lanes, the

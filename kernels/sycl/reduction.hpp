@@ -48,6 +48,19 @@ template <typename T> struct is_vi<vi<T>> : std::true_type {};
 // Vector forms (vcomb) exist for the types of raw_vec: not for half, complex
 // or bool accumulators (all/any accumulate bytes: see vacc_t).
 
+// What a first pass reads its items from: `const T *`, or an operation's
+// own source (Op::source, a struct passed by value): the ReductionKernels
+// and fused reductions of usmarray/user_reductions.py and fusion.py map
+// several inputs, walked with the same strides, to one item. A source is
+// used as a pointer: `src + k` (k items on) and `src[k]` (the item),
+// `src.template vload<L>()` (L items as a raw_vec of
+// vload_t<item>, for the vector-block kernels) and `P::item` (their type).
+template <class Op, typename T, class = void> struct source_of { using type = const T *; };
+template <class Op, typename T> struct source_of<Op, T, std::void_t<typename Op::source>> {
+  using type = typename Op::source;
+};
+template <class Op, typename T> using src_t = typename source_of<Op, T>::type;
+
 struct red_sum {
   template <typename A> static A identity() { return A(0); }
   template <typename A> static A combine(const A &a, const A &b) { return a + b; }
@@ -179,11 +192,11 @@ template <typename R, typename A> inline R finish(const A &a) {
 template <typename A> using vacc_t = std::conditional_t<std::is_same_v<A, bool>, std::uint8_t, A>;
 template <typename T> using vload_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
 
-// L items from p as an accumulator vector.
-template <class Op, typename A, typename T, int L> inline raw_vec<vacc_t<A>, L> vlift(const T *p) {
+// L items (a vector of vload_t<T>) as an accumulator vector.
+template <class Op, typename A, typename T, int L>
+inline raw_vec<vacc_t<A>, L> vlift_items(const raw_vec<vload_t<T>, L> &v) {
   using VA = raw_vec<vacc_t<A>, L>;
   constexpr item_rule I = items_of<Op>::value;
-  const auto v = load_raw<vload_t<T>, L>(reinterpret_cast<const vload_t<T> *>(p));
   if constexpr (I == item_rule::nonzero) {
     if constexpr (std::is_same_v<T, bool>) return __builtin_convertvector(v, VA);
     else return __builtin_convertvector(v != vload_t<T>(0), VA) & vacc_t<A>(1);
@@ -202,6 +215,15 @@ template <class Op, typename A, typename T, int L> inline raw_vec<vacc_t<A>, L> 
   } else {
     return __builtin_convertvector(v, VA);
   }
+}
+
+// L items from p, a pointer to T or a source (whose items are P::item), as
+// an accumulator vector.
+template <class Op, typename A, typename T, int L, class P> inline raw_vec<vacc_t<A>, L> vlift(const P &p) {
+  if constexpr (std::is_pointer_v<P>)
+    return vlift_items<Op, A, T, L>(load_raw<vload_t<T>, L>(reinterpret_cast<const vload_t<T> *>(p)));
+  else
+    return vlift_items<Op, A, typename P::item, L>(p.template vload<L>());
 }
 
 // Tree over a work-group's states; work-item 0 gets the result.
@@ -230,7 +252,7 @@ template <class Op, typename A> inline A group_tree(A acc) {
 // work-items) per (o, b).
 template <class Op, typename T, typename A, typename R>
 USM_KERNEL(1)
-void reduce_group(const T *x, R *out, std::int64_t n, std::int64_t s_o, std::int64_t s_r,
+void reduce_group(usmk::src_t<Op, T> x, R *out, std::int64_t n, std::int64_t s_o, std::int64_t s_r,
                   std::int64_t B, std::int64_t nb) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t g = static_cast<std::int64_t>(it.get_group(0));
@@ -238,7 +260,7 @@ void reduce_group(const T *x, R *out, std::int64_t n, std::int64_t s_o, std::int
   const std::int64_t W = static_cast<std::int64_t>(it.get_local_range(0));
   const std::int64_t o = g / nb, b = g % nb;
   const std::int64_t lo = b * B, hi = lo + B < n ? lo + B : n;
-  const T *row = x + o * s_o;
+  const auto row = x + o * s_o;
   A acc = Op::template identity<A>();
   for (std::int64_t r = lo + l; r < hi; r += W) acc = Op::combine(acc, usmk::lift<Op, A>(row[r * s_r], r));
   acc = usmk::group_tree<Op>(acc);
@@ -250,7 +272,7 @@ void reduce_group(const T *x, R *out, std::int64_t n, std::int64_t s_o, std::int
 // (Column sums have s_o == 1; CPU devices also reduce rows with it.)
 template <class Op, typename T, typename A, typename R>
 USM_KERNEL(1)
-void reduce_cols(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_o,
+void reduce_cols(usmk::src_t<Op, T> x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_o,
                  std::int64_t s_r, std::int64_t B, std::int64_t nb) {
   const std::int64_t i = usmk::linear_id();
   if (i >= n_out * nb) return;
@@ -327,8 +349,8 @@ inline IT arg_lane_tree(raw_vec<T, L> v, raw_vec<IT, L> i, T &best) {
 
 // The state of p[lo, hi) (contiguous): chunks of 16 vectors in 4 chains,
 // chunk results merged in a cascade, then lanes in a tree.
-template <class Op, typename T, typename A>
-inline A reduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
+template <class Op, typename T, typename A, class P>
+inline A reduce_block_vec(const P &p, std::int64_t lo, std::int64_t hi) {
   using VT = vacc_t<A>;
   constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
   using V = raw_vec<VT, L>;
@@ -377,7 +399,7 @@ inline A reduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
 // in private memory (L1).
 template <class Op, typename T, typename A, typename R>
 USM_SIMD_KERNEL
-void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
+void reduce_cols_vec(usmk::src_t<Op, T> x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
                      std::int64_t B, std::int64_t ns) {
   using VT = usmk::vacc_t<A>;
   constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
@@ -403,7 +425,7 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
   }
 #pragma unroll 1
   for (std::int64_t r = lo + 1; r < hi; ++r) {
-    const T *row = x + r * s_r + c0;
+    const auto row = x + r * s_r + c0;
 #pragma unroll 4
     for (int k = 0; k < nv; ++k) acc[k] = Op::vcomb(acc[k], usmk::vlift<Op, A, T, L>(row + k * L));
   }
@@ -425,7 +447,7 @@ void reduce_cols_vec(const T *x, R *out, std::int64_t n_out, std::int64_t n, std
       t[j] = lo < hi ? usmk::lift<Op, A>(x[lo * s_r + ct + j], lo) : Op::template identity<A>();
 #pragma unroll 1
     for (std::int64_t r = lo + 1; r < hi; ++r) {
-      const T *row = x + r * s_r + ct;
+      const auto row = x + r * s_r + ct;
 #pragma unroll 1
       for (int j = 0; j < nt; ++j) t[j] = Op::combine(t[j], usmk::lift<Op, A>(row[j], r));
     }
@@ -526,7 +548,7 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
     const bool take = MAX ? up(v) > up(bv) : up(v) < up(bv);
     bv = take ? v : bv;
     bx = take ? r : bx;
-    if constexpr (is_float_v<T>) nan_at = isnan_(v) & (nan_at < 0) ? r : nan_at;
+    if constexpr (is_float_v<T>) nan_at = (isnan_(v) & (nan_at < 0)) ? r : nan_at;
   }
   if constexpr (is_float_v<T>)
     if (nan_at >= 0) return A{p[nan_at], nan_at};
@@ -542,7 +564,7 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
 // outweighs what a CPU runtime spends per work-group.
 template <class Op, typename T, typename A, typename R>
 USM_SIMD_KERNEL
-void reduce_rows_vec(const T *x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
+void reduce_rows_vec(usmk::src_t<Op, T> x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
                      std::int64_t B, std::int64_t nb, std::int64_t rpw) {
   usmk::each_unit(n_rows, n, B, nb, rpw, [&](std::int64_t u, std::int64_t o, std::int64_t lo, std::int64_t hi) {
     if constexpr (usmk::is_vi<A>::value)

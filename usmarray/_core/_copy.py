@@ -18,6 +18,7 @@ from ._array import empty_array, from_suai, make, usm_ndarray
 from ._device import ExecutionPlacementError, resolve_queue
 from ._layout import (F_CONTIG, RO_LOCK, WRITABLE, broadcast_shapes, contig_flags,
                       displacement_bounds)
+from ._trace import traced
 
 __all__ = ["asnumpy", "to_numpy", "copy", "astype", "cast", "copy_into", "assign",
            "broadcast_view", "host_view", "from_host", "to_queue", "layout_like", "check_out",
@@ -271,6 +272,9 @@ def cast(x, dt):
 def astype(x, dtype, /, *, copy=True, device=None, order="K", casting="unsafe"):
     """`x` converted to `dtype` (array API ``astype``; ``order`` and ``casting`` as dpctl.tensor)."""
     if not isinstance(x, usm_ndarray):
+        if traced(x) is not None:
+            return x.__usm_trace__("astype", (x, dtype), dict(copy=copy, device=device,
+                                                              order=order, casting=casting))
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
     dt = _dtypes.to_dtype(dtype)
     qi = x._q if device is None else resolve_queue(device)

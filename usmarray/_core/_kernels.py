@@ -123,11 +123,12 @@ STRIDED_WORDS = ("strided", "inner", "bcast", "rows")
 
 
 def split_name(name):
-    """(template name, [template arguments]) of a kernel name, or None."""
+    """(template name, [template arguments]) of a kernel name (a plain
+    function's arguments: []), or None."""
     m = _NAME.match(name)
     if m is None:
         return None
-    return m.group(1), [a.strip() for a in m.group(2).split(",")]
+    return m.group(1), [a.strip() for a in m.group(2).split(",")] if m.group(2) else []
 
 
 def default_part_key(prefix, args):
@@ -223,20 +224,28 @@ FAMILIES = [
            lambda t, qi: _strided("tri", t, (2, 3, 4, 8)), lambda qi: MOVE_TYPES, cost=3),
 ]
 _BY_PREFIX = {p: f for f in FAMILIES for p in f.prefixes}
-_NAME = re.compile(r"^(\w+)<(.*)>$")
+_BY_OPERATION = {}
+_NAME = re.compile(r"^([\w:]+)(?:<(.*)>)?$")
 
 
-def register_family(family):
-    """Add a family (used by modules that generate kernel sources)."""
+def register_family(family, operations=()):
+    """Add a family (used by modules that generate kernel sources).
+    `operations`: operation structs whose kernels it provides whatever the
+    template (user reductions: reduce_group<their struct, ...> are theirs,
+    not the reduction family's)."""
     FAMILIES.append(family)
     for p in family.prefixes:
         _BY_PREFIX[p] = family
+    for op in operations:
+        _BY_OPERATION[op] = family
 
 
 def family_of(name):
     """(Family, template arguments) of a kernel name."""
     split = split_name(name)
-    fam = _BY_PREFIX.get(split[0]) if split else None
+    fam = None
+    if split:
+        fam = (_BY_OPERATION.get(split[1][0]) if split[1] else None) or _BY_PREFIX.get(split[0])
     if fam is None:
         raise RuntimeError(f"usmarray: no kernel family provides {name!r}")
     return fam, split[1]
@@ -253,7 +262,7 @@ def bundles_for(qi):
 
 
 # --------------------------------------------------------------- disk cache
-def _disk_cache_enabled():
+def disk_cache_enabled():
     return os.environ.get("USMARRAY_DISK_CACHE", "1") != "0"
 
 
@@ -614,7 +623,7 @@ class _Resolver:
         return self.kc.can_cache_binaries and _binary_cache_enabled()
 
     def _path(self, spec, source):
-        return _entry_path(spec, source, self.qi) if _disk_cache_enabled() else None
+        return _entry_path(spec, source, self.qi) if disk_cache_enabled() else None
 
     def _load(self, spec, may_compile, reason):
         t0 = time.perf_counter()
@@ -640,7 +649,7 @@ class _Resolver:
     def _compile(self, spec, source, path, reason):
         t0 = time.perf_counter()
         adapter = self._adapter()
-        if not adapter and _disk_cache_enabled():
+        if not adapter and disk_cache_enabled():
             _use_runtime_cache()
         ok, log, binaries, raw = self.kc.build_source(source, _include_files(), spec.names, [])
         if not ok:
@@ -719,4 +728,4 @@ def cache_info():
                     size += os.path.getsize(os.path.join(d, n))
                 except OSError:
                     pass
-    return {"path": d, "entries": count, "bytes": size, "enabled": _disk_cache_enabled()}
+    return {"path": d, "entries": count, "bytes": size, "enabled": disk_cache_enabled()}

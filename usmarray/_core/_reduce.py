@@ -19,8 +19,10 @@ from typing import NamedTuple
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
 from ._exceptions import AxisError
+from ._trace import traced
 
-__all__ = ["normalize_axes", "reduce", "nan_reduce", "sum_types"]
+__all__ = ["normalize_axes", "reduce", "nan_reduce", "sum_types", "types", "has_vector_kernels",
+           "state_size"]
 
 _TN = _dtypes.TYPE_NAMES
 _DT = dict(zip(_TN, _dtypes.DTYPES))
@@ -116,7 +118,7 @@ _VEC_BOOL_ITEMS = ("b1", "i4", "u4", "i8", "u8", "f4", "f8")
 _ARG_VEC_TYPES = ("i4", "u4", "i8", "u8", "f4", "f8")
 
 
-def _state_size(a):
+def state_size(a):
     """Bytes of a reduction state (kernels/sycl/reduction.hpp: usmk::vi is
     a value and an int64 index)."""
     if a.startswith("usmk::vi<"):
@@ -135,14 +137,10 @@ def _pass_names(struct, t, a, r, simd):
         names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
         if comb == struct:
             names.update((f"{k}<{struct}, {a}, {a}, {a}>", f"{k}<{struct}, {a}, {a}, {r}>"))
-    if simd:
-        if struct in ("usmk::red_argmax", "usmk::red_argmin"):
-            if t in _ARG_VEC_TYPES:
-                names.update((f"reduce_rows_vec<{struct}, {t}, {a}, {r}>",
-                              f"reduce_rows_vec<{struct}, {t}, {a}, {a}>"))
-        elif t in _VEC_TYPES and (a in _VEC_STATES or (a == "b1" and t in _VEC_BOOL_ITEMS)):
-            for k in ("reduce_rows_vec", "reduce_cols_vec"):
-                names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
+    if simd and has_vector_kernels(struct, t, a):
+        arg = struct in ("usmk::red_argmax", "usmk::red_argmin")
+        for k in ("reduce_rows_vec",) if arg else ("reduce_rows_vec", "reduce_cols_vec"):
+            names.update((f"{k}<{struct}, {t}, {a}, {r}>", f"{k}<{struct}, {t}, {a}, {a}>"))
     return names
 
 
@@ -218,26 +216,43 @@ class _ReductionFamily(_kernels.Family):
 _kernels.register_family(_ReductionFamily())
 
 
-def reduce(name, x, axis, keepdims, dtype=None):
-    """The reduction `name` of `x` over `axis` (None: all), as a new array."""
-    if not isinstance(x, usm_ndarray):
-        what = "count_nonzero" if name == "count" else name
-        raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
+def types(name, dt, dtype, qi):
+    """(operation struct, struct over partial states, state type name,
+    result type name) of reduction `name` of items of dtype `dt`, with the
+    dtype= argument `dtype`, or TypeError."""
     struct, rule, takes_dtype, kinds, partials = _REDUCTIONS[name]
-    if x._dtype.kind not in kinds:
-        raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
-    qi = x._q
+    if dt.kind not in kinds:
+        raise TypeError(f"{name} is not defined for dtype {dt.name}")
     if dtype is not None:
         if not takes_dtype:
             raise TypeError(f"{name} has no dtype argument")
         dtype = _dtypes.to_dtype(dtype)
         _dtypes.check_device_support(dtype, qi)
-    nd = x.ndim
-    axes = normalize_axes(axis, nd)
-    t = _TN[x._tc]
-    a, r = rule(t, dtype, qi)
+    a, r = rule(_TN[_dtypes.TC[dt]], dtype, qi)
     if not qi.fp64 and a in ("f8", "c16"):
         a = "f4" if a == "f8" else "c8"
+    return struct, partials or struct, a, r
+
+
+def has_vector_kernels(struct, t, a):
+    """Whether the reduction `struct` of items t into states a has
+    vector-block kernels (on CPU devices)."""
+    if struct in ("usmk::red_argmax", "usmk::red_argmin"):
+        return t in _ARG_VEC_TYPES
+    return t in _VEC_TYPES and (a in _VEC_STATES or (a == "b1" and t in _VEC_BOOL_ITEMS))
+
+
+def reduce(name, x, axis, keepdims, dtype=None):
+    """The reduction `name` of `x` over `axis` (None: all), as a new array."""
+    if not isinstance(x, usm_ndarray):
+        if traced(x) is not None:
+            return x.__usm_trace__(name, (x,), dict(axis=axis, keepdims=keepdims, dtype=dtype))
+        what = "count_nonzero" if name == "count" else name
+        raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
+    struct, partials, a, r = types(name, x._dtype, dtype, x._q)
+    qi = x._q
+    nd = x.ndim
+    axes = normalize_axes(axis, nd)
     n_red = 1
     for i in axes:
         n_red *= x._shape[i]
@@ -252,7 +267,7 @@ def reduce(name, x, axis, keepdims, dtype=None):
     if n_red == 0 and name in ("max", "min", "nanmax", "nanmin") and 0 not in out_shape:
         raise ValueError(f"{name} of an empty selection has no identity")
     out = empty_array(out_shape, _DT[r], qi, x._alloc.kind)
-    _engine.reduce(qi.ref, qi.kc, struct, partials or struct, xv, len(axes), out, a, _state_size(a),
+    _engine.reduce(qi.ref, qi.kc, struct, partials, xv, len(axes), out, a, state_size(a),
                    name[:3] == "arg")
     if keepdims:
         shape = tuple(1 if i in axes else s for i, s in enumerate(x._shape))

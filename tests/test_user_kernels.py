@@ -1,0 +1,315 @@
+"""ElementwiseKernel, ReductionKernel, RawKernel and RawModule against NumPy:
+dtypes, broadcasting, strided, negative-stride and 0-size inputs, scalars,
+outputs given or allocated, raw arguments, size=, axes, and the three kinds
+of user error (a bad parameter list, C++ that does not compile, a dtype the
+device lacks). Each runs with the vector-block and the generic kernels
+(the `variant` fixture)."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from usmarray.user_kernels import NoVec
+
+from conftest import check, device_supports, sample
+
+# dtypes of the elementwise tests: every kind, a vectorisable and a scalar-only one of each
+EW_DTYPES = [d for d in (ua.bool, ua.int8, ua.uint16, ua.int32, ua.int64, ua.uint64,
+                         ua.float32, ua.float64, ua.complex64) if device_supports(d)]
+
+_add = ua.ElementwiseKernel("T x, T y", "T z", "z = x + y", "uk_add")
+_axpy = ua.ElementwiseKernel("T a, T x, T y", "T z", "z = a * x + y", "uk_axpy")
+
+
+# --------------------------------------------------------------- elementwise
+@pytest.mark.parametrize("dt", EW_DTYPES, ids=lambda d: d.name)
+def test_elementwise_types(dt, variant):
+    a, b = sample((5, 7), dt, 1), sample((5, 7), dt, 2)
+    kern = ua.ElementwiseKernel("T x, T y", "T z", "z = x * y", "uk_mul")
+    if dt == ua.bool:
+        kern = ua.ElementwiseKernel("T x, T y", "T z", "z = x && y", "uk_and")
+        expected = a & b
+    else:
+        with np.errstate(over="ignore"):
+            expected = a * b
+    check(kern(ua.asarray(a), ua.asarray(b)), expected)
+
+
+def test_elementwise_broadcasting_and_strides(variant):
+    a = sample((6, 1), ua.float32, 1)
+    b = sample((10,), ua.float32, 2)
+    check(_add(ua.asarray(a), ua.asarray(b)), a + b)
+    m = sample((8, 9), ua.float64, 3)
+    n = sample((9, 8), ua.float64, 4)
+    x, y = ua.asarray(m), ua.asarray(n)
+    check(_add(x[::-2, 1::2], y.T[::-2, 1::2]), m[::-2, 1::2] + n.T[::-2, 1::2])
+    check(_add(x.T, y), m.T + n)
+    # more dimensions than the strided kernels have: split launches
+    big = sample((2, 1, 3, 2, 3, 2, 3, 2, 2, 3), ua.float32, 5)
+    bx = ua.asarray(big)[..., ::-1]
+    check(_add(bx, bx), big[..., ::-1] * 2)
+
+
+def test_elementwise_scalars_and_fixed_types(variant):
+    x = sample((100,), ua.float32, 1)
+    y = sample((100,), ua.float32, 2)
+    check(_axpy(2.5, ua.asarray(x), ua.asarray(y)), np.float32(2.5) * x + y)
+    # a scalar alone binds the placeholder: Python float -> float64
+    k = ua.ElementwiseKernel("float32 x, T s", "float64 z", "z = x * s", "uk_mixed")
+    check(k(ua.asarray(x), 3.0), x.astype(np.float64) * 3.0)
+    k = ua.ElementwiseKernel("int32 x, int32 s", "int32 z", "z = x + s", "uk_fixed")
+    check(k(ua.asarray(np.arange(10, dtype=np.int64)), 7), np.arange(10, dtype=np.int32) + 7)
+
+
+def test_elementwise_outputs(variant):
+    x = sample((4, 6), ua.float32, 1)
+    y = sample((4, 6), ua.float32, 2)
+    out = ua.empty((4, 6), dtype=ua.float32)
+    r = _add(ua.asarray(x), ua.asarray(y), out)
+    assert r is out
+    check(out, x + y)
+    # a strided output (written through a contiguous temporary when the
+    # kernel reads `i`), and an output that is also an input
+    big = ua.zeros((4, 12), dtype=ua.float32)
+    _add(ua.asarray(x), ua.asarray(y), big[:, ::2])
+    check(big[:, ::2], x + y)
+    check(big[:, 1::2], np.zeros((4, 6), np.float32))
+    xa = ua.asarray(x)
+    _add(xa, xa, xa)
+    check(xa, x + x)
+    # several outputs
+    k = ua.ElementwiseKernel("T x", "T s, T d", "s = x + x; d = x - 1", "uk_two")
+    s, d = k(ua.asarray(x))
+    check(s, x + x)
+    check(d, x - 1)
+
+
+def test_elementwise_index_raw_and_size(variant):
+    rev = ua.ElementwiseKernel("raw T x", "T y", "y = x[_ind.size() - i - 1]", "uk_rev")
+    x = sample((50,), ua.int64, 1)
+    check(rev(ua.asarray(x), ua.empty(50, dtype=ua.int64)), x[::-1])
+    iota = ua.ElementwiseKernel("", "int64 y", "y = i * 3", "uk_iota")
+    check(iota(size=17), np.arange(17) * 3)
+    # `i` follows C order of the result even for a given F-ordered output
+    out = ua.empty((3, 4), dtype=ua.int64, order="F")
+    idx = ua.ElementwiseKernel("", "int64 y", "y = i", "uk_index")
+    idx(out, size=12)
+    check(out, np.arange(12).reshape(3, 4))
+
+
+def test_elementwise_empty(variant):
+    x = ua.empty((0, 5), dtype=ua.float32)
+    r = _add(x, x)
+    assert r.shape == (0, 5)
+    assert r.dtype == ua.float32
+
+
+def test_elementwise_vector_fallback(variant):
+    # an operation vectors do not take (a vector assigned to a float): the
+    # vector-block kernel fails to compile and the scalar kernels run
+    x = sample((1000,), ua.float32, 1)
+    k = ua.ElementwiseKernel("T x", "T y", "float t = x * 2; y = t + 1", "uk_scalar_local")
+    check(k(ua.asarray(x)), x * 2 + 1)
+    check(k(ua.asarray(x)), x * 2 + 1)
+
+
+def test_elementwise_source_and_bad_params():
+    src = _add.source(ua.ones(3), ua.ones(3))
+    assert "z = x + y" in src and "uk_add" in src
+    for params in ("T", "T x y", "T x, T x", "T x,", "raw", "T 1x", "T i"):
+        with pytest.raises(ValueError):
+            ua.ElementwiseKernel(params, "T z", "z = 1", "bad")
+    with pytest.raises(ValueError):
+        ua.ElementwiseKernel("T x", "T x", "x = 1", "bad")
+    with pytest.raises(ValueError):
+        ua.ElementwiseKernel("T x", "T y", "y = x", "not a name")
+    with pytest.raises(TypeError):
+        _add(ua.ones(3), [1, 2, 3])
+    with pytest.raises(TypeError):
+        _add(ua.ones(3, dtype=ua.float32), ua.ones(3, dtype=ua.int32))   # T bound twice
+    with pytest.raises(ValueError):
+        _add(ua.ones(3), ua.ones(4))
+    with pytest.raises(ValueError):
+        _add(ua.ones(3), ua.ones(3), ua.empty(4))
+
+
+def test_elementwise_compile_error_points_at_the_user_line():
+    k = ua.ElementwiseKernel("T x", "T y", "float t = x;\ny = t +* 2;", "uk_broken")
+    with pytest.raises(ua.KernelCompileError) as e:
+        k(ua.ones(4, dtype=ua.float32))
+    msg = str(e.value)
+    assert "operation, line 2: y = t +* 2;" in msg
+    assert "error" in msg
+
+
+def test_elementwise_dtype_the_device_lacks(monkeypatch):
+    x = ua.ones(4, dtype=ua.float32)
+    monkeypatch.setattr(x._q, "fp64", False)
+    k = ua.ElementwiseKernel("T x", "float64 y", "y = x", "uk_f64")
+    with pytest.raises(TypeError, match="float64"):
+        k(x)
+
+
+def test_novec_marker(tmp_path, monkeypatch):
+    monkeypatch.setenv("USMARRAY_CACHE_DIR", str(tmp_path))
+    NoVec.add("uk_test_prefix_0")
+    NoVec._known.discard("uk_test_prefix_0")
+    assert NoVec.known("uk_test_prefix_0")   # (read back from the file)
+
+
+# --------------------------------------------------------------- reductions
+def check_sum(got, terms, axis=None, keepdims=False):
+    """A float sum of `terms` (in another order than NumPy's): within the
+    rounding of the sum of their magnitudes."""
+    dt = terms.dtype
+    exact = np.sum(terms.astype(np.float64), axis=axis, keepdims=keepdims)
+    assert got.dtype == dt and got.shape == exact.shape
+    scale = np.sum(np.abs(terms), axis=axis, dtype=np.float64, keepdims=keepdims)
+    np.testing.assert_array_less(np.abs(ua.asnumpy(got) - exact),
+                                 4 * np.finfo(dt).eps * scale + 1e-30)
+
+
+_l2 = ua.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "ur_l2")
+_dot = ua.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "ur_dot")
+
+
+@pytest.mark.parametrize("dt", [d for d in (ua.int32, ua.int64, ua.float32, ua.float64)
+                                if device_supports(d)], ids=lambda d: d.name)
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 2)])
+def test_reduction_axes(dt, axis, variant):
+    a = sample((7, 300, 5), dt, 1)
+    b = sample((7, 300, 5), dt, 2)
+    for keepdims in (False, True):
+        got = _dot(ua.asarray(a), ua.asarray(b), axis=axis, keepdims=keepdims)
+        expected = np.sum(a * b, axis=axis, dtype=dt, keepdims=keepdims)
+        if dt.kind != "f":
+            check(got, expected)
+        else:
+            check_sum(got, a * b, axis, keepdims)
+
+
+def test_reduction_post_map_and_strides(variant):
+    x = sample((1000, 40), ua.float32, 3)
+    check(_l2(ua.asarray(x)), np.sqrt(np.sum(x.astype(np.float64) ** 2)).astype(np.float32))
+    v = ua.asarray(x)[::-3, 1::2]
+    check(_l2(v, axis=1), np.sqrt(np.sum(x[::-3, 1::2].astype(np.float64) ** 2, axis=1))
+          .astype(np.float32))
+    # broadcasting inputs of other strides are walked as C-contiguous copies
+    w = sample((40,), ua.float32, 4)
+    check_sum(_dot(ua.asarray(x), ua.asarray(w), axis=1), x * w, axis=1)
+
+
+def test_reduction_scalars_types_and_out(variant):
+    x = sample((300,), ua.float32, 5)
+    wsum = ua.ReductionKernel("T x, T w", "T y", "x * w", "a + b", "y = a", "0", "ur_wsum")
+    check(wsum(ua.asarray(x), 2.0), (x * np.float32(2)).sum())
+    # an int input reduced in float64 (reduce_type) into a float32 output
+    mean = ua.ReductionKernel("int32 x", "float32 y", "x", "a + b", "y = a / _n", "0",
+                              "ur_mean", reduce_type="double",
+                              preamble="constexpr double _n = 300.0;")
+    xi = np.arange(300, dtype=np.int32)
+    check(mean(ua.asarray(xi)), np.float32(xi.mean()))
+    out = ua.empty((), dtype=ua.float32)
+    assert wsum(ua.asarray(x), 1.0, out=out) is out
+    check(out, x.sum())
+    out64 = ua.empty((), dtype=ua.float64)
+    r = _l2(ua.asarray(x), out=ua.empty((), dtype=ua.float32))
+    check(r, np.float32(np.sqrt((x.astype(np.float64) ** 2).sum())))
+    with pytest.raises(ValueError):
+        _l2(ua.asarray(x), out=ua.empty((2,), dtype=ua.float32))
+    with pytest.raises(TypeError):
+        wsum(ua.asarray(x), out64)   # T bound to float32 and float64
+
+
+def test_reduction_without_identity(variant):
+    mx = ua.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", None, "ur_max")
+    x = sample((50, 60), ua.float32, 6)
+    check(mx(ua.asarray(x)), x.max())
+    check(mx(ua.asarray(x), axis=0), x.max(axis=0))
+    with pytest.raises(ValueError):
+        mx(ua.empty((0,), dtype=ua.float32))
+    # an empty selection of an empty result is no error
+    assert mx(ua.empty((0, 3), dtype=ua.float32), axis=1).shape == (0,)
+
+
+def test_reduction_empty_with_identity(variant):
+    r = _dot(ua.empty((0,), dtype=ua.float32), ua.empty((0,), dtype=ua.float32))
+    check(r, np.float32(0))
+
+
+def test_reduction_errors():
+    with pytest.raises(ValueError):
+        ua.ReductionKernel("T x", "T y, T z", "x", "a + b", "y = a", "0", "bad")
+    with pytest.raises(ValueError):
+        ua.ReductionKernel("raw T x", "T y", "x", "a + b", "y = a", "0", "bad")
+    with pytest.raises(ValueError):
+        ua.ReductionKernel("T x", "T a", "x", "a + b", "a = a", "0", "bad")
+    with pytest.raises(ValueError):
+        ua.ReductionKernel("T x,", "T y", "x", "a + b", "y = a", "0", "bad")
+    broken = ua.ReductionKernel("T x", "T y", "x", "a +* b", "y = a", "0", "ur_broken")
+    with pytest.raises(ua.KernelCompileError, match="reduce_expr, line 1"):
+        broken(ua.ones(10, dtype=ua.float32))
+    with pytest.raises(ValueError):
+        _l2(3.0)
+
+
+def test_reduction_dtype_the_device_lacks(monkeypatch):
+    x = ua.ones(4, dtype=ua.float32)
+    monkeypatch.setattr(x._q, "fp64", False)
+    k = ua.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "ur_f64",
+                           reduce_type="float64")
+    with pytest.raises(TypeError, match="float64"):
+        k(x)
+
+
+# --------------------------------------------------------------- raw kernels
+_STENCIL = r"""
+USM_KERNEL(1) void stencil(const float *x, float *y, long n, float w) {
+  const long i = usmk::linear_id();
+  if (i > 0 && i < n - 1) y[i] = w * (x[i - 1] + x[i + 1]) + (1 - 2 * w) * x[i];
+}
+USM_KERNEL(2) void transpose(const double *x, double *y, long rows, long cols) {
+  auto it = syclext::this_work_item::get_nd_item<2>();
+  const long r = it.get_global_id(0), c = it.get_global_id(1);
+  if (r < rows && c < cols) y[c * rows + r] = x[r * cols + c];
+}
+"""
+
+
+def test_raw_kernel_and_module():
+    x = sample((100,), ua.float32, 1)
+    y = ua.zeros(100, dtype=ua.float32)
+    k = ua.RawKernel(_STENCIL, "stencil")
+    expected = np.zeros(100, np.float32)
+    expected[1:-1] = np.float32(0.25) * (x[:-2] + x[2:]) + np.float32(0.5) * x[1:-1]
+    k((100,), (25,), (ua.asarray(x), y, 100, np.float32(0.25)))     # SYCL: global, local
+    check(y, expected)
+    y2 = ua.zeros(100, dtype=ua.float32)
+    k(grid=(4,), block=(25,), args=(ua.asarray(x), y2, 100, np.float32(0.25)))   # CuPy
+    check(y2, expected)
+    mod = ua.RawModule(code=_STENCIL)
+    t = mod.get_function("transpose")
+    m = sample((6, 10), ua.float64, 2)
+    out = ua.empty((10, 6), dtype=ua.float64)
+    t((6, 10), (3, 2), (ua.asarray(m), out, 6, 10))
+    check(out, m.T)
+
+
+def test_raw_kernel_errors():
+    k = ua.RawKernel(_STENCIL, "stencil")
+    x = ua.zeros(8, dtype=ua.float32)
+    with pytest.raises(ValueError):
+        k((1,), (0,), (x, x, 8, np.float32(0)))
+    with pytest.raises(ValueError):
+        k((1, 1), (1,), (x, x, 8, np.float32(0)))
+    with pytest.raises(ValueError):
+        k((10,), (4,), (x, x, 8, np.float32(0)))      # not a multiple of the local size
+    with pytest.raises(ValueError):
+        k((8,), (8,), (x[::2], x, 8, np.float32(0)))   # not contiguous
+    with pytest.raises(TypeError):
+        k((8,), (8,), (x, "y", 8, np.float32(0)))
+    with pytest.raises(TypeError):
+        k((8,), (8,), (x, x, 8, np.float32(0)), grid=(1,))
+    bad = ua.RawKernel("USM_KERNEL(1) void f(float *x) {\n  x[0] = nothing;\n}", "f")
+    with pytest.raises(ua.KernelCompileError, match="code, line 2"):
+        bad((1,), (1,), (x,))

@@ -1,0 +1,746 @@
+"""Kernels written by users, as CuPy has them: ``ElementwiseKernel``,
+``RawKernel`` and ``RawModule`` (``ReductionKernel``: user_reductions.py).
+
+A kernel's C++ is compiled at run time like usmarray's own kernels: through
+the kernel resolver, once per distinct source and dtypes, and kept in the
+disk cache (docs/kernel-cache.md). Elementwise kernels run on the engine's
+n-ary launcher (kernels/engine/nary.cpp): inputs and outputs of one
+broadcast shape walked together (contiguous, or strided with the
+dimensions that merge collapsed), scalars in a block of parameters.
+docs/kernels.md shows them in use.
+"""
+
+import hashlib
+import os
+import re
+import struct
+
+import numpy as np
+
+from ._core import _dtypes, _engine, _env, _kernels
+from ._core._array import empty_array, usm_ndarray
+from ._core._copy import astype, broadcast_view, copy_into
+from ._core._device import common_queue, default_queue, resolve_queue
+from ._core._kernels import KernelCompileError
+from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes
+from ._core._scalars import as_scalar, scalar_value
+
+__all__ = ["ElementwiseKernel", "RawKernel", "RawModule", "cxx_type", "parse_params",
+           "Param", "register_kernel", "compile_error", "section", "UserFamily", "NoVec",
+           "nary_kernels",
+           "source_hash", "pack_scalars", "check_device_type", "bind_types", "dtype_of", "CALL",
+           "NOT_VEC"]
+
+# dtype -> the C++ type of its items in kernels (kernels/sycl/common.hpp)
+_CXX = {"bool": "bool", "int8": "std::int8_t", "uint8": "std::uint8_t",
+        "int16": "std::int16_t", "uint16": "std::uint16_t", "int32": "std::int32_t",
+        "uint32": "std::uint32_t", "int64": "std::int64_t", "uint64": "std::uint64_t",
+        "float16": "sycl::half", "float32": "float", "float64": "double",
+        "complex64": "std::complex<float>", "complex128": "std::complex<double>"}
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")
+_MAX_OPERANDS = 16   # kernels/sycl/geometry.hpp kMaxOperands
+_PARAM_BYTES = 256   # kParamBytes
+
+
+def cxx_type(dt):
+    """The C++ type of items of dtype `dt` in kernels."""
+    return _CXX[dt.name]
+
+
+def _dtype_name(token):
+    """The dtype a type token of a parameter list names, or None (a placeholder)."""
+    try:
+        dt = np.dtype(token)
+    except TypeError:
+        return None
+    return _dtypes.to_dtype(dt) if dt.name in _CXX else None
+
+
+class Param:
+    """One parameter of a kernel's parameter list: ``T x``, ``raw T x`` or
+    ``float32 x``."""
+
+    __slots__ = ("name", "type", "raw", "dtype")
+
+    def __init__(self, name, type_, raw):
+        self.name, self.type, self.raw = name, type_, raw
+        self.dtype = _dtype_name(type_)   # None: a placeholder bound by the arguments
+
+    def __repr__(self):
+        return f"{'raw ' if self.raw else ''}{self.type} {self.name}"
+
+
+def parse_params(text, what):
+    """The parameters of a CuPy-style list ("T x, raw T y, float32 z"), or
+    ValueError saying what is wrong."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what}: parameters must be a string such as 'T x, T y'")
+    params = []
+    for item in (p.strip() for p in text.split(",")):
+        if not item:
+            if text.strip():
+                raise ValueError(f"{what}: empty parameter in {text!r}")
+            continue
+        words = item.split()
+        raw = words[0] == "raw"
+        if raw:
+            words = words[1:]
+        if len(words) != 2 or not all(_IDENT.match(w) for w in words):
+            raise ValueError(f"{what}: cannot parse parameter {item!r} (expected 'T name', "
+                             "'raw T name' or 'float32 name')")
+        params.append(Param(words[1], words[0], raw))
+    names = [p.name for p in params]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise ValueError(f"{what}: parameter name(s) used twice: {', '.join(sorted(dup))}")
+    for p in params:
+        if p.name in ("i", "_ind", "n") or p.name.startswith("_uk"):
+            raise ValueError(f"{what}: {p.name!r} is a reserved name")
+    return params
+
+
+def section(label, text):
+    """`text` (user code) as a section of generated source: after a marker
+    line that compile_error finds to tell which generated line is which
+    line of the user's code. (The kernel compiler reports lines of the
+    source it was given; it does not honour #line.)"""
+    return f"// usmarray: <{label}> follows\n{text}\n"
+
+
+_LOCATION = re.compile(r"^\s*[^\s:]+:(\d+):(\d+): (error|warning): (.*)$", re.M)
+
+
+def compile_error(e, what, name, source, sections):
+    """KernelCompileError `e` of a user kernel with generated `source`, its
+    message pointing at the user's code: for each compiler error in one of
+    `sections` ({label: text}, placed with section()), the section, line
+    and the line's text."""
+    log = str(e)
+    lines = source.splitlines()
+    starts = {}   # label -> line number (1-based) of the section's first line
+    for k, ln in enumerate(lines):
+        m = re.match(r"// usmarray: <(\w+)> follows$", ln)
+        if m:
+            starts[m.group(1)] = k + 2
+    shown = []
+    for m in _LOCATION.finditer(log):
+        if m.group(3) != "error":
+            continue
+        at = int(m.group(1))
+        for label, text in sections.items():
+            first = starts.get(label)
+            user = text.splitlines() or [""]
+            if first is not None and first <= at < first + len(user):
+                k = at - first
+                shown.append(f"  {label}, line {k + 1}: {user[k].strip()}\n    {m.group(4)}")
+                break
+        else:
+            shown.append(f"  generated source, line {at}: {m.group(4)}")
+    head = f"{what} {name!r} does not compile"
+    if shown:
+        head += ":\n" + "\n".join(dict.fromkeys(shown))
+    return KernelCompileError(f"{head}\n\ncompiler log:\n{log}")
+
+
+def nary_kernels(prefix, ptrs, na, first_out, prologue, call, vec=None):
+    """The kernels of the n-ary launcher (kernels/engine/nary.cpp) for one
+    loop body: `<prefix>_contig`, `_strided<ND>` and, when `vec` is
+    (C++ type of the operands, [(j, C++ type) of the outputs], whether the
+    body takes clang vectors rather than sycl::vec), `_vec<1>`.
+
+    `ptrs`: the kernels' pointer parameters (the `na` iterated operands
+    p0, p1, ..., then raw ones); `prologue`: statements reading the scalar
+    parameters from `prm`; `call(kind)`: the statement running the body for
+    one item (kind "contig": item `i` of p_j; "strided": item `off[j]`;
+    "vec": L items from `i`, inputs loaded as vectors, output j into o<j>)."""
+    src = (
+        f"USM_KERNEL(1) void {prefix}_contig({', '.join(ptrs)}, std::int64_t n, "
+        "usm::Params prm) {\n"
+        "  const std::int64_t i = usmk::linear_id();\n  if (i >= n) return;\n"
+        + prologue + call("contig") + "}\n"
+        + f"template <int ND> inline void {prefix}_walk(" + ", ".join(
+            ptrs + ["const usm::Geometry<ND, usm::kMaxOperands> &g", "const usm::Params &prm"])
+        + ") {\n"
+        + f"  std::int64_t off[{na}];\n"
+        + f"  if (!usmk::strided_offsets<ND, usm::kMaxOperands, 0, {na}>(g, off)) return;\n"
+        + f"  const std::int64_t i = off[{first_out}];\n"
+        + prologue + call("strided") + "}\n"
+        + strided_kernels(prefix, ptrs))
+    if vec:
+        ct, outs, plain = vec
+        src += (
+            # (a template, so that a body vectors do not take fails only
+            # when this kernel is asked for)
+            f"template <int V> USM_SIMD_KERNEL void {prefix}_vec({', '.join(ptrs)}, "
+            "std::int64_t n, usm::Params prm) {\n" + prologue
+            + f"  constexpr int L = usm::simd_lanes(sizeof({ct}));\n"
+            + f"  usmk::with_streaming<{ct}>(n, [&](auto st) {{\n"
+            + "    usmk::simd_blocks<L>(n, [&](std::int64_t i) {\n"
+            + "".join(f"      {'usmk::raw_vec' if plain else 'sycl::vec'}<{c}, L> o{j};\n"
+                      for j, c in outs)
+            + "    " + call("vec")
+            + "".join(f"      usmk::store_vec<decltype(st)::value, {c}, L>("
+                      + (f"o{j}" if plain else f"usmk::to_raw<{c}, L>(o{j})")
+                      + f", p{j} + i);\n" for j, c in outs)
+            + "    }, [&](std::int64_t i) {\n    " + call("contig")
+            + "    });\n  });\n}\n")
+    return src
+
+
+def strided_kernels(prefix, ptrs):
+    """The strided kernels `<prefix>_strided<ND>` of the n-ary launcher, one
+    plain function per ND calling `<prefix>_walk<ND>` (kernels/engine/nary.cpp
+    says why they are not a template)."""
+    names = [p.rsplit("*", 1)[1] for p in ptrs]
+    out = []
+    for nd in _kernels.STRIDED_VARIANTS:
+        out.append(f"USM_KERNEL({min(nd, 3)}) void {prefix}_strided{nd}("
+                   + ", ".join(ptrs + [f"usm::Geometry<{nd}, usm::kMaxOperands> g",
+                                       "usm::Params prm"])
+                   + f") {{\n  {prefix}_walk<{nd}>({', '.join(names + ['g', 'prm'])});\n}}\n")
+    return "".join(out)
+
+
+class UserFamily(_kernels.Family):
+    """The kernels of one user kernel's source: a bundle of its own, not
+    compiled by warm-up. `part_of(name)`: the label of the part of the
+    bundle a first call of kernel `name` compiles (the kernels with that
+    label); `operations`: the operation structs it owns (user reductions,
+    whose kernels are the reduction skeleton's templates)."""
+
+    def __init__(self, names, source, label, part_of, operations=()):
+        prefixes = () if operations else tuple(_kernels.split_name(n)[0] for n in names)
+        super().__init__(prefixes, None, lambda a: label, None, lambda qi: ())
+        self.names, self._source, self._label, self._part_of = list(names), source, label, part_of
+        self.text = _kernels.source_of(self.spec(None, None))   # what the compiler is given
+
+    def spec(self, key, qi):
+        return _kernels.BundleSpec(f"user-{self._label}", self._source, self.names)
+
+    def part(self, name, spec, qi):
+        label = self._part_of(name)
+        return label, [n for n in spec.names if self._part_of(n) == label]
+
+    def drop(self, names):
+        """Kernels the bundle no longer provides (a vector-block variant that
+        does not compile)."""
+        self.names = [n for n in self.names if n not in names]
+
+
+def _layout_of(name):
+    # a first call compiles the kernel of its layout: contiguous, vector
+    # blocks (apart, as they may not compile) or strided (every ND)
+    tail = name.split("<")[0].rsplit("_", 1)[-1]
+    return "strided" if tail.startswith("strided") else tail if tail in ("contig", "vec") else "all"
+
+
+def register_kernel(names, source, label, part_of=_layout_of, operations=()):
+    """Make kernels `names` of `source` available to the resolver (they
+    compile on first use); returns their UserFamily."""
+    family = UserFamily(names, source, label, part_of, operations)
+    _kernels.register_family(family, operations)
+    return family
+
+
+def check_device_type(name, dt, qi):
+    """TypeError for a dtype the device lacks (float64 without fp64, ...)."""
+    try:
+        _dtypes.check_device_support(dt, qi)
+    except ValueError as e:
+        raise TypeError(f"{name}: {e}") from None
+
+
+def source_hash(*parts):
+    """A short hash of the texts `parts` (names of generated kernels)."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:12]
+
+
+_INDEX = re.compile(r"\b(i|_ind)\b")
+# C++ that the vector-block kernels take as it is, without calls (plain
+# arithmetic on clang vectors) or with them (sycl::vec, for the sycl:: math)
+CALL = re.compile(r"\w\s*\(")
+# what sycl::vec and clang vectors compute otherwise than scalars
+# (comparisons give -1 for true), or what they cannot compile
+NOT_VEC = re.compile(r"[<>?!\[]|==|&&|\|\||\b(if|for|while|switch|return|goto)\b")
+
+
+def pack_scalars(values):
+    """(bytes, [offset]) packing (dtype, value) pairs, each aligned to its
+    item size, after 8 bytes for the loop's size."""
+    out, offs = bytearray(8), []
+    for dt, v in values:
+        a = min(dt.itemsize, 16)
+        out += b"\0" * (-len(out) % a)
+        offs.append(len(out))
+        out += scalar_value(v, dt)
+    if len(out) > _PARAM_BYTES:
+        raise ValueError(f"the kernel's scalar arguments take {len(out)} bytes, more than "
+                         f"{_PARAM_BYTES}")
+    return out, offs
+
+
+def bind_types(in_params, out_params, ins, outs, name):
+    """{placeholder: dtype}: a placeholder takes the dtype of the first
+    array argument it types (all such arrays must agree), else of the first
+    Python or NumPy scalar it types (Python scalars: bool, int64, float64,
+    complex128, as CuPy)."""
+    types = {}
+    for p, a in zip(in_params + out_params, list(ins) + list(outs)):
+        if isinstance(a, usm_ndarray) and p.dtype is None:
+            have = types.setdefault(p.type, a._dtype)
+            if have != a._dtype:
+                raise TypeError(f"{name}: type {p.type} is bound to both {have.name} and "
+                                f"{a._dtype.name}")
+    for p, a in zip(in_params, ins):
+        if not isinstance(a, usm_ndarray) and p.dtype is None and p.type not in types:
+            types[p.type] = _dtypes.to_dtype(a.dtype if isinstance(a, np.generic)
+                                             else np.asarray(as_scalar(a)).dtype)
+    return types
+
+
+def dtype_of(p, types, name):
+    """The dtype of parameter `p` given the bound placeholders."""
+    dt = p.dtype if p.dtype is not None else types.get(p.type)
+    if dt is None:
+        raise TypeError(f"{name}: cannot determine the type {p.type} of {p.name}: no argument "
+                        "binds it")
+    return dt
+
+
+class NoVec:
+    """User kernels whose vector-block kernel does not compile (the
+    operation does not work on sycl::vec values): in memory, and as empty
+    files in the kernel cache's `user-novec` directory so that later
+    processes do not try again."""
+
+    _known = set()
+
+    @classmethod
+    def _path(cls, prefix):
+        if not _kernels.disk_cache_enabled():
+            return None
+        return os.path.join(_env.cache_dir(), "user-novec", prefix)
+
+    @classmethod
+    def known(cls, prefix):
+        if prefix in cls._known:
+            return True
+        path = cls._path(prefix)
+        if path and os.path.exists(path):
+            cls._known.add(prefix)
+            return True
+        return False
+
+    @classmethod
+    def add(cls, prefix):
+        cls._known.add(prefix)
+        path = cls._path(prefix)
+        if path:
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                open(path, "w").close()
+            except OSError:
+                pass   # (a read-only cache: this process remembers it)
+
+
+class ElementwiseKernel:
+    """An elementwise kernel from C++ code, as ``cupy.ElementwiseKernel``.
+
+    Parameters
+    ----------
+    in_params, out_params : str
+        Parameter lists such as ``"T x, T y"``, ``"float32 a"`` or
+        ``"raw T w"``. A type that is not a dtype name is a placeholder,
+        bound to the dtype of the first array argument it types (or of a
+        Python scalar, when no array binds it). Input arrays and scalars are
+        read as values (``x``); outputs are references to the result's items
+        (``z = ...``). ``raw`` arguments are pointers to the first item of a
+        C-contiguous array, indexed by the kernel (``w[i]``).
+    operation : str
+        C++ statements run for each item: the parameters, ``i`` (the item's
+        index in C order of the broadcast shape) and ``_ind.size()`` (the
+        number of items) are in scope, and the sycl:: math functions.
+    name : str
+        Used in the kernel's name and messages.
+    preamble : str
+        C++ placed before the kernel (helper functions, constants).
+
+    Calling the kernel with the inputs (and optionally the outputs) runs it
+    over their broadcast shape, or over ``size`` items when no argument is
+    an array. Returns the output array (a tuple for several outputs).
+    """
+
+    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
+                 preamble="", no_return=False, return_tuple=False, **options):
+        if not isinstance(name, str) or not _IDENT.match(name):
+            raise ValueError(f"ElementwiseKernel: name must be a C identifier, got {name!r}")
+        if not isinstance(operation, str) or not operation.strip():
+            raise ValueError("ElementwiseKernel: operation must be C++ code")
+        self.in_params = parse_params(in_params, "ElementwiseKernel in_params")
+        self.out_params = parse_params(out_params, "ElementwiseKernel out_params")
+        if not self.out_params:
+            raise ValueError("ElementwiseKernel: at least one output parameter is needed")
+        both = {p.name for p in self.in_params} & {p.name for p in self.out_params}
+        if both:
+            raise ValueError(f"ElementwiseKernel: {', '.join(sorted(both))} is both an input "
+                             "and an output")
+        self.nin, self.nout = len(self.in_params), len(self.out_params)
+        self.name, self.operation, self.preamble = name, operation, preamble
+        self.no_return, self.return_tuple = no_return, return_tuple
+        self._uses_index = bool(_INDEX.search(operation)) or any(
+            p.raw for p in self.in_params + self.out_params)
+        self._compiled = {}   # (types, array flags) -> (kernel prefix, source)
+
+    # ------------------------------------------------------------ source
+    def _source(self, prefix, dts_in, dts_out, scalar, offsets, types, vec):
+        params = self.in_params + self.out_params
+        dts = dts_in + dts_out
+        complex_ = any(d.kind == "c" for d in dts + list(types.values()))
+        typedefs = "".join(f"using {t} = {cxx_type(d)};\n" for t, d in types.items())
+        # body(...): the user's operation on values and references; the
+        # array operands' types are template parameters so that the
+        # vector-block kernel can pass sycl::vec values
+        # the vector-block kernel passes clang vectors when the operation is
+        # plain arithmetic (no calls), else sycl::vec (for the sycl:: math)
+        plain = not CALL.search(self.operation + self.preamble)
+        targs, args, call_contig, call_strided, call_vec, unpack = [], [], [], [], [], []
+        it_names, raw_names = [], []
+        for k, (p, d) in enumerate(zip(params, dts)):
+            ct = cxx_type(d)
+            is_in = k < self.nin
+            if p.raw:
+                args.append(f"{'const ' if is_in else ''}{ct} *{p.name}")
+                raw_names.append((p.name, ct, is_in))
+                call = f"r_{p.name}"
+                call_contig.append(call), call_strided.append(call), call_vec.append(call)
+            elif is_in and scalar[k]:
+                args.append(f"const {ct} {p.name}")
+                unpack.append(f"  {ct} s_{p.name};\n"
+                              f"  __builtin_memcpy(&s_{p.name}, prm.bytes + {offsets[k]}, "
+                              f"sizeof(s_{p.name}));\n")
+                call = f"s_{p.name}"
+                call_contig.append(call), call_strided.append(call), call_vec.append(call)
+            else:
+                j = len(it_names)
+                it_names.append((p.name, ct, is_in))
+                targs.append(f"class A{j}")
+                args.append(f"{'const ' if is_in else ''}A{j} &{p.name}")
+                call_contig.append(f"p{j}[i]")
+                call_strided.append(f"p{j}[off[{j}]]")
+                call_vec.append((f"usmk::load_raw<{ct}, L>(p{j} + i)" if plain else
+                                 f"usmk::to_sycl<{ct}, L>(usmk::load_raw<{ct}, L>(p{j} + i))")
+                                if is_in else f"o{j}")
+        ptrs = [f"{'const ' if is_in else ''}{ct} *p{j}" for j, (_, ct, is_in) in
+                enumerate(it_names)]
+        ptrs += [f"{'const ' if is_in else ''}{ct} *r_{n}" for n, ct, is_in in raw_names]
+        first_out = next(j for j, (_, _, is_in) in enumerate(it_names) if not is_in)
+        na = len(it_names)
+        prologue = ("  std::int64_t size_;\n  __builtin_memcpy(&size_, prm.bytes, 8);\n"
+                    + "".join(unpack))
+        tail = ["i", "{size_}"]
+        calls = {"contig": call_contig, "strided": call_strided, "vec": call_vec}
+        # (vector-block kernel: every array operand of one type, _vectorizable)
+        outs = [(j, c) for j, (_, c, is_in) in enumerate(it_names) if not is_in]
+        src = (
+            ("#define USM_COMPLEX 1\n" if complex_ else "")
+            + '#include "common.hpp"\n#include "math.hpp"\n'
+            + (section("preamble", self.preamble) if self.preamble else "")
+            + f"namespace {prefix}_ns {{\nusing namespace sycl;\n{typedefs}"
+            + "struct ind_t { std::int64_t n; std::int64_t size() const { return n; } };\n"
+            + f"template <{', '.join(targs)}>\n"
+            + f"inline void body({', '.join(args + ['std::int64_t i', 'ind_t _ind'])}) {{\n"
+            + section("operation", self.operation) + ";\n}\n} // namespace\n"
+            + nary_kernels(prefix, ptrs, na, first_out, prologue,
+                           lambda kind: f"  {prefix}_ns::body({', '.join(calls[kind] + tail)});\n",
+                           (it_names[0][1], outs, plain) if vec else None))
+        return src
+
+    # dtypes whose sycl::vec arithmetic is the scalar arithmetic, lane by lane
+    _VEC_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                  "float32", "float64")
+
+    def _vectorizable(self, dts, scalar):
+        """Whether the vector-block kernel may run this kernel: an
+        expression over operands of one dtype, without the index, raw
+        arguments, comparisons or control flow. (It may still not compile:
+        then the kernel runs without it, NoVec.)"""
+        arrays = [d for d, s in zip(dts, scalar) if not s]
+        return (not self._uses_index and len(set(arrays)) == 1
+                and arrays[0].name in self._VEC_TYPES
+                and not NOT_VEC.search(self.operation + self.preamble))
+
+    def _kernel(self, dts_in, dts_out, scalar, offsets, types):
+        """(prefix, source text, whether it has a vector-block kernel)."""
+        key = (tuple(dts_in), tuple(dts_out), tuple(scalar), tuple(offsets),
+               tuple(sorted((t, d.name) for t, d in types.items())))
+        k = self._compiled.get(key)
+        if k is None:
+            h = source_hash(repr(key), self.operation, self.preamble,
+                      repr(self.in_params), repr(self.out_params))
+            prefix = f"uk_{self.name}_{h}"
+            vec = self._vectorizable(dts_in + dts_out, scalar) and not NoVec.known(prefix)
+            source = self._source(prefix, dts_in, dts_out, scalar, offsets, types, vec)
+            names = ([f"{prefix}_contig"] + [f"{prefix}_strided{nd}"
+                                             for nd in _kernels.STRIDED_VARIANTS]
+                     + ([f"{prefix}_vec<1>"] if vec else []))
+            text = register_kernel(names, source, f"{self.name}-{h}").text
+            k = self._compiled[key] = (prefix, text, vec)
+        return k
+
+    def _without_vec(self, prefix):
+        """The vector-block kernel of `prefix` did not compile: never again."""
+        NoVec.add(prefix)
+        for key, (p, text, vec) in self._compiled.items():
+            if p == prefix:
+                self._compiled[key] = (p, text, False)
+
+    # ------------------------------------------------------------ call
+    def __call__(self, *args, size=None, block_size=None):
+        if len(args) not in (self.nin, self.nin + self.nout):
+            raise TypeError(f"{self.name}: takes {self.nin} inputs (and optionally "
+                            f"{self.nout} outputs), got {len(args)} arguments")
+        ins, outs = list(args[:self.nin]), list(args[self.nin:])
+        for p, a in zip(self.in_params, ins):
+            if not isinstance(a, usm_ndarray) and as_scalar(a) is None:
+                raise TypeError(f"{self.name}: argument {p.name} must be a usm_ndarray or a "
+                                f"scalar, got {type(a).__name__}")
+            if p.raw and not isinstance(a, usm_ndarray):
+                raise TypeError(f"{self.name}: raw argument {p.name} must be a usm_ndarray")
+        for p, o in zip(self.out_params, outs):
+            if not isinstance(o, usm_ndarray):
+                raise TypeError(f"{self.name}: output {p.name} must be a usm_ndarray")
+            if not o._flags & WRITABLE:
+                raise ValueError(f"{self.name}: output {p.name} is read-only")
+        arrays = [a for a in ins + outs if isinstance(a, usm_ndarray)]
+        qi = common_queue(*arrays) if arrays else resolve_queue(None)
+        types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
+        dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
+        dts_out = [dtype_of(p, types, self.name) for p in self.out_params]
+        for d in dts_in + dts_out + list(types.values()):
+            check_device_type(self.name, d, qi)
+        # the iteration's shape: every array that is not raw
+        shapes = [a._shape for p, a in zip(self.in_params + self.out_params, ins + outs)
+                  if isinstance(a, usm_ndarray) and not p.raw]
+        if shapes:
+            shape = broadcast_shapes(*shapes)
+            if size is not None and size != int(np.prod(shape)):
+                raise ValueError(f"{self.name}: size={size} does not match the arguments' shape "
+                                 f"{shape}")
+        elif size is not None:
+            shape = (int(size),)
+        else:
+            raise ValueError(f"{self.name}: no array argument: give size=")
+        for p, o in zip(self.out_params, outs):
+            if not p.raw and o._shape != shape:
+                raise ValueError(f"{self.name}: output {p.name} has shape {o._shape}, the "
+                                 f"arguments broadcast to {shape}")
+        kind = arrays[0]._alloc.kind if arrays else "device"
+        # operands: inputs as arrays (cast to the declared type), scalars
+        # into the parameter block, raw arrays contiguous
+        scalar = [not isinstance(a, usm_ndarray) for a in ins] + [False] * self.nout
+        it_in, raw, values = [], [], []
+        for p, a, d in zip(self.in_params, ins, dts_in):
+            if not isinstance(a, usm_ndarray):
+                values.append((d, as_scalar(a)))
+                continue
+            if a._dtype is not d:
+                a = astype(a, d)
+            if p.raw:
+                raw.append(a if a._flags & C_CONTIG else astype(a, d, order="C"))
+            else:
+                it_in.append(broadcast_view(a, shape))
+        block, offs = pack_scalars(values)
+        offsets = []
+        it_scalar = iter(offs)
+        for s in scalar:
+            offsets.append(next(it_scalar) if s else 0)
+        block[0:8] = struct.pack("<q", int(np.prod(shape)))
+        results, it_out, copy_back = [], [], []
+        for k, (p, d) in enumerate(zip(self.out_params, dts_out)):
+            o = outs[k] if outs else None
+            if p.raw:
+                if o is None:
+                    o = empty_array(shape, d, qi, kind)
+                raw.append(o)
+                results.append(o)
+                continue
+            if o is None:
+                o = empty_array(shape, d, qi, kind)
+            target = o
+            # the index `i` is read from the first output's offset: a
+            # C-contiguous one (a given one that is not is written after)
+            needs_c = self._uses_index and not it_out and not o._flags & C_CONTIG
+            if o._dtype is not d or needs_c:
+                target = empty_array(shape, d, qi, kind)
+                copy_back.append((o, target))
+            it_out.append(target)
+            results.append(o)
+        if len(it_in) + len(it_out) > _MAX_OPERANDS:
+            raise ValueError(f"{self.name}: at most {_MAX_OPERANDS} array arguments")
+        if not it_out:
+            raise ValueError(f"{self.name}: at least one output must not be raw")
+        prefix, source, vec = self._kernel(dts_in, dts_out, scalar, offsets, types)
+        try:
+            try:
+                _engine.nary(qi.ref, qi.kc, prefix, it_in + it_out, len(it_in), raw,
+                             bytes(block), vec)
+            except KernelCompileError:
+                if not vec:
+                    raise
+                self._without_vec(prefix)
+                _engine.nary(qi.ref, qi.kc, prefix, it_in + it_out, len(it_in), raw,
+                             bytes(block), False)
+        except KernelCompileError as e:
+            raise compile_error(e, "ElementwiseKernel", self.name, source,
+                                {"operation": self.operation, "preamble": self.preamble}) from None
+        for o, t in copy_back:
+            copy_into(o, t)
+        if self.no_return:
+            return None
+        if self.nout == 1 and not self.return_tuple:
+            return results[0]
+        return tuple(results)
+
+    def source(self, *args, size=None):
+        """The C++ generated for these arguments (for debugging)."""
+        ins, outs = list(args[:self.nin]), list(args[self.nin:])
+        types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
+        dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
+        dts_out = [dtype_of(p, types, self.name) for p in self.out_params]
+        scalar = [not isinstance(a, usm_ndarray) for a in ins] + [False] * self.nout
+        values = [(d, as_scalar(a)) for a, d in zip(ins, dts_in) if not isinstance(a, usm_ndarray)]
+        _, offs = pack_scalars(values)
+        it = iter(offs)
+        offsets = [next(it) if s else 0 for s in scalar]
+        return self._kernel(dts_in, dts_out, scalar, offsets, types)[1]
+
+
+class RawKernel:
+    """A SYCL free-function kernel from source, as ``cupy.RawKernel``.
+
+    Parameters
+    ----------
+    code : str
+        C++ defining ``name`` as a free-function kernel (``USM_KERNEL(1)``
+        for a 1-D nd_range, ``USM_KERNEL(2)``/``(3)``), with the helpers of
+        kernels/sycl/common.hpp and math.hpp in scope (``usmk::linear_id()``,
+        ``syclext::this_work_item::get_nd_item<1>()``, the sycl:: math).
+    name : str
+        The kernel function's name.
+
+    Calling ``kernel(global_size, local_size, args)`` launches an
+    nd_range of ``global_size`` work-items (a size or a tuple of 1 to 3) in
+    work-groups of ``local_size``, SYCL's form; ``kernel(grid=..., block=...,
+    args=...)`` is CuPy's, ``grid`` work-groups of ``block`` work-items per
+    dimension. Arrays are passed as pointers to their first item (which must
+    be C-contiguous), scalars as NumPy scalars of the declared type
+    (``np.float32(2)``) or Python ints (int64) and floats (float64).
+    """
+
+    def __init__(self, code, name, options=(), *, _module=None):
+        if not isinstance(name, str) or not _IDENT.match(name):
+            raise ValueError(f"RawKernel: name must be a C identifier, got {name!r}")
+        if not isinstance(code, str):
+            raise TypeError("RawKernel: code must be a string of C++")
+        self.code, self.name = code, name
+        self._module = _module or RawModule(code=code, options=options, _names=(name,))
+
+    def __call__(self, global_size=None, local_size=None, args=None, *, grid=None, block=None,
+                 shared_mem=0, sycl_queue=None):
+        cupy = grid is not None or block is not None
+        if cupy and (global_size is not None or local_size is not None):
+            raise TypeError("RawKernel: give global and local sizes, or grid= and block=, "
+                            "not both")
+        glob, loc = (grid, block) if cupy else (global_size, local_size)
+        if glob is None or loc is None or args is None:
+            raise TypeError("RawKernel: takes (global_size, local_size, args) or grid=, block=, "
+                            "args=")
+        glob = (glob,) if isinstance(glob, int) else tuple(glob)
+        loc = (loc,) if isinstance(loc, int) else tuple(loc)
+        if not 1 <= len(glob) <= 3 or len(glob) != len(loc):
+            raise ValueError("RawKernel: the sizes must be 1 to 3 numbers each, of one length")
+        if any(int(g) <= 0 for g in glob) or any(int(b) <= 0 for b in loc):
+            raise ValueError("RawKernel: sizes must be positive")
+        if cupy:
+            glob = tuple(int(g) * int(b) for g, b in zip(glob, loc))
+        elif any(int(g) % int(b) for g, b in zip(glob, loc)):
+            raise ValueError(f"RawKernel: the global size {glob} is not a multiple of the local "
+                             f"size {loc} (CuPy's grid and block: grid=, block=)")
+        if shared_mem:
+            raise ValueError("RawKernel: shared_mem is not supported (declare local memory "
+                             "with syclexp::work_group_static)")
+        if not isinstance(args, (tuple, list)):
+            raise TypeError("RawKernel: args must be a tuple")
+        arrays = [a for a in args if isinstance(a, usm_ndarray)]
+        qi = (common_queue(*arrays) if arrays else
+              resolve_queue(sycl_queue) if sycl_queue is not None else default_queue())
+        packed = []
+        for k, a in enumerate(args):
+            if isinstance(a, usm_ndarray):
+                if not a._flags & C_CONTIG:
+                    raise ValueError(f"RawKernel: array argument {k} is not C-contiguous")
+                packed.append(a)
+            elif isinstance(a, np.generic) and a.dtype.kind in "biufc":
+                packed.append(a.tobytes())
+            elif isinstance(a, bool):
+                packed.append(np.bool_(a).tobytes())
+            elif isinstance(a, int):
+                packed.append(np.int64(a).tobytes())
+            elif isinstance(a, float):
+                packed.append(np.float64(a).tobytes())
+            else:
+                raise TypeError(f"RawKernel: argument {k} must be a usm_ndarray or a scalar, got "
+                                f"{type(a).__name__}")
+        glob = tuple(int(g) for g in glob)
+        loc = tuple(int(b) for b in loc)
+        prefix = self._module._prefix(qi)
+        try:
+            _engine.launch_raw(qi.ref, qi.kc, f"{prefix}::{self.name}", packed, glob, loc)
+        except KernelCompileError as e:
+            raise compile_error(e, "RawKernel", self.name, self._module._source,
+                                {"code": self.code}) from None
+
+
+class RawModule:
+    """Several kernels from one source, as ``cupy.RawModule``:
+    ``RawModule(code=...).get_function(name)`` is a RawKernel. The source is
+    compiled once, with all the kernels ``get_function`` asked for before
+    the first launch (``name_expressions`` names them up front)."""
+
+    def __init__(self, code=None, *, options=(), name_expressions=(), _names=()):
+        if not isinstance(code, str):
+            raise TypeError("RawModule: code must be a string of C++")
+        self.code = code
+        self._names = list(dict.fromkeys(list(name_expressions) + list(_names)))
+        self._registered = {}   # frozen names -> prefix
+
+    def get_function(self, name):
+        if not isinstance(name, str) or not _IDENT.match(name):
+            raise ValueError(f"RawModule: name must be a C identifier, got {name!r}")
+        if name not in self._names:
+            self._names.append(name)
+        return RawKernel(self.code, name, _module=self)
+
+    def _prefix(self, qi):
+        """The C++ namespace the module's code is compiled in (its kernels
+        are `<namespace>::<name>`, so that two modules may name kernels
+        alike), registering the module's kernels on first use."""
+        names = tuple(self._names)
+        prefix = self._registered.get(names)
+        if prefix is None:
+            h = source_hash(self.code, *names)
+            prefix = f"rk_{h}"
+            lines = self.code.splitlines()
+            includes = "".join(ln + "\n" for ln in lines if ln.lstrip().startswith("#include"))
+            body = "\n".join("" if ln.lstrip().startswith("#include") else ln for ln in lines)
+            source = (("#define USM_COMPLEX 1\n" if "complex" in self.code else "")
+                      + '#include "common.hpp"\n#include "math.hpp"\n' + includes
+                      + f"namespace {prefix} {{\n" + section("code", body) + "}\n")
+            self._source = register_kernel([f"{prefix}::{n}" for n in names], source,
+                                           f"raw-{h}").text
+            self._registered[names] = prefix
+        return prefix
