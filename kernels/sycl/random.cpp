@@ -123,7 +123,10 @@ inline usmk::raw_vec<T, L> from_draws(usmk::raw_vec<U, L> x, u64 a, u64 b, u64 t
     return r;
   } else {  // D_INT32 on halves
     using W = usmk::raw_vec<u64, L>;
-    const W m = __builtin_convertvector(x, W) * (b + 1);
+    if (b == 0xffffffffull)   // the full 32-bit range: the halves themselves
+      return __builtin_convertvector(a + __builtin_convertvector(x, W), usmk::raw_vec<T, L>);
+    // (both factors below 2^32: one 32x32-bit multiply per lane)
+    const W m = __builtin_convertvector(x, W) * ((b + 1) & 0xffffffffull);
     bad = __builtin_convertvector((m & 0xffffffffull) < t, usmk::raw_vec<long long, L>);
     return __builtin_convertvector(a + (m >> 32), usmk::raw_vec<T, L>);
   }

@@ -42,7 +42,8 @@ DISTS = {
     "raw": Dist(0, "rng_fill", "bits", ("u4", "u8"), ("u4", "u8")),
     "random": Dist(1, "rng_fill", "bits", _FLOATS, _FLOATS),
     "uniform": Dist(2, "rng_fill", "bits", _FLOATS, _FLOATS),
-    "int32": Dist(3, "rng_fill", "halves", _INTS, ("i4", "u4", "i8", "u8")),
+    # (uint8/uint16 vectors for the bucket keys of permutations)
+    "int32": Dist(3, "rng_fill", "halves", _INTS, ("u1", "u2", "i4", "u4", "i8", "u8")),
     "int64": Dist(4, "rng_fill", "words", ("i8", "u8"), ()),
     "normal": Dist(5, "rng_dist", "pairs", _FLOATS, ()),
     "exponential": Dist(6, "rng_dist", "words", _FLOATS, ()),

@@ -236,8 +236,10 @@ class Generator:
     def bytes(self, length):
         """`length` random bytes: NumPy's bytes bit for bit (the 32-bit
         halves of the stream, little-endian)."""
-        n = (operator.index(length) - 1) // 4 + 1
-        x = self.integers(0, 1 << 32, size=max(n, 0), dtype=np.uint32)
+        length = operator.index(length)
+        # NumPy's count of 32-bit draws, C division included: bytes(0) draws one
+        n = (length - 1) // 4 + 1 if length > 0 else 1
+        x = self.integers(0, 1 << 32, size=n, dtype=np.uint32)
         return asnumpy(x).astype("<u4").tobytes()[:length]
 
     # ----------------------------------------------------------- distributions

@@ -36,7 +36,7 @@ from ..sorting import argsort
 __all__ = ["permutation", "shuffle", "permuted", "choice", "row_permutations"]
 
 _SHORT_ROW = 1 << 12      # rows up to this long: Fisher-Yates alone
-_BYTE_BUCKETS = 1 << 22   # rows up to this long: 256 buckets (uint8 keys, one sort pass)
+_BYTE_BUCKETS = 1 << 24   # rows up to this long: 256 buckets (uint8 keys, one sort pass)
 _TABLE_LIMIT = 1 << 25    # populations up to this: first occurrences in a table
 
 
