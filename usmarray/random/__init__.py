@@ -7,13 +7,12 @@ do ``uniform``, the raw stream and ``bytes``; every value depends only on
 the key, the counter and its position, so any device, in any chunking,
 draws the same bits. CuPy's ``rand``, ``randn``, ``randint``,
 ``random_sample`` and ``seed`` are thin wrappers of a module-wide generator.
+Seeds may be anything ``numpy.random.SeedSequence`` takes, or one.
 """
-
-from numpy.random import SeedSequence
 
 from ._generator import Generator, default_rng
 from ._legacy import rand, randint, randn, random_sample, seed
 from ._philox import Philox
 
-__all__ = ["Philox", "SeedSequence", "Generator", "default_rng", "rand", "randn", "randint",
+__all__ = ["Philox", "Generator", "default_rng", "rand", "randn", "randint",
            "random_sample", "seed"]
