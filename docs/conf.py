@@ -4,8 +4,8 @@ Build:  sphinx-build -W -b html docs docs/_build/html   (pip install ".[docs]")
 
 The guide pages are the Markdown files beside this one (myst-parser). The API
 reference is generated here, at every build, from the installed package's
-namespace: every public name of ``usmarray``, ``usmarray.linalg`` and
-``usmarray.fft`` gets an entry, grouped by the module that defines it, so a new
+namespace: every public name of ``usmarray``, ``usmarray.linalg``,
+``usmarray.fft`` and ``usmarray.random`` gets an entry, grouped by the module that defines it, so a new
 function needs no edit here, and a broken docstring fails the ``-W`` build.
 """
 
@@ -18,6 +18,7 @@ import numpy as np
 import usmarray
 import usmarray.fft
 import usmarray.linalg
+import usmarray.random
 
 project = "usmarray"
 author = "usmarray developers"
@@ -85,7 +86,7 @@ _PAGE_TITLES = {
     "searching": "Searching, sorting and sets", "manipulation": "Manipulation and indexing",
     "linear_algebra": "Linear algebra", "numpy_functions": "NumPy functions",
     "kernels": "User kernels and fusion",
-    "linalg": "usmarray.linalg", "fft": "usmarray.fft",
+    "linalg": "usmarray.linalg", "fft": "usmarray.fft", "random": "usmarray.random",
     "dtypes": "Data types", "devices": "Devices, queues and memory",
     "interchange": "Interchange", "utilities": "Printing, testing and exceptions",
     "other": "Other",
@@ -195,7 +196,7 @@ def _generate():
         page, section = _SECTIONS.get(getattr(obj, "__module__", ""), ("other", "Other"))
         pages.setdefault(page, {}).setdefault(section, []).append((f"usmarray.{name}", obj))
     pages.setdefault("dtypes", {})
-    for sub in ("linalg", "fft"):
+    for sub in ("linalg", "fft", "random"):
         mod = getattr(usmarray, sub)
         pages[sub] = {f"usmarray.{sub}": [(f"usmarray.{sub}.{n}", o) for n, o in _public(mod)]}
 
@@ -203,9 +204,11 @@ def _generate():
     for page in order:
         if page == "array":
             text = _array_page()
-        elif page in ("linalg", "fft"):
+        elif page in ("linalg", "fft", "random"):
             intro = (f"The array API ``{page}`` extension; the guide page :doc:`/{page}` "
-                     "describes it.")
+                     "describes it.") if page != "random" else \
+                ("NumPy's ``Generator`` API on the device (not part of the array API); the "
+                 "guide page :doc:`/random` describes it.")
             text = _section_page(_PAGE_TITLES[page], pages[page], intro)
         else:
             text = _section_page(_PAGE_TITLES[page], pages[page])
@@ -218,7 +221,8 @@ def _generate():
                                for d in dtypes) + _CONSTANTS)
         _write(page, text)
     toc = ["API reference", "=============", "",
-           "Every public name of ``usmarray``, ``usmarray.linalg`` and ``usmarray.fft``.", "",
+           "Every public name of ``usmarray``, ``usmarray.linalg``, ``usmarray.fft`` and "
+           "``usmarray.random``.", "",
            ".. toctree::", "   :maxdepth: 2", ""] + [f"   {p}" for p in order]
     _write("index", "\n".join(toc) + "\n")
     for f in os.listdir(_API):   # pages of an earlier build that this one has no names for

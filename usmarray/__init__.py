@@ -66,6 +66,7 @@ from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
                        split, array_split, hsplit, vsplit, dsplit, append)
 from . import fft
+from . import random
 from .user_kernels import ElementwiseKernel, RawKernel, RawModule
 from .user_reductions import ReductionKernel
 from .fusion import fuse

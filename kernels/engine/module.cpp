@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sys/stat.h>
 
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -52,6 +53,16 @@ Event take(std::uintptr_t qref, KernelCache &kc, nb::handle idx, nb::handle x, n
            int64_t n, int64_t sa);
 Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::handle x,
            nb::handle y);
+// random.cpp (usmarray.random)
+Event random_fill(std::uintptr_t qref, KernelCache &kc, const std::string &kernel, int dist,
+                  int ctc, int unit, nb::handle out, std::array<uint64_t, 2> key,
+                  std::array<uint64_t, 4> ctr, int64_t first, uint32_t lead, uint32_t lead_bits,
+                  uint64_t a, uint64_t b, nb::handle pa, nb::handle pb);
+Event random_bounds(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::handle idx,
+                    nb::handle bounds);
+Event random_shuffle(std::uintptr_t qref, KernelCache &kc, nb::handle idx, nb::handle bounds,
+                     std::array<uint64_t, 2> key, std::array<uint64_t, 4> ctr, int64_t first);
+Event random_first_seen(std::uintptr_t qref, KernelCache &kc, nb::handle v, nb::handle table);
 int64_t mask_count(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle off);
 Event mask_compact(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle x,
                    nb::handle off, nb::handle out, bool indices);
@@ -303,6 +314,15 @@ NB_MODULE(_engine, m) {
         "out = base + sum of idx[k] * strides[k]: the element offsets of x[i0, i1, ...] (waits; "
         "IndexError for an index out of bounds).");
   m.def("search_sorted", &search_sorted, "Insertion indices of v into the sorted s.");
+  // usmarray.random (random.cpp)
+  m.def("random_fill", &random_fill, nb::arg("qref"), nb::arg("kc"), nb::arg("kernel"),
+        nb::arg("dist"), nb::arg("ctc"), nb::arg("unit"), nb::arg("out"), nb::arg("key"),
+        nb::arg("ctr"), nb::arg("first"), nb::arg("lead"), nb::arg("lead_bits"), nb::arg("a"),
+        nb::arg("b"), nb::arg("pa").none(), nb::arg("pb").none(),
+        "out = a distribution drawn from a Philox stream position (random kernels).");
+  m.def("random_bounds", &random_bounds, "Bucket bounds of stably sorted rows of random keys.");
+  m.def("random_shuffle", &random_shuffle, "Fisher-Yates shuffles of segments of positions.");
+  m.def("random_first_seen", &random_first_seen, "table[v[i]] = min over i (atomic).");
   bind_linalg(m);
   m.def("matmul", &matmul, "Batched products of contiguous matrices.");
   m.def("gemm", &gemm, nb::arg("q"), nb::arg("a"), nb::arg("x"), nb::arg("out"),

@@ -1,0 +1,236 @@
+// Philox4x64-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
+// 3", SC 2011), exactly as numpy.random.Philox computes it, and what the
+// random kernels build on it (kernels/sycl/random.cpp, random_dist.cpp):
+// positions in the stream, per-element sub-streams, bounded integers.
+//
+// The stream is a sequence of 64-bit words: word k of block c is lane k of
+// philox(key, c). Kernels get the key, the counter of a base block and the
+// offset of their first word (or 32-bit half) from it, so every element's
+// bits depend only on (key, counter, position): not on work-group sizes,
+// chunking or the device.
+#pragma once
+#include "common.hpp"
+
+namespace usmk::rng {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+constexpr u64 kM0 = 0xD2E7470EE14C6C93ull, kM1 = 0xCA5A826395121157ull;  // multipliers
+constexpr u64 kW0 = 0x9E3779B97F4A7C15ull, kW1 = 0xBB67AE8584CAA73Bull;  // key bumps
+// Sub-streams (below) run Philox under the key xor these (the first 128
+// bits of the fractional part of sqrt(2)), so they never meet the main
+// stream of the same key.
+constexpr u64 kSub0 = 0x6A09E667F3BCC908ull, kSub1 = 0xB2FB1366EA957D3Eull;
+
+// The 128-bit product a * m as (high, low) from 32-bit halves: device
+// compilers have no __int128, and CPU runtimes vectorise this form (V is
+// u64 or a clang vector of u64).
+template <typename V> inline V mulhilo(V a, u64 m, V &lo) {
+  const V al = a & 0xffffffffull, ah = a >> 32;
+  const u64 ml = m & 0xffffffffull, mh = m >> 32;
+  const V p0 = al * ml, p1 = al * mh, p2 = ah * ml, p3 = ah * mh;
+  const V mid = (p0 >> 32) + (p1 & 0xffffffffull) + (p2 & 0xffffffffull);
+  lo = (mid << 32) | (p0 & 0xffffffffull);
+  return p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
+}
+
+// c = philox4x64_10(key, c): Random123's rounds, as NumPy's philox.h.
+template <typename V> inline void philox10(V (&c)[4], u64 k0, u64 k1) {
+#pragma unroll
+  for (int r = 0; r < 10; ++r) {
+    V lo0, lo1;
+    const V hi0 = mulhilo(c[0], kM0, lo0);
+    const V hi1 = mulhilo(c[2], kM1, lo1);
+    const V n0 = hi1 ^ c[1] ^ k0, n2 = hi0 ^ c[3] ^ k1;
+    c[0] = n0;
+    c[1] = lo1;
+    c[2] = n2;
+    c[3] = lo0;
+    k0 += kW0;
+    k1 += kW1;
+  }
+}
+
+// c = base + d (256-bit counters, wrapping like NumPy's).
+inline void add_counter(const u64 (&base)[4], u64 d, u64 (&c)[4]) {
+  c[0] = base[0] + d;
+  u64 carry = c[0] < d;
+  c[1] = base[1] + carry;
+  carry = carry & (c[1] == 0);
+  c[2] = base[2] + carry;
+  carry = carry & (c[2] == 0);
+  c[3] = base[3] + carry;
+}
+
+// The four words of block base + d.
+inline void block(u64 k0, u64 k1, const u64 (&base)[4], u64 d, u64 (&w)[4]) {
+  add_counter(base, d, w);
+  philox10(w, k0, k1);
+}
+
+// Unit kinds of sub-stream identities (bits 60-63 of their counter's last
+// word), so that the sub-stream of word k and that of half k differ.
+enum : u64 { kUnitWord = 0, kUnitHalf = 1, kUnitSegment = 2 };
+
+// A private stream for one element (or one segment of a shuffle): what a
+// rejection sampler draws its variable number of values from. Identified
+// by the absolute position of the element's unit in the main stream
+// (block * 4 + word, or block * 8 + half; taken modulo 2^192, which only
+// counters 2^190 blocks apart share) and the unit's kind; its blocks run
+// under the sub-key, so no element's draws overlap another's or the main
+// stream's.
+struct Stream {
+  u64 k0, k1;
+  u64 c[4];
+  u64 buf[4];
+  int pos;
+
+  // unit `g` of the main stream counted from block `base` (`shift`: 2 for
+  // words, 3 for halves)
+  Stream(u64 key0, u64 key1, const u64 (&base)[4], u64 g, int shift, u64 kind)
+      : k0(key0 ^ kSub0), k1(key1 ^ kSub1), pos(4) {
+    u64 b[4];
+    add_counter(base, g >> shift, b);
+    const u64 lane = g & ((u64(1) << shift) - 1);
+    c[0] = (b[0] << shift) | lane;
+    c[1] = (b[1] << shift) | (b[0] >> (64 - shift));
+    c[2] = (b[2] << shift) | (b[1] >> (64 - shift));
+    c[3] = kind << 60;
+  }
+  u64 next() {
+    if (pos == 4) {
+      u64 w[4] = {c[0], c[1], c[2], c[3]};
+      philox10(w, k0, k1);
+      for (int k = 0; k < 4; ++k) buf[k] = w[k];
+      ++c[3];
+      pos = 0;
+    }
+    return buf[pos++];
+  }
+  u32 next32() { return static_cast<u32>(next() >> 32); }
+};
+
+// [0, 1) with 53 random bits (NumPy's next_double) and [0, 1) with 24
+// (next_float, from a 32-bit half).
+inline double to_double(u64 w) { return static_cast<double>(w >> 11) * (1.0 / 9007199254740992.0); }
+inline float to_float(u32 h) { return static_cast<float>(h >> 8) * (1.0f / 16777216.0f); }
+// (0, 1]: for logarithms.
+inline double to_double_pos(u64 w) {
+  return static_cast<double>((w >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+inline double uniform(Stream &s) { return to_double(s.next()); }
+
+// Lemire's bounded integers: x in [0, r) from a 32-bit draw h (r <= 2^32)
+// or a 64-bit draw w (r < 2^64), exactly uniform: a draw is rejected when
+// the low part of its product falls below 2^k mod r, which happens with
+// probability below r / 2^k. Returns false for a rejected draw.
+inline bool lemire32(u32 h, u64 r, u64 &x) {
+  const u64 m = static_cast<u64>(h) * r;
+  const u64 l = m & 0xffffffffull;
+  if (l < r && l < ((u64(1) << 32) - r) % r) return false;
+  x = m >> 32;
+  return true;
+}
+inline bool lemire64(u64 w, u64 r, u64 &x) {
+  u64 l;
+  const u64 hi = mulhilo(w, r, l);
+  if (l < r && l < (0 - r) % r) return false;
+  x = hi;
+  return true;
+}
+// The same drawing from a sub-stream until a draw is accepted.
+inline u64 bounded32(Stream &s, u64 r) {
+  u64 x;
+  while (!lemire32(s.next32(), r, x)) {}
+  return x;
+}
+inline u64 bounded64(Stream &s, u64 r) {
+  u64 x;
+  while (!lemire64(s.next(), r, x)) {}
+  return x;
+}
+
+
+// ------------------------------------------------------------ launches
+// The arguments every random kernel takes: the key, the base block's
+// counter, the offset of the first unit (word or half) from the base
+// block, and for 32-bit draws a `lead` element taken from `lead_bits` (the
+// high half NumPy's Philox keeps from an earlier 32-bit draw).
+struct Pos {
+  u64 k0, k1;
+  u64 base[4];
+  std::int64_t first;
+  u32 lead, lead_bits;
+};
+
+// Generic kernels, one work-item per block: f(i, w, k, g) for the elements
+// i whose word is lane k of the block w, g its unit's offset from the base.
+template <class F> inline void for_words(const Pos &p, std::int64_t n, F &&f) {
+  const std::int64_t blk = usmk::linear_id();
+  const std::int64_t lo = 4 * blk - p.first;
+  if (lo >= n || lo + 4 <= 0) return;
+  u64 w[4];
+  block(p.k0, p.k1, p.base, static_cast<u64>(blk), w);
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const std::int64_t i = lo + k;
+    if (i >= 0 && i < n) f(i, w, k, static_cast<u64>(4 * blk + k));
+  }
+}
+
+// The same over 32-bit halves (low half of a word first, as NumPy's
+// next_uint32): f(i, h, g) with g the half's offset from the base (the lead
+// element, if any, gets g = ~0: its sub-stream is the lead's own).
+template <class F> inline void for_halves(const Pos &p, std::int64_t n, F &&f) {
+  const std::int64_t blk = usmk::linear_id();
+  if (blk == 0 && p.lead && n > 0) f(std::int64_t(0), p.lead_bits, ~u64(0));
+  const std::int64_t lo = 8 * blk - p.first + p.lead;
+  if (lo >= n || lo + 8 <= p.lead) return;
+  u64 w[4];
+  block(p.k0, p.k1, p.base, static_cast<u64>(blk), w);
+#pragma unroll
+  for (int h = 0; h < 8; ++h) {
+    const std::int64_t i = lo + h;
+    if (i >= p.lead && i < n)
+      f(i, static_cast<u32>(w[h >> 1] >> (32 * (h & 1))), static_cast<u64>(8 * blk + h));
+  }
+}
+
+// One work-item per element (distributions drawing from sub-streams):
+// f(i, g) with g = the element's word offset from the base.
+template <class F> inline void for_elements(const Pos &p, std::int64_t n, F &&f) {
+  const std::int64_t i = usmk::linear_id();
+  if (i < n) f(i, static_cast<u64>(p.first + i));
+}
+
+// The sub-stream of a unit (see Stream).
+inline Stream word_stream(const Pos &p, u64 g) { return Stream(p.k0, p.k1, p.base, g, 2, kUnitWord); }
+inline Stream half_stream(const Pos &p, u64 g) {
+  // the lead element: its own kind, at the call's first half
+  if (g == ~u64(0)) return Stream(p.k0, p.k1, p.base, static_cast<u64>(p.first), 3, 3);
+  return Stream(p.k0, p.k1, p.base, g, 3, kUnitHalf);
+}
+
+// A parameter of type P (the compute type of a distribution, or u64 for
+// integers): per element from an array of P, or the scalar passed as bits
+// (so that kernels computing in float take no double argument).
+template <typename P> inline P from_bits(u64 v) {
+  if constexpr (sizeof(P) == 4) return __builtin_bit_cast(P, static_cast<u32>(v));
+  else return __builtin_bit_cast(P, v);
+}
+template <typename P> inline P param(const void *arr, std::int64_t i, u64 bits) {
+  return arr ? static_cast<const P *>(arr)[i] : from_bits<P>(bits);
+}
+
+} // namespace usmk::rng
+
+// The argument list of every random kernel (random.cpp, random_dist.cpp);
+// kernels/engine/random.cpp sets them in this order.
+#define USM_RNG_ARGS                                                           \
+  T *out, std::int64_t n, std::uint64_t k0, std::uint64_t k1, std::uint64_t c0, \
+      std::uint64_t c1, std::uint64_t c2, std::uint64_t c3, std::int64_t first, \
+      std::uint32_t lead, std::uint32_t lead_bits, std::uint64_t a,           \
+      std::uint64_t b, const void *pa, const void *pb
+#define USM_RNG_POS                                                            \
+  const usmk::rng::Pos pos{k0, k1, {c0, c1, c2, c3}, first, lead, lead_bits}

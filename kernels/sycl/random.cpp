@@ -1,0 +1,243 @@
+// Random kernels made of bits and arithmetic only (usmarray.random): the
+// raw stream, random, uniform and bounded integers, their CPU vector-block
+// variants, and the kernels behind permutations and sampling without
+// replacement. Distributions that call math functions live in
+// random_dist.cpp (they need math.hpp, a long compile for these).
+//
+// Results equal NumPy's Philox bit for bit where NumPy's algorithm reads a
+// fixed number of draws per element (random, uniform, the raw stream,
+// full-range integers): no FMA may fuse NumPy's separately rounded
+// `low + range * u`.
+#pragma clang fp contract(off)
+#include "philox.hpp"
+#include <sycl/atomic_ref.hpp>
+
+namespace usmk::rng {
+
+// Distribution ids, shared with usmarray/random/_distributions.py.
+enum : int { D_RAW = 0, D_RANDOM = 1, D_UNIFORM = 2, D_INT32 = 3, D_INT64 = 4 };
+
+// Whether distribution D with items T draws 32-bit halves (else words).
+template <int D, typename T> constexpr bool kHalves =
+    D == D_INT32 || (D != D_INT64 && sizeof(T) == 4);
+
+// An element from its draw: a word w (or a half h), `i` its index (for
+// array parameters), `g` its unit's offset (for a rejected integer's
+// sub-stream). a, b: uniform's low and range (T bits), the integers' low
+// and range - 1 (uint64).
+template <int D, typename T>
+inline T from_draw(u64 w, std::int64_t i, u64 g, const Pos &p, u64 a, u64 b, const void *pa,
+                   const void *pb) {
+  if constexpr (D == D_RAW) {
+    return static_cast<T>(w);
+  } else if constexpr (D == D_RANDOM) {
+    if constexpr (sizeof(T) == 4) return to_float(static_cast<u32>(w));
+    else return to_double(w);
+  } else if constexpr (D == D_UNIFORM) {
+    const T lo = param<T>(pa, i, a), range = param<T>(pb, i, b);
+    if constexpr (sizeof(T) == 4) return lo + range * to_float(static_cast<u32>(w));
+    else return lo + range * to_double(w);
+  } else {
+    const u64 lo = param<u64>(pa, i, a), rm1 = param<u64>(pb, i, b);
+    u64 x;
+    if constexpr (D == D_INT32) {
+      if (!lemire32(static_cast<u32>(w), rm1 + 1, x)) {
+        Stream s = half_stream(p, g);
+        x = bounded32(s, rm1 + 1);
+      }
+    } else if (rm1 == ~u64(0)) {
+      x = w;  // the full 64-bit range: the word itself, as NumPy
+    } else if (!lemire64(w, rm1 + 1, x)) {
+      Stream s = word_stream(p, g);
+      x = bounded64(s, rm1 + 1);
+    }
+    return static_cast<T>(lo + x);
+  }
+}
+
+} // namespace usmk::rng
+
+using namespace usmk::rng;
+
+// Generic kernel: one work-item per block of the stream.
+template <int D, typename T>
+USM_KERNEL(1)
+void rng_fill(USM_RNG_ARGS) {
+  USM_RNG_POS;
+  if constexpr (kHalves<D, T>) {
+    for_halves(pos, n, [&](std::int64_t i, u32 h, u64 g) {
+      out[i] = from_draw<D, T>(h, i, g, pos, a, b, pa, pb);
+    });
+  } else {
+    for_words(pos, n, [&](std::int64_t i, const u64 (&w)[4], int k, u64 g) {
+      out[i] = from_draw<D, T>(w[k], i, g, pos, a, b, pa, pb);
+    });
+  }
+}
+
+namespace usmk::rng {
+
+// Blocks of 8 consecutive counters per vector step, kVecGroups steps per
+// work-item (32 Philox blocks: 128 words).
+constexpr int kVecGroups = 4;
+using V8 = usmk::raw_vec<u64, 8>;
+
+// The 32 words of blocks 8q .. 8q + 7 from the base, in stream order.
+inline void words_of_group(const Pos &p, u64 q, u64 (&out)[32]) {
+  const V8 d = V8{0, 1, 2, 3, 4, 5, 6, 7} + 8 * q;
+  V8 c[4];
+  c[0] = p.base[0] + d;
+  V8 carry = (V8)(c[0] < d) & 1;
+  c[1] = p.base[1] + carry;
+  carry = carry & ((V8)(c[1] == 0) & 1);
+  c[2] = p.base[2] + carry;
+  carry = carry & ((V8)(c[2] == 0) & 1);
+  c[3] = p.base[3] + carry;
+  philox10(c, p.k0, p.k1);
+  // lane j of c[k] is word k of block j: interleave into 4 j + k
+  using V16 = usmk::raw_vec<u64, 16>;
+  const V16 lo = __builtin_shufflevector(c[0], c[1], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6,
+                                         14, 7, 15);
+  const V16 hi = __builtin_shufflevector(c[2], c[3], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6,
+                                         14, 7, 15);
+  const usmk::raw_vec<u64, 32> all = __builtin_shufflevector(
+      lo, hi, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23, 8, 9, 24, 25, 10, 11, 26, 27,
+      12, 13, 28, 29, 14, 15, 30, 31);
+  __builtin_memcpy(out, &all, sizeof(out));
+}
+
+// L elements of T from L draws (vectors of u64 words or u32 halves).
+// `bad`: lanes of bounded integers whose draw was rejected (fixed up after).
+template <int D, typename T, int L, typename U>
+inline usmk::raw_vec<T, L> from_draws(usmk::raw_vec<U, L> x, u64 a, u64 b, u64 t,
+                                      usmk::raw_vec<long long, L> &bad) {
+  if constexpr (D == D_RAW) {
+    return x;
+  } else if constexpr (D == D_RANDOM || D == D_UNIFORM) {
+    usmk::raw_vec<T, L> r;
+    if constexpr (sizeof(T) == 4)
+      r = __builtin_convertvector(x >> 8, usmk::raw_vec<T, L>) * (1.0f / 16777216.0f);
+    else
+      r = __builtin_convertvector(x >> 11, usmk::raw_vec<T, L>) * (1.0 / 9007199254740992.0);
+    if constexpr (D == D_UNIFORM) r = from_bits<T>(a) + from_bits<T>(b) * r;
+    return r;
+  } else {  // D_INT32 on halves
+    using W = usmk::raw_vec<u64, L>;
+    if (b == 0xffffffffull)   // the full 32-bit range: the halves themselves
+      return __builtin_convertvector(a + __builtin_convertvector(x, W), usmk::raw_vec<T, L>);
+    // (both factors below 2^32: one 32x32-bit multiply per lane)
+    const W m = __builtin_convertvector(x, W) * ((b + 1) & 0xffffffffull);
+    bad = __builtin_convertvector((m & 0xffffffffull) < t, usmk::raw_vec<long long, L>);
+    return __builtin_convertvector(a + (m >> 32), usmk::raw_vec<T, L>);
+  }
+}
+
+} // namespace usmk::rng
+
+// CPU vector-block variant (usmk::simd_blocks' conventions): the host
+// launches it when the call starts at a block boundary (first == 0, no
+// lead) with scalar parameters and an aligned result. Each step computes 8
+// blocks in 512-bit vectors; results are stored as whole vectors, streamed
+// past the caches for large results.
+template <int D, typename T>
+USM_SIMD_KERNEL
+void rng_vec(USM_RNG_ARGS) {
+  USM_RNG_POS;
+  constexpr bool halves = kHalves<D, T>;
+  constexpr int per_group = halves ? 64 : 32;   // elements per 8 blocks
+  constexpr int L = halves ? 16 : 8;            // elements per vector
+  // integers: 2^32 mod range, computed once (a draw is rejected below it)
+  u64 t = 0;
+  if constexpr (D == D_INT32) t = ((u64(1) << 32) - (b + 1)) % (b + 1);
+  const std::int64_t q0 = usmk::linear_id() * kVecGroups;
+  usmk::with_streaming<T>(n, [&](auto S) {
+#pragma unroll 1
+    for (int s = 0; s < kVecGroups; ++s) {
+      const std::int64_t q = q0 + s, e0 = q * per_group;
+      if (e0 >= n) return;
+      u64 words[32];
+      words_of_group(pos, static_cast<u64>(q), words);
+      if (e0 + per_group > n) {  // the last, partial group: item by item
+        for (int k = 0; e0 + k < n; ++k) {
+          const u64 d = halves ? u64(reinterpret_cast<const u32 *>(words)[k]) : words[k];
+          out[e0 + k] = from_draw<D, T>(d, e0 + k, static_cast<u64>(e0 + k), pos, a, b, pa, pb);
+        }
+        return;
+      }
+      using U = std::conditional_t<halves, u32, u64>;
+      const U *draws = reinterpret_cast<const U *>(words);
+#pragma unroll
+      for (int v = 0; v < per_group / L; ++v) {
+        usmk::raw_vec<long long, L> bad = {};
+        const auto r = from_draws<D, T, L>(usmk::load_raw<U, L>(draws + v * L), a, b, t, bad);
+        usmk::store_vec<decltype(S)::value, T, L>(r, out + e0 + v * L);
+        if constexpr (D == D_INT32) {
+          // rejected draws (probability below range / 2^32): sub-streams
+          for (int k = 0; k < L; ++k)
+            if (bad[k]) {
+              const std::int64_t e = e0 + v * L + k;
+              out[e] = from_draw<D, T>(draws[v * L + k], e, static_cast<u64>(e), pos, a, b, pa,
+                                       pb);
+            }
+        }
+      }
+    }
+  });
+}
+
+// ------------------------------------------------------------ shuffles
+// Permutations (Rao-Sandelius): every item got a random bucket and a
+// stable sort grouped them (idx: positions within their row of L items,
+// rows of `keys` sorted by bucket). bounds[r * B + k] = where bucket k of
+// row r starts in the sorted order; bounds[rows * B] = rows * L.
+template <typename K>
+USM_KERNEL(1)
+void rng_bounds(const K *keys, const std::int64_t *idx, std::int64_t rows, std::int64_t L,
+                std::int64_t B, std::int64_t *bounds) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= rows * L) return;
+  const std::int64_t r = j / L, p = j - r * L;
+  const K *row = keys + r * L;
+  const std::int64_t k = row[idx[j]];
+  const std::int64_t prev = p ? static_cast<std::int64_t>(row[idx[j - 1]]) : -1;
+  for (std::int64_t b = prev + 1; b <= k; ++b) bounds[r * B + b] = j;
+  if (p == L - 1)
+    for (std::int64_t b = k + 1; b < B; ++b) bounds[r * B + b] = j + 1;
+  if (j == rows * L - 1) bounds[rows * B] = rows * L;
+}
+
+// Fisher-Yates shuffle of each segment idx[bounds[s] : bounds[s + 1]], one
+// work-item per segment, drawing from the segment's sub-stream (the word
+// `first + s` from the base names it).
+template <typename I>
+USM_KERNEL(1)
+void rng_shuffle(I *idx, const std::int64_t *bounds, std::int64_t nseg, std::uint64_t k0,
+                 std::uint64_t k1, std::uint64_t c0, std::uint64_t c1, std::uint64_t c2,
+                 std::uint64_t c3, std::int64_t first) {
+  const std::int64_t s = usmk::linear_id();
+  if (s >= nseg) return;
+  const u64 base[4] = {c0, c1, c2, c3};
+  Stream st(k0, k1, base, static_cast<u64>(first + s), 2, kUnitSegment);
+  const std::int64_t lo = bounds[s];
+  for (std::int64_t i = bounds[s + 1] - 1; i > lo; --i) {
+    const u64 r = static_cast<u64>(i - lo + 1);
+    const std::int64_t j = lo + static_cast<std::int64_t>(r <= (u64(1) << 32) ? bounded32(st, r)
+                                                                             : bounded64(st, r));
+    const I t = idx[i];
+    idx[i] = idx[j];
+    idx[j] = t;
+  }
+}
+
+// Sampling without replacement: table[v[i]] = the first i drawing v[i]
+// (an atomic minimum, so the result does not depend on the order; values
+// outside the table are skipped).
+template <typename I>
+USM_KERNEL(1)
+void rng_first_seen(const I *v, std::int64_t m, std::int64_t size, std::int32_t *table) {
+  const std::int64_t i = usmk::linear_id();
+  if (i >= m || v[i] < 0 || v[i] >= size) return;
+  sycl::atomic_ref<std::int32_t, sycl::memory_order::relaxed, sycl::memory_scope::device> t(
+      table[v[i]]);
+  t.fetch_min(static_cast<std::int32_t>(i));
+}

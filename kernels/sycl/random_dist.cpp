@@ -1,0 +1,232 @@
+// Random distributions that call math functions (usmarray.random): normal
+// and lognormal (Box-Muller, one word per element), exponential
+// (inversion), and the rejection samplers gamma, beta, poisson and
+// binomial, which draw from one sub-stream per element (philox.hpp:
+// Stream), so each element's value depends only on its position.
+//
+// None of these match NumPy's stream (NumPy draws normals and exponentials
+// by ziggurat, a variable number of draws per value). C is the compute type
+// (double, or float on devices without fp64).
+#pragma clang fp contract(off)
+#include "philox.hpp"
+#include "math.hpp"
+
+namespace usmk::rng {
+
+enum : int {
+  D_NORMAL = 5, D_EXPONENTIAL = 6, D_LOGNORMAL = 7, D_GAMMA = 8, D_BETA = 9, D_POISSON = 10,
+  D_BINOMIAL = 11
+};
+
+// [0, 1) and (0, 1] in C from a word: 53 bits in double; in float the top
+// 32 bits (exact for small values, so logarithms keep their tails).
+template <typename C> inline C unit(u64 w) {
+  if constexpr (sizeof(C) == 8) return to_double(w);
+  else return static_cast<C>(static_cast<u32>(w >> 40)) * (1.0f / 16777216.0f);
+}
+template <typename C> inline C unit_pos(u64 w) {
+  if constexpr (sizeof(C) == 8) return to_double_pos(w);
+  else return (static_cast<C>(static_cast<u32>(w >> 32)) + 1.0f) * (1.0f / 4294967296.0f);
+}
+// (0, 1), exactly representable: the midpoints of 2^53 (float: 2^23) cells.
+template <typename C> inline C unit_open(u64 w) {
+  if constexpr (sizeof(C) == 8)
+    return (static_cast<double>(w >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+  else return (static_cast<C>(static_cast<u32>(w >> 41)) + 0.5f) * (1.0f / 8388608.0f);
+}
+
+// Box-Muller: the pair (r cos t, r sin t) of two words; `second` picks sin.
+template <typename C> inline C box_muller(u64 w1, u64 w2, bool second) {
+  const C r = sycl::sqrt(C(-2) * sycl::log(unit_pos<C>(w1)));
+  const C t = C(6.283185307179586) * unit<C>(w2);
+  return r * (second ? sycl::sin(t) : sycl::cos(t));
+}
+
+// A sub-stream with the spare normal of its last Box-Muller pair.
+template <typename C> struct Draws {
+  Stream s;
+  C spare = 0;
+  bool has_spare = false;
+  C uniform() { return unit<C>(s.next()); }
+  C uniform_pos() { return unit_pos<C>(s.next()); }
+  C uniform_open() { return unit_open<C>(s.next()); }
+  C exponential() { return -sycl::log(uniform_pos()); }
+  C normal() {
+    if (has_spare) {
+      has_spare = false;
+      return spare;
+    }
+    const u64 w1 = s.next(), w2 = s.next();
+    spare = box_muller<C>(w1, w2, true);
+    has_spare = true;
+    return box_muller<C>(w1, w2, false);
+  }
+};
+
+// NumPy's random_standard_gamma: Marsaglia and Tsang for shape >= 1,
+// Ahrens and Dieter's GS-like rejection below.
+template <typename C> C standard_gamma(Draws<C> &d, C shape) {
+  if (shape == C(1)) return d.exponential();
+  if (shape == C(0)) return C(0);
+  if (shape < C(1)) {
+    for (;;) {
+      const C u = d.uniform(), v = d.exponential();
+      if (u <= C(1) - shape) {
+        const C x = sycl::pow(u, C(1) / shape);
+        if (x <= v) return x;
+      } else {
+        const C y = -sycl::log((C(1) - u) / shape);
+        const C x = sycl::pow(C(1) - shape + shape * y, C(1) / shape);
+        if (x <= v + y) return x;
+      }
+    }
+  }
+  const C b = shape - C(1) / C(3), c = C(1) / sycl::sqrt(C(9) * b);
+  for (;;) {
+    C x, v;
+    do {
+      x = d.normal();
+      v = C(1) + c * x;
+    } while (v <= C(0));
+    v = v * v * v;
+    const C u = d.uniform();
+    if (u < C(1) - C(0.0331) * (x * x) * (x * x)) return b * v;
+    if (sycl::log(u) < C(0.5) * x * x + b * (C(1) - v + sycl::log(v))) return b * v;
+  }
+}
+
+// NumPy's random_beta: Johnk's algorithm when both parameters are <= 1,
+// else the ratio of two gammas.
+template <typename C> C beta(Draws<C> &d, C a, C b) {
+  if (a <= C(1) && b <= C(1)) {
+    for (;;) {
+      const C u = d.uniform(), v = d.uniform();
+      const C x = sycl::pow(u, C(1) / a), y = sycl::pow(v, C(1) / b), xy = x + y;
+      if (xy <= C(1) && u + v > C(0)) {
+        if (xy > C(0)) return x / xy;
+        // both powers underflowed: the ratio in logarithms
+        C lx = sycl::log(u) / a, ly = sycl::log(v) / b;
+        const C lm = lx > ly ? lx : ly;
+        lx -= lm;
+        ly -= lm;
+        return sycl::exp(lx - sycl::log(sycl::exp(lx) + sycl::exp(ly)));
+      }
+    }
+  }
+  const C ga = standard_gamma(d, a), gb = standard_gamma(d, b);
+  return ga / (ga + gb);
+}
+
+// Poisson: NumPy's algorithms, multiplication of uniforms below lam = 10,
+// Hormann's PTRS transformed rejection above.
+template <typename C> std::int64_t poisson(Draws<C> &d, C lam) {
+  if (lam == C(0)) return 0;
+  if (lam < C(10)) {
+    const C enlam = sycl::exp(-lam);
+    std::int64_t x = 0;
+    C prod = 1;
+    for (;;) {
+      prod *= d.uniform();
+      if (prod > enlam) ++x;
+      else return x;
+    }
+  }
+  const C slam = sycl::sqrt(lam), loglam = sycl::log(lam);
+  const C b = C(0.931) + C(2.53) * slam, a = C(-0.059) + C(0.02483) * b;
+  const C invalpha = C(1.1239) + C(1.1328) / (b - C(3.4)), vr = C(0.9277) - C(3.6224) / (b - C(2));
+  for (;;) {
+    const C u = d.uniform() - C(0.5), v = d.uniform();
+    const C us = C(0.5) - sycl::fabs(u);
+    const C kf = sycl::floor((C(2) * a / us + b) * u + lam + C(0.43));
+    if (us >= C(0.07) && v <= vr) return static_cast<std::int64_t>(kf);
+    if (kf < C(0) || (us < C(0.013) && v > us)) continue;
+    if (sycl::log(v) + sycl::log(invalpha) - sycl::log(a / (us * us) + b) <=
+        -lam + kf * loglam - sycl::lgamma(kf + C(1)))
+      return static_cast<std::int64_t>(kf);
+  }
+}
+
+// log(k!) - Stirling's approximation of it (BTRS).
+template <typename C> C stirling_tail(C k) {
+  constexpr double tail[] = {0.0810614667953272,  0.0413406959554092,  0.0276779256849983,
+                             0.02079067210376509, 0.0166446911898211,  0.0138761288230707,
+                             0.0118967099458917,  0.0104112652619720,  0.00925546218271273,
+                             0.00833056343336287};
+  if (k <= C(9)) return static_cast<C>(tail[static_cast<int>(k)]);
+  const C kp1sq = (k + C(1)) * (k + C(1));
+  return (C(1) / C(12) - (C(1) / C(360) - C(1) / C(1260) / kp1sq) / kp1sq) / (k + C(1));
+}
+
+// Binomial for p <= 1/2: counting geometric waiting times while n p < 10
+// (about n p + 1 draws), Hormann's BTRS transformed rejection above (as
+// TensorFlow's and JAX's samplers).
+template <typename C> C binomial_low(Draws<C> &d, C n, C p) {
+  if (p == C(0) || n == C(0)) return C(0);
+  if (n * p < C(10)) {
+    const C logq = sycl::log1p(-p);
+    C x = 0, sum = 0;
+    for (;;) {
+      // (0, 1), so that every waiting time is at least one trial
+      sum += sycl::ceil(sycl::log(d.uniform_open()) / logq);
+      if (sum > n) return x;
+      x += C(1);
+    }
+  }
+  const C sd = sycl::sqrt(n * p * (C(1) - p));
+  const C b = C(1.15) + C(2.53) * sd, a = C(-0.0873) + C(0.0248) * b + C(0.01) * p;
+  const C c = n * p + C(0.5), vr = C(0.92) - C(4.2) / b, r = p / (C(1) - p);
+  const C alpha = (C(2.83) + C(5.1) / b) * sd, m = sycl::floor((n + C(1)) * p);
+  for (;;) {
+    const C u = d.uniform() - C(0.5);
+    C v = d.uniform();
+    const C us = C(0.5) - sycl::fabs(u);
+    const C k = sycl::floor((C(2) * a / us + b) * u + c);
+    if (us >= C(0.07) && v <= vr) return k;
+    if (k < C(0) || k > n) continue;
+    v = sycl::log(v * alpha / (a / (us * us) + b));
+    const C bound = (m + C(0.5)) * sycl::log((m + C(1)) / (r * (n - m + C(1)))) +
+                    (n + C(1)) * sycl::log((n - m + C(1)) / (n - k + C(1))) +
+                    (k + C(0.5)) * sycl::log(r * (n - k + C(1)) / (k + C(1))) +
+                    stirling_tail(m) + stirling_tail(n - m) - stirling_tail(k) -
+                    stirling_tail(n - k);
+    if (v <= bound) return k;
+  }
+}
+
+template <typename C> std::int64_t binomial(Draws<C> &d, C n, C p) {
+  if (p > C(0.5)) return static_cast<std::int64_t>(n - binomial_low(d, n, C(1) - p));
+  return static_cast<std::int64_t>(binomial_low(d, n, p));
+}
+
+} // namespace usmk::rng
+
+using namespace usmk::rng;
+
+// Normal and lognormal read the stream's words in pairs (the host starts
+// them at an even word); exponential one word per element; the rest one
+// sub-stream per element. a, b: the two parameters (bits of C).
+template <int D, typename T, typename C>
+USM_KERNEL(1)
+void rng_dist(USM_RNG_ARGS) {
+  USM_RNG_POS;
+  if constexpr (D == D_NORMAL || D == D_LOGNORMAL || D == D_EXPONENTIAL) {
+    for_words(pos, n, [&](std::int64_t i, const u64 (&w)[4], int k, u64) {
+      const C pa_ = param<C>(pa, i, a);
+      if constexpr (D == D_EXPONENTIAL) {
+        out[i] = static_cast<T>(pa_ * -sycl::log(unit_pos<C>(w[k])));
+      } else {
+        const C z = pa_ + param<C>(pb, i, b) * box_muller<C>(w[k & 2], w[k | 1], k & 1);
+        out[i] = static_cast<T>(D == D_LOGNORMAL ? sycl::exp(z) : z);
+      }
+    });
+  } else {
+    for_elements(pos, n, [&](std::int64_t i, u64 g) {
+      Draws<C> d{word_stream(pos, g)};
+      const C pa_ = param<C>(pa, i, a), pb_ = param<C>(pb, i, b);
+      if constexpr (D == D_GAMMA) out[i] = static_cast<T>(pb_ * standard_gamma(d, pa_));
+      else if constexpr (D == D_BETA) out[i] = static_cast<T>(beta(d, pa_, pb_));
+      else if constexpr (D == D_POISSON) out[i] = static_cast<T>(poisson(d, pa_));
+      else out[i] = static_cast<T>(binomial(d, pa_, pb_));
+    });
+  }
+}

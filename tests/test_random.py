@@ -1,0 +1,366 @@
+"""usmarray.random: the Philox stream and the draws NumPy makes by position
+equal NumPy's bit for bit; the other distributions are tested against
+SciPy's (fixed seeds, so the tests are deterministic); every draw depends
+only on its position (any chunking, either kernel variant)."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from usmarray import random as R
+
+stats = pytest.importorskip("scipy.stats")
+
+SEEDS = [0, 1, 12345, 2**70 + 3]
+SIZES = [0, 1, 3, 5, 7, 8, 33, 1001]
+
+
+def pair(seed):
+    return R.Generator(R.Philox(seed)), np.random.Generator(np.random.Philox(seed))
+
+
+def host(x):
+    return ua.asnumpy(x)
+
+
+def same_state(bg, nbg):
+    a, b = bg.state, nbg.state
+    assert (a["state"]["counter"] == b["state"]["counter"]).all()
+    assert (a["state"]["key"] == b["state"]["key"]).all()
+    assert (a["buffer"] == b["buffer"]).all()
+    assert (a["buffer_pos"], a["has_uint32"], a["uinteger"]) == \
+        (b["buffer_pos"], b["has_uint32"], b["uinteger"])
+
+
+# ------------------------------------------------------------ bit for bit
+@pytest.mark.parametrize("seed", SEEDS)
+def test_raw_and_random_equal_numpy(seed):
+    g, ng = pair(seed)
+    for n in SIZES:
+        assert (host(g.bit_generator.random_raw(n)) == ng.bit_generator.random_raw(n)).all()
+        for dt in (np.float64, np.float32):
+            got, ref = host(g.random(n, dtype=dt)), ng.random(n, dtype=dt)
+            assert got.dtype == ref.dtype and (got == ref).all(), (n, dt)
+        assert (host(g.uniform(-2.5, 7.25, n)) == ng.uniform(-2.5, 7.25, n)).all()
+        same_state(g.bit_generator, ng.bit_generator)
+
+
+@pytest.mark.parametrize("seed", [3, 2**40])
+def test_interleaved_calls_keep_numpys_state(seed):
+    """Words, 32-bit halves and the kept half in any order: NumPy's values
+    and NumPy's state after every call."""
+    g, ng = pair(seed)
+    rs = np.random.default_rng(seed)
+    for _ in range(80):
+        n = int(rs.integers(0, 40))
+        c = int(rs.integers(0, 6))
+        if c == 0:
+            got, ref = host(g.random(n)), ng.random(n)
+        elif c == 1:
+            got, ref = host(g.random(n, dtype=np.float32)), ng.random(n, dtype=np.float32)
+        elif c == 2:
+            got, ref = host(g.integers(0, 2**32, n, dtype=np.uint32)), \
+                ng.integers(0, 2**32, n, dtype=np.uint32)
+        elif c == 3:
+            got, ref = host(g.integers(-2**63, 2**63, n)), ng.integers(-2**63, 2**63, n)
+        elif c == 4:
+            got, ref = g.bytes(n), ng.bytes(n)
+        else:
+            got, ref = host(g.integers(0, 2**64, n, dtype=np.uint64)), \
+                ng.integers(0, 2**64, n, dtype=np.uint64)
+        assert np.array_equal(np.asarray(got), np.asarray(ref)) if c != 4 else got == ref
+        same_state(g.bit_generator, ng.bit_generator)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_advance_jumped_spawn(seed):
+    g, ng = pair(seed)
+    g.random(5)
+    ng.random(5)
+    for delta in (1, 3, 2**64 + 1, 2**200):
+        g.bit_generator.advance(delta)
+        ng.bit_generator.advance(delta)
+        same_state(g.bit_generator, ng.bit_generator)
+        assert (host(g.random(13)) == ng.random(13)).all()
+    gj = R.Generator(g.bit_generator.jumped(2))
+    nj = np.random.Generator(ng.bit_generator.jumped(2))
+    same_state(gj.bit_generator, nj.bit_generator)
+    assert (host(gj.random(17, dtype=np.float32)) == nj.random(17, dtype=np.float32)).all()
+    g, ng = pair(seed)
+    for child, nchild in zip(g.spawn(3), ng.spawn(3)):
+        assert (host(child.random(9)) == nchild.random(9)).all()
+        assert (host(child.bit_generator.random_raw(6)) == nchild.bit_generator.random_raw(6)).all()
+
+
+def test_counter_wraps_and_explicit_key():
+    top = 2**256 - 3
+    g = R.Generator(R.Philox(key=[7, 9], counter=top))
+    ng = np.random.Generator(np.random.Philox(key=[7, 9], counter=top))
+    assert (host(g.random(101)) == ng.random(101)).all()
+    same_state(g.bit_generator, ng.bit_generator)
+
+
+def test_state_from_and_to_numpy():
+    ng = np.random.Generator(np.random.Philox(3))
+    ng.random(3, dtype=np.float32)    # keeps a half
+    ng.random(2)                      # and moves on
+    bg = R.Philox()
+    bg.state = ng.bit_generator.state
+    g = R.Generator(bg)
+    assert (host(g.random(11, dtype=np.float32)) == ng.random(11, dtype=np.float32)).all()
+    ref = bg.to_numpy()
+    assert (ref.random_raw(5) == host(bg.random_raw(5))).all()
+    with pytest.raises(ValueError):
+        bg.state = {"bit_generator": "PCG64"}
+
+
+def test_choice_with_p_equals_numpy():
+    p = np.array([0.1, 0.2, 0.05, 0.4, 0.25])
+    g, ng = pair(4)
+    assert (host(g.choice(5, 1000, p=p)) == ng.choice(5, 1000, p=p)).all()
+    assert (host(g.choice(5, 3, p=p, replace=False)) == ng.choice(5, 3, p=p, replace=False)).all()
+    a = ua.asarray(np.arange(50.0).reshape(5, 10))
+    assert (host(g.choice(a, (2, 3), p=p)) ==
+            ng.choice(np.arange(50.0).reshape(5, 10), (2, 3), p=p)).all()
+
+
+# ------------------------------------------------------------ position only
+def test_any_chunking_gives_the_same_values():
+    """Split calls draw what one call draws: every value depends only on
+    its position (sub-stream distributions included)."""
+    cases = [("random", ()), ("standard_normal", ()), ("integers", (0, 7)),
+             ("gamma", (2.5,)), ("poisson", (4.0,)), ("binomial", (20, 0.3))]
+    for name, args in cases:
+        whole = host(getattr(R.default_rng(9), name)(*args, size=64))
+        g = R.default_rng(9)
+        parts = [host(getattr(g, name)(*args, size=k)) for k in (16, 16, 32)]
+        assert np.array_equal(whole, np.concatenate(parts)), name
+
+
+SIMD_SIZES = [1, 5, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000, 4097, 70001]
+
+
+@pytest.mark.parametrize("n", SIMD_SIZES)
+def test_vector_and_generic_kernels_agree(variant, n):
+    """The same seed gives the same arrays with the CPU vector-block and the
+    generic kernels (and NumPy's where NumPy's values are defined)."""
+    g, ng = pair(n)
+    assert (host(g.random(n)) == ng.random(n)).all()
+    assert (host(g.random(n, dtype=np.float32)) == ng.random(n, dtype=np.float32)).all()
+    assert (host(g.uniform(1, 5, n)) == ng.uniform(1, 5, n)).all()
+    assert (host(g.bit_generator.random_raw(n)) == ng.bit_generator.random_raw(n)).all()
+    assert (host(g.integers(0, 2**32, n, dtype=np.uint32)) ==
+            ng.integers(0, 2**32, n, dtype=np.uint32)).all()
+    got = {}
+    for name, f in [("int64", lambda r: r.integers(-3, 1000, n)),
+                    ("uint8", lambda r: r.integers(0, 200, n, dtype=np.uint8)),
+                    ("uint16", lambda r: r.integers(0, 60000, n, dtype=np.uint16)),
+                    ("int32", lambda r: r.integers(-5, 5, n, dtype=np.int32)),
+                    ("normal", lambda r: r.standard_normal(n)),
+                    ("uniform32", lambda r: r.uniform(-1, 1, n, dtype=np.float32))]:
+        got[name] = host(f(R.default_rng(77)))
+    kc = ua.asarray([0])._q.kc
+    old = kc.simd
+    kc.simd = not old
+    try:
+        for name, f in [("int64", lambda r: r.integers(-3, 1000, n)),
+                        ("uint8", lambda r: r.integers(0, 200, n, dtype=np.uint8)),
+                        ("uint16", lambda r: r.integers(0, 60000, n, dtype=np.uint16)),
+                        ("int32", lambda r: r.integers(-5, 5, n, dtype=np.int32)),
+                        ("normal", lambda r: r.standard_normal(n)),
+                        ("uniform32", lambda r: r.uniform(-1, 1, n, dtype=np.float32))]:
+            assert np.array_equal(got[name], host(f(R.default_rng(77)))), name
+    finally:
+        kc.simd = old
+
+
+# ------------------------------------------------------------ statistics
+N = 100_000
+ALPHA = 1e-3   # fixed seeds: these p-values are the same on every run
+
+
+def ks(sample, cdf):
+    assert stats.kstest(host(sample), cdf).pvalue > ALPHA
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_continuous_ks(dtype):
+    g = R.default_rng(2024)
+    ks(g.random(N, dtype=dtype), stats.uniform().cdf)
+    ks(g.uniform(-3, 5, N, dtype=dtype), stats.uniform(-3, 8).cdf)
+    ks(g.standard_normal(N, dtype=dtype), stats.norm().cdf)
+    ks(g.normal(1.5, 2.0, N, dtype=dtype), stats.norm(1.5, 2.0).cdf)
+    ks(g.lognormal(0.3, 0.6, N, dtype=dtype), stats.lognorm(0.6, scale=np.exp(0.3)).cdf)
+    ks(g.standard_exponential(N, dtype=dtype), stats.expon().cdf)
+    ks(g.exponential(2.5, N, dtype=dtype), stats.expon(scale=2.5).cdf)
+    for shape in (0.3, 1.0, 4.5):
+        ks(g.gamma(shape, 2.0, N, dtype=dtype), stats.gamma(shape, scale=2.0).cdf)
+    ks(g.standard_gamma(2.0, N, dtype=dtype), stats.gamma(2.0).cdf)
+    for a, b in ((0.5, 0.7), (2.0, 5.0), (1.0, 3.0)):
+        ks(g.beta(a, b, N, dtype=dtype), stats.beta(a, b).cdf)
+
+
+def chi2_counts(values, probs):
+    """Chi-square of the counts of integer values against probabilities
+    (bins with expected counts below 5 pooled)."""
+    values = host(values) if isinstance(values, ua.usm_ndarray) else np.asarray(values)
+    obs = np.bincount(values.ravel().astype(np.int64), minlength=len(probs)).astype(float)
+    assert obs.size == len(probs), "a value outside the support"
+    exp = probs * values.size
+    keep = exp >= 5
+    if (~keep).any():   # the rare values pooled into one bin
+        obs = np.append(obs[keep], obs[~keep].sum())
+        exp = np.append(exp[keep], exp[~keep].sum())
+    return stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue
+
+
+def test_integers_chi_square_and_bounds(dtype=np.int64):
+    g = R.default_rng(5)
+    assert chi2_counts(g.integers(0, 10, N), np.full(10, 0.1)) > ALPHA
+    assert chi2_counts(g.integers(3, 9, N, endpoint=True) - 3, np.full(7, 1 / 7)) > ALPHA
+    for dt in (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+               np.uint64):
+        info = (0, 1) if dt is np.bool_ else (np.iinfo(dt).min, np.iinfo(dt).max)
+        x = host(g.integers(info[0], info[1], 5000, dtype=dt, endpoint=True))
+        assert x.dtype == dt and x.min() >= info[0] and x.max() <= info[1]
+        assert len(np.unique(x)) > 1
+    wide = host(g.integers(0, 3 * 2**40, N))
+    assert wide.min() >= 0 and wide.max() < 3 * 2**40
+    assert abs(wide.mean() / (1.5 * 2**40) - 1) < 4 * np.sqrt(1 / 3 / N)
+    arr = host(g.integers(np.array([0, 10, 100]), np.array([5, 20, 1000]), (4000, 3)))
+    assert (arr >= [0, 10, 100]).all() and (arr < [5, 20, 1000]).all()
+
+
+@pytest.mark.parametrize("lam", [0.5, 4.0, 30.0, 1e4])
+def test_poisson(lam):
+    x = host(R.default_rng(int(lam * 10)).poisson(lam, N))
+    assert x.dtype == np.int64
+    se = np.sqrt(lam / N)
+    assert abs(x.mean() - lam) < 4 * se
+    assert abs(x.var() / lam - 1) < 4 * np.sqrt(2 / N + 1 / (lam * N))
+    if lam < 50:
+        k = np.arange(int(lam * 4 + 20))
+        assert chi2_counts(x, stats.poisson(lam).pmf(k)) > ALPHA
+
+
+@pytest.mark.parametrize("n,p", [(10, 0.3), (100, 0.7), (1000, 0.5), (5, 0.99), (40, 0.02)])
+def test_binomial(n, p):
+    x = host(R.default_rng(n).binomial(n, p, N))
+    m, v = n * p, n * p * (1 - p)
+    assert abs(x.mean() - m) < 4 * np.sqrt(v / N)
+    assert abs(x.var() / v - 1) < 4 * np.sqrt(2 / N)
+    assert chi2_counts(x, stats.binom(n, p).pmf(np.arange(n + 1))) > ALPHA
+
+
+def test_choice_statistics():
+    g = R.default_rng(11)
+    p = np.array([0.5, 0.25, 0.125, 0.125])
+    assert chi2_counts(g.choice(4, N, p=p), p) > ALPHA
+    assert chi2_counts(g.choice(6, N), np.full(6, 1 / 6)) > ALPHA
+    for pop, k in ((10**6, 10**5), (50, 50), (50, 20), (2**40, 1000)):
+        s = host(g.choice(pop, k, replace=False))
+        assert s.shape == (k,) and len(np.unique(s)) == k and s.min() >= 0 and s.max() < pop
+    # without replacement every value is equally likely in every place
+    firsts = np.array([int(host(g.choice(5, 3, replace=False))[0]) for _ in range(1000)])
+    assert chi2_counts(firsts, np.full(5, 0.2)) > ALPHA
+
+
+@pytest.mark.parametrize("n", [0, 1, 10, 4096, 4097, 100_000, 3_000_000])
+def test_permutation_is_a_permutation(n):
+    x = host(R.default_rng(n).permutation(n))
+    assert x.dtype == np.int64 and np.array_equal(np.sort(x), np.arange(n))
+    if n >= 4097:
+        assert not np.array_equal(x, np.arange(n))
+
+
+def test_permutation_uniform_and_shuffles():
+    g = R.default_rng(3)
+    # all 24 orders of 4 items equally often
+    codes = [tuple(host(g.permutation(4))) for _ in range(2400)]
+    _, counts = np.unique(np.array(codes), axis=0, return_counts=True)
+    assert len(counts) == 24 and stats.chisquare(counts).pvalue > ALPHA
+    x = ua.asarray(np.arange(60.0).reshape(6, 10))
+    g.shuffle(x, axis=1)
+    h = host(x)
+    assert (np.sort(h, axis=1) == np.arange(60.0).reshape(6, 10)).all()
+    assert (h[:, :1] - h[:, :1] == 0).all() and (np.diff(h[:, 0] - np.arange(0, 60, 10)) == 0).all()
+    y = host(g.permuted(ua.asarray(np.arange(200).reshape(10, 20)), axis=1))
+    assert (np.sort(y, axis=1) == np.arange(200).reshape(10, 20)).all()
+    assert len({tuple(r - r.min()) for r in y}) > 1   # rows shuffled independently
+    z = host(g.permuted(ua.asarray(np.arange(30).reshape(5, 6))))
+    assert np.array_equal(np.sort(z.ravel()), np.arange(30))
+    long = ua.asarray(np.arange(2 * 10_000).reshape(2, 10_000) % 97)
+    g.shuffle(long, axis=1)
+    assert (np.sort(host(long), axis=1) == np.sort(np.arange(20_000).reshape(2, -1) % 97,
+                                                    axis=1)).all()
+    a = ua.asarray(np.arange(12).reshape(4, 3))
+    p = host(g.permutation(a))
+    assert sorted(map(tuple, p)) == sorted(map(tuple, np.arange(12).reshape(4, 3)))
+
+
+# ------------------------------------------------------------ API and errors
+def test_out_size_dtype_and_placement():
+    g, ng = pair(8)
+    o = ua.empty((3, 4))
+    assert g.random(out=o) is o
+    assert (host(o) == ng.random((3, 4))).all()
+    f = ua.asarray(np.empty((3, 4), order="F"))
+    g.random(out=f)
+    ref = np.empty((3, 4), order="F")
+    ng.random(out=ref)
+    assert (host(f) == ref).all()
+    with pytest.raises(ValueError):
+        g.random(out=ua.empty((4, 6))[:, ::2])
+    with pytest.raises(ValueError):
+        g.random((4, 3), out=o)
+    with pytest.raises(TypeError):
+        g.random(out=ua.empty(3, dtype=ua.float32), dtype=np.float64)
+    s = g.random()
+    assert isinstance(s, ua.usm_ndarray) and s.shape == ()
+    assert g.normal(size=(2, 3), dtype=np.float32).dtype == np.float32
+    assert g.random(4, usm_type="shared").usm_type == "shared"
+    assert g.poisson(3.0, 5, dtype=np.int32).dtype == np.int32
+    loc = g.normal(np.array([0.0, 100.0, -100.0]), 0.1, size=(1000, 3))
+    assert np.allclose(host(loc).mean(axis=0), [0, 100, -100], atol=0.05)
+    assert host(g.gamma(ua.asarray([1.0, 50.0]), 1.0)).shape == (2,)
+
+
+def test_errors_as_numpy():
+    g = R.default_rng(0)
+    bad = [
+        (ValueError, lambda: g.normal(0, -1)), (ValueError, lambda: g.uniform(2, 1)),
+        (ValueError, lambda: g.integers(5, 5)), (ValueError, lambda: g.integers(0, 300, dtype=np.uint8)),
+        (ValueError, lambda: g.integers(-1, 3, dtype=np.uint32)),
+        (TypeError, lambda: g.random(dtype=np.int32)), (TypeError, lambda: g.integers(0, 1, dtype=np.float64)),
+        (TypeError, lambda: g.standard_normal(dtype=np.int64)),
+        (ValueError, lambda: g.choice(3, p=[0.5, 0.6, 0.1])), (ValueError, lambda: g.random(size=-1)),
+        (ValueError, lambda: g.poisson(-1)), (ValueError, lambda: g.poisson(1e30)),
+        (ValueError, lambda: g.binomial(-1, 0.5)), (ValueError, lambda: g.binomial(1, 1.5)),
+        (ValueError, lambda: g.gamma(-1)), (ValueError, lambda: g.beta(0, 1)),
+        (ValueError, lambda: g.exponential(-1)), (ValueError, lambda: g.lognormal(0, -1)),
+        (ValueError, lambda: g.choice(5, 6, replace=False)), (ValueError, lambda: g.choice(0, 1)),
+        (ValueError, lambda: g.normal(np.zeros(3), 1.0, size=(2, 2))),
+        (TypeError, lambda: g.random(size=1.5)), (OverflowError, lambda: g.uniform(-1e308, 1e308)),
+        (TypeError, lambda: R.Generator(np.random.Philox(0))),
+        (TypeError, lambda: g.shuffle(np.arange(3))),
+    ]
+    for exc, f in bad:
+        with pytest.raises(exc):
+            f()
+
+
+def test_default_rng_and_legacy_wrappers():
+    g = R.default_rng(42)
+    assert R.default_rng(g) is g
+    assert isinstance(R.default_rng(R.Philox(1)).bit_generator, R.Philox)
+    assert (host(R.default_rng(42).random(5)) ==
+            np.random.Generator(np.random.Philox(42)).random(5)).all()
+    R.seed(7)
+    a = host(R.rand(2, 3))
+    R.seed(7)
+    assert np.array_equal(a, host(R.random_sample((2, 3))))
+    assert a.shape == (2, 3) and ((a >= 0) & (a < 1)).all()
+    assert R.randn(4, dtype=np.float32).dtype == np.float32
+    r = host(R.randint(3, 9, size=100))
+    assert r.min() >= 3 and r.max() < 9
+    assert host(R.randint(5, size=10)).max() < 5

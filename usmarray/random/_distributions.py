@@ -1,0 +1,129 @@
+"""The table of distributions the random kernels draw, their kernel
+families, and the one launch every draw goes through.
+
+A distribution reads the stream in one of four ways (``unit``):
+
+* ``"bits"``: one 64-bit word per element, or one 32-bit half for 4-byte
+  items (the raw stream, random, uniform): NumPy's order, bit for bit;
+* ``"halves"``: one 32-bit half per element (integers with a range of at
+  most 2^32: Lemire's method, a rejected draw retried from the element's
+  sub-stream);
+* ``"words"`` / ``"pairs"``: one word per element (integers of wider
+  ranges, exponential; normal and lognormal take the words of a call in
+  pairs, Box-Muller, starting at an even word);
+* ``"element"``: one word position per element, whose sub-stream the
+  element's rejection sampler draws from (gamma, beta, poisson, binomial).
+
+So every element's value depends only on the key, the counter and its
+position (kernels/sycl/philox.hpp).
+"""
+
+import struct
+from typing import NamedTuple
+
+from .._core import _engine, _kernels
+from .._core._dtypes import TYPE_NAMES
+
+__all__ = ["DISTS", "draw", "bits_of"]
+
+
+class Dist(NamedTuple):
+    id: int          # kernels/sycl/random*.cpp D_* constants
+    kernel: str      # "rng_fill" (random.cpp) or "rng_dist" (random_dist.cpp)
+    unit: str        # how it reads the stream (module docstring)
+    types: tuple     # item types of its kernels
+    vector: tuple    # item types with a CPU vector-block variant (rng_vec)
+
+
+_FLOATS = ("f4", "f8")
+_INTS = ("b1", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8")
+
+DISTS = {
+    "raw": Dist(0, "rng_fill", "bits", ("u4", "u8"), ("u4", "u8")),
+    "random": Dist(1, "rng_fill", "bits", _FLOATS, _FLOATS),
+    "uniform": Dist(2, "rng_fill", "bits", _FLOATS, _FLOATS),
+    # (uint8/uint16 vectors for the bucket keys of permutations)
+    "int32": Dist(3, "rng_fill", "halves", _INTS, ("u1", "u2", "i4", "u4", "i8", "u8")),
+    "int64": Dist(4, "rng_fill", "words", ("i8", "u8"), ()),
+    "normal": Dist(5, "rng_dist", "pairs", _FLOATS, ()),
+    "exponential": Dist(6, "rng_dist", "words", _FLOATS, ()),
+    "lognormal": Dist(7, "rng_dist", "pairs", _FLOATS, ()),
+    "gamma": Dist(8, "rng_dist", "element", _FLOATS, ()),
+    "beta": Dist(9, "rng_dist", "element", _FLOATS, ()),
+    "poisson": Dist(10, "rng_dist", "element", ("i4", "i8"), ()),
+    "binomial": Dist(11, "rng_dist", "element", ("i4", "i8"), ()),
+}
+_BY_ID = {d.id: name for name, d in DISTS.items()}
+
+
+# --------------------------------------------------------------- kernels
+def _compute_type(t, qi):
+    """What rng_dist computes in for items of type t."""
+    if t in _FLOATS:
+        return t
+    return "f8" if qi.fp64 else "f4"
+
+
+def _kernel_types(dist, qi):
+    return [t for t in dist.types if t != "f8" or qi.fp64]
+
+
+def _fill_names(name, qi):
+    d = DISTS[name]
+    names = [f"rng_fill<{d.id}, {t}>" for t in _kernel_types(d, qi)]
+    if _kernels.simd_kernels(qi):
+        names += [f"rng_vec<{d.id}, {t}>" for t in d.vector if t != "f8" or qi.fp64]
+    return names
+
+
+def _dist_names(name, qi):
+    d = DISTS[name]
+    return [f"rng_dist<{d.id}, {t}, {_compute_type(t, qi)}>" for t in _kernel_types(d, qi)]
+
+
+# one bundle per distribution (all its item types and variants)
+_kernels.register_family(_kernels.Family(
+    ("rng_fill", "rng_vec"), "random.cpp", lambda a: _BY_ID[int(a[0])], _fill_names,
+    lambda qi: [n for n, d in DISTS.items() if d.kernel == "rng_fill"]))
+_kernels.register_family(_kernels.Family(
+    ("rng_dist",), "random_dist.cpp", lambda a: _BY_ID[int(a[0])], _dist_names,
+    lambda qi: [n for n, d in DISTS.items() if d.kernel == "rng_dist"], cost=3))
+_kernels.register_family(_kernels.Family(
+    ("rng_bounds", "rng_shuffle", "rng_first_seen"), "random.cpp", lambda a: "perm",
+    lambda k, qi: ["rng_bounds<u1>", "rng_bounds<u2>", "rng_shuffle<i8>", "rng_first_seen<i8>"],
+    lambda qi: ("perm",), cost=2))
+
+
+# --------------------------------------------------------------- launches
+def bits_of(value, tname):
+    """A scalar parameter as the kernels take it: the bits of a float32 or
+    float64 value, or an integer modulo 2^64."""
+    if tname == "f8":
+        return struct.unpack("<Q", struct.pack("<d", value))[0]
+    if tname == "f4":
+        return struct.unpack("<I", struct.pack("<f", value))[0]
+    return int(value) & 0xFFFFFFFFFFFFFFFF
+
+
+def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
+    """Fill the C-contiguous `out` with distribution `name` drawn from the
+    bit generator `bg` (which advances past the draws). a, b: scalar
+    parameters (Python numbers, converted to the compute type), pa, pb:
+    per-element parameter arrays of the compute type (or uint64 for the
+    integers) of out's shape, or None."""
+    d = DISTS[name]
+    qi = out._q
+    t = TYPE_NAMES[out._tc]
+    ctc = _compute_type(t, qi) if d.kernel == "rng_dist" else (t if t in _FLOATS else "u8")
+    n = out.size
+    unit = d.unit
+    if unit == "bits":
+        unit = "halves" if out.dtype.itemsize == 4 else "words"
+    if unit == "halves":
+        p, code = bg._reserve_halves(n), 1
+    else:
+        p, code = bg._reserve_words(n, pairs=unit == "pairs"), 2 if unit == "element" else 0
+    _engine.random_fill(qi.ref, qi.kc, d.kernel, d.id, TYPE_NAMES.index(_compute_type(t, qi)),
+                        code, out, p.key, p.ctr, p.first, p.lead, p.lead_bits,
+                        bits_of(a, ctc), bits_of(b, ctc), pa, pb)
+    return ctc

@@ -1,0 +1,233 @@
+"""Permutations and samples: ``permutation``, ``shuffle``, ``permuted``,
+``choice`` of :class:`~usmarray.random.Generator`.
+
+A permutation is Rao and Sandelius's: each item draws one of B buckets
+(uint8 or uint16 integers of the stream), a stable sort groups the items by
+bucket, and each bucket is shuffled by Fisher-Yates from its own
+sub-stream. That is an exactly uniform permutation (a uniform bucket
+assignment, then uniform orders within buckets), counter-based, and its
+buckets are small enough to shuffle in the caches. Short rows are shuffled
+by Fisher-Yates alone, one work-item per row.
+
+Sampling without replacement keeps the first occurrences, in order, of a
+stream of uniform draws with replacement: exactly sampling without
+replacement, and counter-based (an atomic minimum per value marks which
+draw came first, whatever order the work-items run in).
+"""
+
+import math
+import operator
+
+import numpy as np
+
+from .. import elementwise as ew
+from .._core import _dtypes, _engine
+from .._core._array import empty_array, usm_ndarray
+from .._core._copy import asnumpy, copy, copy_into
+from .._core._device import resolve_queue
+from .._core._views import moveaxis, normalize_axis, reshape
+from .._core._masks import true_positions
+from ..creation import arange, asarray, full
+from ..indexing import take, take_along_axis
+from ..manipulation import concat
+from ..searching import searchsorted
+from ..sorting import argsort
+
+__all__ = ["permutation", "shuffle", "permuted", "choice", "row_permutations"]
+
+_SHORT_ROW = 1 << 12      # rows up to this long: Fisher-Yates alone
+_BYTE_BUCKETS = 1 << 24   # rows up to this long: 256 buckets (uint8 keys, one sort pass)
+_TABLE_LIMIT = 1 << 25    # populations up to this: first occurrences in a table
+
+
+def row_permutations(gen, rows, length, qi):
+    """int64 array (rows, length): each row a uniformly random permutation
+    of range(length), independent of the others."""
+    bg = gen.bit_generator
+    if rows * length == 0:
+        return empty_array((rows, length), _dtypes.int64, qi)
+    if length <= _SHORT_ROW:
+        idx = reshape(ew.remainder(arange(rows * length, sycl_queue=qi.queue), length),
+                      (rows, length))
+        bounds = arange(0, rows * length + 1, length, sycl_queue=qi.queue)
+    else:
+        buckets, kt = (256, _dtypes.uint8) if length <= _BYTE_BUCKETS else (65536, _dtypes.uint16)
+        keys = gen.integers(0, buckets, size=(rows, length), dtype=kt, sycl_queue=qi.queue)
+        idx = argsort(keys, axis=-1, stable=True)
+        bounds = empty_array((rows * buckets + 1,), _dtypes.int64, qi)
+        _engine.random_bounds(qi.ref, qi.kc, keys, idx, bounds)
+    p = bg._reserve_words(bounds.shape[0] - 1)   # one sub-stream per segment
+    _engine.random_shuffle(qi.ref, qi.kc, idx, bounds, p.key, p.ctr, p.first)
+    return idx
+
+
+def _array(x):
+    if isinstance(x, usm_ndarray):
+        return x
+    return asarray(x)
+
+
+def permutation(gen, x, axis):
+    if not isinstance(x, usm_ndarray) and np.ndim(x) == 0:
+        n = max(operator.index(x), 0)
+        return reshape(row_permutations(gen, 1, n, resolve_queue(None, None)), (n,))
+    x = _array(x)
+    if x.ndim == 0:
+        raise np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
+    a = normalize_axis(axis, x.ndim)
+    perm = reshape(row_permutations(gen, 1, x.shape[a], x._q), (x.shape[a],))
+    return take(x, perm, axis=a)
+
+
+def shuffle(gen, x, axis):
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"shuffle needs a usm_ndarray (it works in place), got {type(x).__name__}")
+    if x.ndim == 0:
+        raise TypeError("shuffle needs an array of at least one dimension")
+    if not x.flags.writable:
+        raise ValueError("shuffle: the array is read-only")
+    copy_into(x, permutation(gen, x, axis))
+
+
+def permuted(gen, x, axis, out):
+    x = _array(x)
+    if out is not None:
+        if not isinstance(out, usm_ndarray):
+            raise TypeError("out must be a usm_ndarray")
+        if out.shape != x.shape:
+            raise ValueError("out must have the same shape as x")
+    if axis is None:
+        flat = reshape(x, (-1,))
+        perm = reshape(row_permutations(gen, 1, flat.shape[0], x._q), (flat.shape[0],))
+        y = reshape(take(flat, perm, axis=0), x.shape)
+    else:
+        a = normalize_axis(axis, x.ndim)
+        m = moveaxis(x, a, -1)
+        rows = math.prod(m.shape[:-1])
+        idx = reshape(row_permutations(gen, rows, m.shape[-1], x._q), m.shape)
+        y = moveaxis(take_along_axis(m, idx, axis=-1), -1, a)
+    if out is None:
+        return copy(y) if y is x else y
+    copy_into(out, y)
+    return out
+
+
+# --------------------------------------------------------------- choice
+def _probabilities(p, pop_size):
+    p = np.asarray(asnumpy(p) if isinstance(p, usm_ndarray) else p, dtype=np.float64)
+    if p.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if p.size != pop_size:
+        raise ValueError("a and p must have same size")
+    if np.isnan(p).any():
+        raise ValueError("Probabilities contain NaN")
+    if np.any(p < 0):
+        raise ValueError("Probabilities are not non-negative")
+    atol = np.sqrt(np.finfo(np.float64).eps)
+    if abs(math.fsum(p) - 1.0) > atol:
+        raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for "
+                         "more information.")
+    return p
+
+
+def _first_occurrences(draws, pop_size):
+    """The values of int64 `draws` at their first occurrence, in order."""
+    qi = draws._q
+    m = draws.shape[0]
+    if pop_size <= _TABLE_LIMIT:
+        table = full(pop_size, np.iinfo(np.int32).max, dtype=_dtypes.int32, sycl_queue=qi.queue)
+        _engine.random_first_seen(qi.ref, qi.kc, draws, table)
+        first = ew.equal(take(table, draws, axis=0), arange(m, dtype=_dtypes.int32,
+                                                           sycl_queue=qi.queue))
+    else:
+        order = argsort(draws, stable=True)
+        s = take(draws, order, axis=0)
+        head = concat([full(1, True, sycl_queue=qi.queue), ew.not_equal(s[1:], s[:-1])])
+        first = empty_array((m,), _dtypes.bool, qi)
+        first[order] = head
+    return take(draws, true_positions(first), axis=0)
+
+
+def _sample_without_replacement(gen, pop_size, k, qi):
+    """k distinct values of range(pop_size) in uniformly random order."""
+    if 2 * k > pop_size:   # most of the population: a prefix of a permutation
+        return copy(reshape(row_permutations(gen, 1, pop_size, qi), (pop_size,))[:k])
+    # draws expected to hold k distinct values, with a margin
+    m = int(-pop_size * math.log1p(-k / pop_size) * 1.02 + 4 * math.sqrt(k) + 16)
+    draws = gen.integers(0, pop_size, size=m, sycl_queue=qi.queue)
+    while True:
+        found = _first_occurrences(draws, pop_size)
+        if found.shape[0] >= k:
+            return copy(found[:k])
+        # too few: more draws continue the same stream
+        more = gen.integers(0, pop_size, size=max(m // 4, 64), sycl_queue=qi.queue)
+        draws = concat([draws, more])
+
+
+def choice(gen, a, size, replace, p, axis, shuffle):
+    if isinstance(a, usm_ndarray) or np.ndim(a) > 0:
+        arr = _array(a)
+        if arr.ndim == 0:
+            raise ValueError("a must be a sequence or an integer, not a 0-d array")
+        axis = normalize_axis(axis, arr.ndim)
+        pop_size = arr.shape[axis]
+        qi = arr._q
+    else:
+        arr = None
+        pop_size = operator.index(a)
+        qi = resolve_queue(None, None)
+    shape = () if size is None else ((operator.index(size),) if np.ndim(size) == 0
+                                     else tuple(operator.index(s) for s in size))
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimensions are not allowed")
+    k = math.prod(shape)
+    if pop_size <= 0 and k:
+        raise ValueError("a must be a positive integer unless no samples are taken"
+                         if arr is None else "a cannot be empty unless no samples are taken")
+    if p is not None:
+        p = _probabilities(p, pop_size)
+    if replace:
+        if p is not None:   # NumPy's inverse CDF: the same values for the same seed
+            cdf = np.cumsum(p)
+            cdf /= cdf[-1]
+            u = gen.random(shape, sycl_queue=qi.queue)
+            idx = searchsorted(asarray(cdf, sycl_queue=qi.queue), reshape(u, (-1,)),
+                               side="right")
+        else:
+            idx = reshape(gen.integers(0, max(pop_size, 1), size=k, sycl_queue=qi.queue), (k,))
+    else:
+        if k > pop_size:
+            raise ValueError("Cannot take a larger sample than population when replace is False")
+        if p is not None:
+            idx = asarray(_numpy_weighted_sample(gen, p, k, qi), sycl_queue=qi.queue)
+        elif k == 0:
+            idx = empty_array((0,), _dtypes.int64, qi)
+        else:
+            idx = _sample_without_replacement(gen, pop_size, k, qi)
+    if arr is None:
+        return reshape(idx, shape)
+    res = take(arr, idx, axis=axis)
+    return reshape(res, arr.shape[:axis] + shape + arr.shape[axis + 1:])
+
+
+def _numpy_weighted_sample(gen, p, k, qi):
+    """NumPy's weighted sampling without replacement, step for step (its
+    uniforms are the stream's, so its values are NumPy's)."""
+    if np.count_nonzero(p > 0) < k:
+        raise ValueError("Fewer non-zero entries in p than size")
+    p = p.copy()
+    found = np.zeros(k, dtype=np.int64)
+    n_uniq = 0
+    while n_uniq < k:
+        x = asnumpy(gen.random((k - n_uniq,), sycl_queue=qi.queue))
+        if n_uniq > 0:
+            p[found[0:n_uniq]] = 0
+        cdf = np.cumsum(p)
+        cdf /= cdf[-1]
+        new = cdf.searchsorted(x, side="right")
+        _, unique_indices = np.unique(new, return_index=True)
+        unique_indices.sort()
+        new = new.take(unique_indices)
+        found[n_uniq:n_uniq + new.size] = new
+        n_uniq += new.size
+    return found
