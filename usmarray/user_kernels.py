@@ -369,6 +369,8 @@ class ElementwiseKernel:
     preamble : str
         C++ placed before the kernel (helper functions, constants).
 
+    Notes
+    -----
     Calling the kernel with the inputs (and optionally the outputs) runs it
     over their broadcast shape, or over ``size`` items when no argument is
     an array. Returns the output array (a tuple for several outputs).
@@ -626,19 +628,22 @@ class RawKernel:
     ----------
     code : str
         C++ defining ``name`` as a free-function kernel (``USM_KERNEL(1)``
-        for a 1-D nd_range, ``USM_KERNEL(2)``/``(3)``), with the helpers of
+        for a 1-D nd_range, ``USM_KERNEL(2)`` or ``USM_KERNEL(3)``), with the helpers of
         kernels/sycl/common.hpp and math.hpp in scope (``usmk::linear_id()``,
         ``syclext::this_work_item::get_nd_item<1>()``, the sycl:: math).
     name : str
         The kernel function's name.
 
+    Notes
+    -----
     Calling ``kernel(global_size, local_size, args)`` launches an
     nd_range of ``global_size`` work-items (a size or a tuple of 1 to 3) in
-    work-groups of ``local_size``, SYCL's form; ``kernel(grid=..., block=...,
-    args=...)`` is CuPy's, ``grid`` work-groups of ``block`` work-items per
-    dimension. Arrays are passed as pointers to their first item (which must
-    be C-contiguous), scalars as NumPy scalars of the declared type
-    (``np.float32(2)``) or Python ints (int64) and floats (float64).
+    work-groups of ``local_size``, SYCL's form;
+    ``kernel(grid=g, block=b, args=a)`` is CuPy's: ``g`` work-groups of
+    ``b`` work-items per dimension. Arrays are passed as pointers to their
+    first item (which must be C-contiguous), scalars as NumPy scalars of the
+    declared type (``np.float32(2)``) or Python ints (int64) and floats
+    (float64).
     """
 
     def __init__(self, code, name, options=(), *, _module=None):

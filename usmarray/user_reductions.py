@@ -78,6 +78,8 @@ class ReductionKernel:
         Accepted for compatibility: dimensions are always merged where the
         layout allows, and compiler options are not passed on.
 
+    Notes
+    -----
     Calling it with the inputs reduces over ``axis`` (None: all axes) with
     ``keepdims``, into ``out`` when given (also accepted as the argument
     after the inputs). The sycl:: math functions are in scope unqualified.
