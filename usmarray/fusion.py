@@ -453,8 +453,8 @@ def _generate(p, tracer, order, inputs, outs):
         key = source_hash(head + body)
         prefix = f"fz_{key}"
         n_in = len(inputs)
-        ptrs = ([f"const {cxx_type(in_dts[k])} *p{j}" for j, k in enumerate(inputs)]
-                + [f"{cxx_type(v.dtype)} *p{n_in + j}" for j, v in enumerate(outs)])
+        ptrs = ([f"kptr<const {cxx_type(in_dts[k])}> p{j}" for j, k in enumerate(inputs)]
+                + [f"kptr<{cxx_type(v.dtype)}> p{n_in + j}" for j, v in enumerate(outs)])
         args_of = {
             "contig": [f"p{j}[i]" for j in range(n_in + len(outs))],
             "strided": [f"p{j}[off[{j}]]" for j in range(n_in + len(outs))],

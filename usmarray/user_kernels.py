@@ -149,7 +149,8 @@ def nary_kernels(prefix, ptrs, na, first_out, prologue, call, vec=None):
     body takes clang vectors rather than sycl::vec), `_vec<1>`.
 
     `ptrs`: the kernels' pointer parameters (the `na` iterated operands
-    p0, p1, ..., then raw ones); `prologue`: statements reading the scalar
+    p0, p1, ..., then raw ones), USM pointers by value (``kptr<const float> p0``,
+    kernels/sycl/geometry.hpp says why); `prologue`: statements reading the scalar
     parameters from `prm`; `call(kind)`: the statement running the body for
     one item (kind "contig": item `i` of p_j; "strided": item `off[j]`;
     "vec": L items from `i`, inputs loaded as vectors, output j into o<j>)."""
@@ -191,7 +192,7 @@ def strided_kernels(prefix, ptrs):
     """The strided kernels `<prefix>_strided<ND>` of the n-ary launcher, one
     plain function per ND calling `<prefix>_walk<ND>` (kernels/engine/nary.cpp
     says why they are not a template)."""
-    names = [p.rsplit("*", 1)[1] for p in ptrs]
+    names = [p.rsplit(" ", 1)[1] for p in ptrs]
     out = []
     for nd in _kernels.STRIDED_VARIANTS:
         out.append(f"USM_KERNEL({min(nd, 3)}) void {prefix}_strided{nd}("
@@ -436,9 +437,9 @@ class ElementwiseKernel:
                 call_vec.append((f"usmk::load_raw<{ct}, L>(p{j} + i)" if plain else
                                  f"usmk::to_sycl<{ct}, L>(usmk::load_raw<{ct}, L>(p{j} + i))")
                                 if is_in else f"o{j}")
-        ptrs = [f"{'const ' if is_in else ''}{ct} *p{j}" for j, (_, ct, is_in) in
+        ptrs = [f"kptr<{'const ' if is_in else ''}{ct}> p{j}" for j, (_, ct, is_in) in
                 enumerate(it_names)]
-        ptrs += [f"{'const ' if is_in else ''}{ct} *r_{n}" for n, ct, is_in in raw_names]
+        ptrs += [f"kptr<{'const ' if is_in else ''}{ct}> r_{n}" for n, ct, is_in in raw_names]
         first_out = next(j for j, (_, _, is_in) in enumerate(it_names) if not is_in)
         na = len(it_names)
         prologue = ("  std::int64_t size_;\n  __builtin_memcpy(&size_, prm.bytes, 8);\n"

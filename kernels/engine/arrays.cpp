@@ -2,6 +2,7 @@
 #include "engine.hpp"
 
 #include <Python.h>
+#include <structmember.h>
 #include <cstdlib>
 
 namespace usm {
@@ -46,18 +47,80 @@ int64_t as_i64(PyObject *o) {
 }
 } // namespace
 
+namespace {
+// Where a class keeps the slots read_array reads (usm_ndarray has
+// __slots__): their byte offsets in an instance, read once per class, so
+// that an array's fields are read without five attribute lookups (half a
+// microsecond of a small operation's launch).
+struct SlotOffsets {
+  PyTypeObject *type = nullptr;
+  Py_ssize_t alloc, off, shape, strides, tc;
+};
+SlotOffsets g_slots;
+
+bool slot_offset(PyTypeObject *t, PyObject *name, Py_ssize_t &off) {
+  PyObject *d = _PyType_Lookup(t, name);  // borrowed
+  if (!d || !Py_IS_TYPE(d, &PyMemberDescr_Type)) return false;
+  const PyMemberDef *m = reinterpret_cast<PyMemberDescrObject *>(d)->d_member;
+  if (m->type != T_OBJECT_EX) return false;
+  off = m->offset;
+  return true;
+}
+
+// The instance's slot at byte offset `off`, or nullptr when unset.
+inline PyObject *slot(nb::handle o, Py_ssize_t off) {
+  return *reinterpret_cast<PyObject **>(reinterpret_cast<char *>(o.ptr()) + off);
+}
+
+// The five fields of arr, borrowed, through the slot offsets of its class
+// when it has them; false otherwise.
+bool read_slots(nb::handle arr, PyObject *&alloc, PyObject *&off, PyObject *&shape,
+                PyObject *&strides, PyObject *&tc) {
+  PyTypeObject *t = Py_TYPE(arr.ptr());
+  if (t != g_slots.type) {
+    const SlotNames &n = names();
+    SlotOffsets s;
+    s.type = t;
+    if (!slot_offset(t, n.alloc, s.alloc) || !slot_offset(t, n.off, s.off) ||
+        !slot_offset(t, n.shape, s.shape) || !slot_offset(t, n.strides, s.strides) ||
+        !slot_offset(t, n.tc, s.tc))
+      return false;
+    g_slots = s;
+  }
+  alloc = slot(arr, g_slots.alloc);
+  off = slot(arr, g_slots.off);
+  shape = slot(arr, g_slots.shape);
+  strides = slot(arr, g_slots.strides);
+  tc = slot(arr, g_slots.tc);
+  return alloc && off && shape && strides && tc;
+}
+} // namespace
+
 void read_array(nb::handle arr, ArrayRef &out) {
-  const SlotNames &n = names();
-  nb::object alloc = get(arr, n.alloc);
+  PyObject *alloc_p, *off_p, *shape_p, *strides_p, *tc_p;
+  nb::object held[5];  // the fields, when read as attributes
+  if (!read_slots(arr, alloc_p, off_p, shape_p, strides_p, tc_p)) {
+    const SlotNames &n = names();
+    held[0] = get(arr, n.alloc);
+    held[1] = get(arr, n.off);
+    held[2] = get(arr, n.shape);
+    held[3] = get(arr, n.strides);
+    held[4] = get(arr, n.tc);
+    alloc_p = held[0].ptr();
+    off_p = held[1].ptr();
+    shape_p = held[2].ptr();
+    strides_p = held[3].ptr();
+    tc_p = held[4].ptr();
+  }
   Allocation *a = nullptr;
-  if (!nb::try_cast<Allocation *>(alloc, a) || !a)
+  if (!nb::try_cast<Allocation *>(nb::handle(alloc_p), a) || !a)
     throw nb::type_error("usm_ndarray without an allocation");
   out.alloc = a;
-  out.off = as_i64(get(arr, n.off).ptr());
-  out.tc = static_cast<int>(as_i64(get(arr, n.tc).ptr()));
+  out.off = as_i64(off_p);
+  out.tc = static_cast<int>(as_i64(tc_p));
   if (out.tc < 0 || out.tc >= TC_COUNT) throw nb::type_error("unknown type code");
   out.itemsize = kItemSize[out.tc];
-  nb::object shape = get(arr, n.shape), strides = get(arr, n.strides);
+  nb::handle shape(shape_p), strides(strides_p);
   if (!PyTuple_Check(shape.ptr()) || !PyTuple_Check(strides.ptr()))
     throw nb::type_error("shape and strides must be tuples");
   Py_ssize_t nd = PyTuple_GET_SIZE(shape.ptr());

@@ -48,7 +48,7 @@ Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::ha
     const sycl::kernel *kv = simd_variant(kc, "unary_vec<" + sig + ">", ptrs[1]);
     const sycl::kernel &k = kv ? *kv : kc.get("unary_contig<" + sig + ">");
     return Event{submit(q, {x.alloc, r.alloc}, [&](sycl::handler &h) {
-      h.set_args(ptrs[0], ptrs[1], n);
+      set_args(h, ptrs[0], ptrs[1], n);
       h.parallel_for(kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size), k);
     })};
   }
@@ -81,7 +81,7 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
     const sycl::kernel *kv = simd_variant(kc, "binary_vec<" + sig + ">", ptrs[2]);
     const sycl::kernel &k = kv ? *kv : kc.get("binary_contig<" + sig + ">");
     return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
-      h.set_args(ptrs[0], ptrs[1], ptrs[2], n);
+      set_args(h, ptrs[0], ptrs[1], ptrs[2], n);
       h.parallel_for(kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size), k);
     })};
   }
@@ -98,7 +98,7 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
     if (kv) {
       const Geometry<2, 3> g = geometry_of<2, 3>(it);
       return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
-        h.set_args(ptrs[0], ptrs[1], ptrs[2], g);
+        set_args(h, ptrs[0], ptrs[1], ptrs[2], g);
         h.parallel_for(simd_range(it.shape[1], r.itemsize, it.shape[0]), *kv);
       })};
     }
@@ -130,8 +130,8 @@ sycl::event scalar_launch(sycl::queue &q, const sycl::kernel &k, const char *val
   Raw<N> v;
   std::memcpy(v.b, value, N);
   return submit(q, {aa, ra}, [&](sycl::handler &h) {
-    if (left) h.set_args(v, arr, out, n);
-    else h.set_args(arr, v, out, n);
+    if (left) set_args(h, v, arr, out, n);
+    else set_args(h, arr, v, out, n);
     h.parallel_for(range, k);
   });
 }

@@ -193,6 +193,21 @@ sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, 
 template <class F>
 sycl::event enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue);
 
+// Kernel arguments of usmarray's kernels: USM pointers go by value
+// (usm::KernelPtr, kernels/sycl/geometry.hpp, says why), everything else
+// as it is. (RawKernels declare their own parameters: nary.cpp sets theirs.)
+template <class T> inline auto kernel_arg(const T &v) {
+  if constexpr (std::is_pointer_v<T>) return KernelPtr<const void>{v};
+  else if constexpr (std::is_null_pointer_v<T>) return KernelPtr<const void>{nullptr};
+  else return v;
+}
+template <class... A> inline void set_args(sycl::handler &h, const A &...a) {
+  h.set_args(kernel_arg(a)...);
+}
+template <class A> inline void set_arg(sycl::handler &h, int i, const A &a) {
+  h.set_arg(i, kernel_arg(a));
+}
+
 void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
                       std::vector<sycl::event> &deps);
 void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl::event &e);

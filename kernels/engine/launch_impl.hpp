@@ -15,7 +15,7 @@ inline size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 template <int ND, int NA, class... Extra, size_t... I>
 void set_strided_args(sycl::handler &h, char *const *ptrs, const Geometry<ND, NA> &g,
                       std::index_sequence<I...>, Extra... extra) {
-  h.set_args(ptrs[I]..., g, extra...);
+  set_args(h, ptrs[I]..., g, extra...);
 }
 
 // Dimensions [first, it.nd) of `it` as the Geometry of an ND variant

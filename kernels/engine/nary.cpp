@@ -28,10 +28,10 @@ sycl::event launch_nary_nd(sycl::queue &q, const sycl::kernel &k, const Iteratio
   const auto range = strided_range<ND, kMaxOperands>(g, it.na, wgmax);
   return submit(q, touched, [&](sycl::handler &h) {
     int i = 0;
-    for (char *p : ptrs) h.set_arg(i++, p);
-    for (char *p : raw) h.set_arg(i++, p);
-    h.set_arg(i++, g);
-    h.set_arg(i++, prm);
+    for (char *p : ptrs) set_arg(h, i++, p);
+    for (char *p : raw) set_arg(h, i++, p);
+    set_arg(h, i++, g);
+    set_arg(h, i++, prm);
     h.parallel_for(range, k);
   });
 }
@@ -102,10 +102,10 @@ Event nary(std::uintptr_t qref, KernelCache &kc, const std::string &name,
     const sycl::kernel &k = kv ? *kv : kc.get(name + "_contig");
     return Event{submit(q, touched, [&](sycl::handler &h) {
       int i = 0;
-      for (char *p : ptrs) h.set_arg(i++, p);
-      for (char *p : raws) h.set_arg(i++, p);
-      h.set_arg(i++, n);
-      h.set_arg(i++, prm);
+      for (char *p : ptrs) set_arg(h, i++, p);
+      for (char *p : raws) set_arg(h, i++, p);
+      set_arg(h, i++, n);
+      set_arg(h, i++, prm);
       h.parallel_for(kv ? simd_range(n, out.itemsize) : linear_range(n, kc.wg_size), k);
     })};
   }

@@ -60,13 +60,13 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
   if (it.contiguous()) {
     if (const sycl::kernel *kv = simd_variant(kc, "cast_vec<" + types + ">", ptrs[1])) {
       return submit(q, {s.alloc, d.alloc}, [&](sycl::handler &h) {
-        h.set_args(ptrs[0], ptrs[1], n);
+        set_args(h, ptrs[0], ptrs[1], n);
         h.parallel_for(simd_range(n, std::min(s.itemsize, d.itemsize)), *kv);
       });
     }
     sycl::kernel k = kc.get("cast_contig<" + types + ">");
     return submit(q, {s.alloc, d.alloc}, [&](sycl::handler &h) {
-      h.set_args(ptrs[0], ptrs[1], n);
+      set_args(h, ptrs[0], ptrs[1], n);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     });
   }
@@ -89,7 +89,7 @@ sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const
     // several times slower than a store per work-item on some devices)
     sycl::kernel k = kc.get(std::string("fill_contig<") + move_type_name(d.itemsize) + ">");
     return submit(q, {d.alloc}, [&](sycl::handler &h) {
-      h.set_args(ptr, n, value);
+      set_args(h, ptr, n, value);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     });
   }
@@ -185,7 +185,7 @@ Event sequence(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::handle 
   char *ptr = d.data();
   auto go = [&](auto a, auto b) {
     return Event{submit(q, {d.alloc}, [&](sycl::handler &h) {
-      h.set_args(ptr, a, b, n);
+      set_args(h, ptr, a, b, n);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     })};
   };

@@ -82,7 +82,7 @@ Event random_fill(std::uintptr_t qref, KernelCache &kc, const std::string &kerne
                              : kc.get("rng_dist<" + D + ", " + T + ", " + kTypeName[ctc] + ">");
   }
   return Event{submit(q, {out.alloc, apa, apb}, [&](sycl::handler &h) {
-    h.set_args(ptr, n, key[0], key[1], ctr[0], ctr[1], ctr[2], ctr[3], first, lead, lead_bits, a,
+    set_args(h, ptr, n, key[0], key[1], ctr[0], ctr[1], ctr[2], ctr[3], first, lead, lead_bits, a,
                b, ppa, ppb);
     h.parallel_for(range, *k);
   })};
@@ -112,7 +112,7 @@ Event random_bounds(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb:
   const void *pk = keys.data(), *pi = idx.data();
   void *pb = bounds.data();
   return Event{submit(q, {keys.alloc, idx.alloc, bounds.alloc}, [&](sycl::handler &h) {
-    h.set_args(pk, pi, rows, L, B, pb);
+    set_args(h, pk, pi, rows, L, B, pb);
     h.parallel_for(linear_range(rows * L, kc.wg_size), k);
   })};
 }
@@ -137,7 +137,7 @@ Event random_shuffle(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb:
   void *pi = idx.data();
   const void *pb = bounds.data();
   return Event{submit(q, {idx.alloc, bounds.alloc}, [&](sycl::handler &h) {
-    h.set_args(pi, pb, nseg, key[0], key[1], ctr[0], ctr[1], ctr[2], ctr[3], first);
+    set_args(h, pi, pb, nseg, key[0], key[1], ctr[0], ctr[1], ctr[2], ctr[3], first);
     h.parallel_for(linear_range(nseg, kc.wg_size), k);
   })};
 }
@@ -161,7 +161,7 @@ Event random_first_seen(std::uintptr_t qref, KernelCache &kc, nb::handle v_h, nb
   const void *pv = v.data();
   void *pt = table.data();
   return Event{submit(q, {v.alloc, table.alloc}, [&](sycl::handler &h) {
-    h.set_args(pv, m, size, pt);
+    set_args(h, pv, m, size, pt);
     h.parallel_for(linear_range(m, kc.wg_size), k);
   })};
 }

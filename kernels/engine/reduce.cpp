@@ -251,13 +251,13 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
     // the kernel's arguments: the items (a pointer, or the first pass's
     // sources), then `rest`
     const bool from_sources = first && sources;
-    auto set_args = [&](sycl::handler &h, auto... rest) {
+    auto args = [&](sycl::handler &h, auto... rest) {
       if (from_sources) {
         set_sources(h, srcs, scalar_bytes);
         int i = 1;
-        (h.set_arg(i++, rest), ...);
+        (set_arg(h, i++, rest), ...);
       } else {
-        h.set_args(src, rest...);
+        set_args(h, src, rest...);
       }
     };
     std::vector<Allocation *> touched = from_sources ? reads : std::vector<Allocation *>{cur_alloc};
@@ -265,13 +265,13 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
     if (use_cols) {
       if (vec) {
         e = submit(q, touched, [&](sycl::handler &h) {
-          set_args(h, dst, n_out, n, s_r, B, ns);
+          args(h, dst, n_out, n, s_r, B, ns);
           h.parallel_for(range, *k);
         });
       } else {
         const sycl::kernel &kk = kc.get("reduce_cols<" + sig + tail);
         e = submit(q, touched, [&](sycl::handler &h) {
-          set_args(h, dst, n_out, n, s_o, s_r, B, nb);
+          args(h, dst, n_out, n, s_o, s_r, B, nb);
           // groups small enough to spread few work-items over the compute units
           size_t g = 1;
           while (g * 2 <= kc.wg_size && static_cast<int64_t>(g * 2) * 16 <= n_out * nb) g *= 2;
@@ -280,14 +280,14 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
       }
     } else if (vec) {
       e = submit(q, touched, [&](sycl::handler &h) {
-        set_args(h, dst, n_out, n, s_o, B, nb, rpw);
+        args(h, dst, n_out, n, s_o, B, nb, rpw);
         h.parallel_for(range, *k);
       });
     } else {
       const sycl::kernel &kk = kc.get("reduce_group<" + sig + tail);
       const size_t groups = static_cast<size_t>(n_out * nb);
       e = submit(q, touched, [&](sycl::handler &h) {
-        set_args(h, dst, n, s_o, s_r, B, nb);
+        args(h, dst, n, s_o, s_r, B, nb);
         h.parallel_for(sycl::nd_range<1>{{groups * wg}, {wg}}, kk);
       });
     }

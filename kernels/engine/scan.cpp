@@ -46,8 +46,8 @@ sycl::event scan_rows(sycl::queue &q, KernelCache &kc, const std::string &op, in
     tp = static_cast<char *>(tot->ptr);
     const sycl::kernel &k = vec ? *vt : kc.get("scan_totals<" + targs);
     submit(q, {xa, tot.get()}, [&](sycl::handler &h) {
-      if (vec) h.set_args(a.x, tp, a.rows, a.n, a.C, a.xb, a.xc, ntiles);
-      else h.set_args(a.x, tp, a.rows, a.n, a.C, a.xb, a.xc, a.xs, ntiles);
+      if (vec) set_args(h, a.x, tp, a.rows, a.n, a.C, a.xb, a.xc, ntiles);
+      else set_args(h, a.x, tp, a.rows, a.n, a.C, a.xb, a.xc, a.xs, ntiles);
       h.parallel_for(range(), k);
     });
     const Rows t{tp, tp, a.rows, ntiles, 1, ntiles, 0, 1, ntiles, 0, 1};
@@ -56,8 +56,8 @@ sycl::event scan_rows(sycl::queue &q, KernelCache &kc, const std::string &op, in
   const sycl::kernel &k = vec ? *va : kc.get("scan_apply<" + targs);
   // tot returns to the pool carrying this last event
   return submit(q, {xa, ya, tot.get()}, [&](sycl::handler &h) {
-    if (vec) h.set_args(a.x, a.y, tp, a.rows, a.n, a.C, a.xb, a.xc, a.yb, a.yc, ntiles);
-    else h.set_args(a.x, a.y, tp, a.rows, a.n, a.C, a.xb, a.xc, a.xs, a.yb, a.yc, a.ys, ntiles);
+    if (vec) set_args(h, a.x, a.y, tp, a.rows, a.n, a.C, a.xb, a.xc, a.yb, a.yc, ntiles);
+    else set_args(h, a.x, a.y, tp, a.rows, a.n, a.C, a.xb, a.xc, a.xs, a.yb, a.yc, a.ys, ntiles);
     h.parallel_for(range(), k);
   });
 }
@@ -90,13 +90,13 @@ Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::hand
       const int64_t L = simd_lanes(static_cast<int>(kItemSize[y.tc]));
       const int64_t items = B * ceil_div(C, L);
       return Event{submit(q, {x.alloc, y.alloc}, [&](sycl::handler &h) {
-        h.set_args(xp, yp, B, n, C, xs[0], xs[1], ys[0], ys[1]);
+        set_args(h, xp, yp, B, n, C, xs[0], xs[1], ys[0], ys[1]);
         h.parallel_for(vector_items(items), *kv);
       })};
     }
     const sycl::kernel &k = kc.get("scan_cols<" + targs);
     return Event{submit(q, {x.alloc, y.alloc}, [&](sycl::handler &h) {
-      h.set_args(xp, yp, B, n, C, xs[0], xs[1], xs[2], ys[0], ys[1], ys[2]);
+      set_args(h, xp, yp, B, n, C, xs[0], xs[1], xs[2], ys[0], ys[1], ys[2]);
       h.parallel_for(linear_range(B * C, kc.wg_size), k);
     })};
   }
@@ -143,12 +143,12 @@ int64_t mask_count(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::han
   char *mp = m.data(), *op = off.data();
   const sycl::kernel &kcount = kc.get(mask_vec(kc) ? "mask_count_vec<i8>" : "mask_count<i8>");
   submit(q, {m.alloc, off.alloc}, [&](sycl::handler &h) {
-    h.set_args(mp, op, n);
+    set_args(h, mp, op, n);
     h.parallel_for(mask_range(kc, ntiles), kcount);
   });
   const sycl::kernel &koff = kc.get("mask_offsets<i8>");
   submit(q, {off.alloc}, [&](sycl::handler &h) {
-    h.set_args(op, ntiles);
+    set_args(h, op, ntiles);
     h.parallel_for(sycl::nd_range<1>{{size_t(kScanGroup)}, {size_t(kScanGroup)}}, koff);
   });
   int64_t total = 0;
@@ -194,7 +194,7 @@ Event mask_compact(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::han
   const int64_t xs = idx ? 0 : x.strides[0];
   Allocation *xa = idx ? r.alloc : x.alloc;
   return Event{submit(q, {m.alloc, off.alloc, xa, r.alloc}, [&](sycl::handler &h) {
-    h.set_args(mp, xp, xs, rp, op, n);
+    set_args(h, mp, xp, xs, rp, op, n);
     h.parallel_for(mask_range(kc, ntiles), k);
   })};
 }
@@ -224,7 +224,7 @@ Event mask_expand(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::hand
   char *mp = m.data(), *op = off.data(), *xp = x.data(), *vp = v.data();
   const int64_t xs = x.strides[0];
   return Event{submit(q, {m.alloc, off.alloc, x.alloc, v.alloc}, [&](sycl::handler &h) {
-    h.set_args(mp, xp, xs, vp, op, n);
+    set_args(h, mp, xp, xs, vp, op, n);
     h.parallel_for(mask_range(kc, ntiles), k);
   })};
 }

@@ -36,7 +36,7 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
     if (const sycl::kernel *kv =
             simd_variant(kc, "where_vec<" + T + ", " + std::to_string(inner) + ">", ptrs[3]))
       return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
-        h.set_args(ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
+        set_args(h, ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
         h.parallel_for(simd_range(n, 1), *kv);
       })};
   }
@@ -44,7 +44,7 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
     const int64_t n = it.size();
     sycl::kernel k = kc.get("where_contig<" + T + ">");
     return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
-      h.set_args(ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
+      set_args(h, ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     })};
   }
@@ -207,7 +207,7 @@ Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::ha
                                  (right ? ", 1>" : ", 0>"));
   char *sp = s.data(), *vp = v.data(), *rp = r.data();
   return Event{submit(q, {s.alloc, v.alloc, r.alloc}, [&](sycl::handler &h) {
-    h.set_args(sp, n, vp, rp, m);
+    set_args(h, sp, n, vp, rp, m);
     h.parallel_for(linear_range(m, kc.wg_size), k);
   })};
 }
@@ -245,13 +245,13 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx
   submit(q, {x.alloc, idx.alloc, r.alloc, err.alloc()}, [&](sycl::handler &h) {
     if (kr) {
       constexpr int64_t kChunk = 1024;  // kGatherRowChunk in kernels/sycl/where.cpp
-      h.set_args(xp, ip, rp, m, inner, n0, s0, si, ep);
+      set_args(h, xp, ip, rp, m, inner, n0, s0, si, ep);
       h.parallel_for(vector_items(m * ((inner + kChunk - 1) / kChunk)), k);
     } else if (kv) {
-      h.set_args(xp, ip, rp, total, n0, s0, ep);
+      set_args(h, xp, ip, rp, total, n0, s0, ep);
       h.parallel_for(index_block_range(total), k);
     } else {
-      h.set_args(xp, ip, rp, total, inner, n0, s0, si, ep);
+      set_args(h, xp, ip, rp, total, inner, n0, s0, si, ep);
       h.parallel_for(linear_range(total, kc.wg_size), k);
     }
   });
@@ -292,10 +292,10 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   const sycl::kernel &kcheck = kv[1] ? *kv[1] : kc.get("scatter<" + T + ", 1>");
   submit(q, {idx.alloc, err.alloc()}, [&](sycl::handler &h) {
     if (kv[1]) {
-      h.set_args(xp, ip, vp, total, n0, s0, ep);
+      set_args(h, xp, ip, vp, total, n0, s0, ep);
       h.parallel_for(index_block_range(total), kcheck);
     } else {
-      h.set_args(xp, ip, vp, m, int64_t(1), n0, s0, si, ep);
+      set_args(h, xp, ip, vp, m, int64_t(1), n0, s0, si, ep);
       h.parallel_for(linear_range(m, kc.wg_size), kcheck);
     }
   });
@@ -303,10 +303,10 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   const sycl::kernel &k = kv[0] ? *kv[0] : kc.get("scatter<" + T + ", 0>");
   submit(q, {x.alloc, idx.alloc, v.alloc}, [&](sycl::handler &h) {
     if (kv[0]) {
-      h.set_args(xp, ip, vp, total, n0, s0, ep);
+      set_args(h, xp, ip, vp, total, n0, s0, ep);
       h.parallel_for(index_block_range(total), k);
     } else {
-      h.set_args(xp, ip, vp, total, inner, n0, s0, si, ep);
+      set_args(h, xp, ip, vp, total, inner, n0, s0, si, ep);
       h.parallel_for(linear_range(total, kc.wg_size), k);
     }
   });

@@ -41,7 +41,7 @@ sycl::event iota_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const 
   const int64_t one = 1;
   const int zero = 0;
   return submit(q, {k.alloc, ix.alloc}, [&](sycl::handler &h) {
-    h.set_args(kp, ip, rows, n, one, zero);
+    set_args(h, kp, ip, rows, n, one, zero);
     h.parallel_for(linear_range(rows * n, kc.wg_size), chunks);
   });
 }
@@ -78,7 +78,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
     size_t L = 1;   // a power of two dividing G
     while (static_cast<int64_t>(2 * L) <= std::min<int64_t>(G, 64) && 2 * L <= kc.wg_size) L *= 2;
     submit(q, {sa, bits.get()}, [&](sycl::handler &h) {
-      h.set_args(static_cast<const char *>(sp), N, bp);
+      set_args(h, static_cast<const char *>(sp), N, bp);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
     });
   }
@@ -111,7 +111,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
     for (int s : shifts) passes |= 1u << (s / 8);
     const sycl::kernel &kr = kc.get("radix_rows<" + targs);
     return submit(q, {sa, ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-      h.set_args(static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, passes, dflip);
+      set_args(h, static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, passes, dflip);
       h.parallel_for(rows_range(rows), kr);
     });
   }
@@ -142,15 +142,15 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
     const bool last_parity = ((P - 1 - j) & 1) == 0;
     char *kd = last_parity ? kp : tkp, *id = last_parity ? ip : tip;
     submit(q, {sa, ka, kt.get(), counts.get()}, [&](sycl::handler &h) {
-      h.set_args(ks, n, bpr, items, shift, dflip, cp);
+      set_args(h, ks, n, bpr, items, shift, dflip, cp);
       h.parallel_for(grid, hist);
     });
     submit(q, {counts.get()}, [&](sycl::handler &h) {
-      h.set_args(cp, m);
+      set_args(h, cp, m);
       h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
     });
     e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](sycl::handler &h) {
-      h.set_args(ks, is, kd, id, n, bpr, items, shift, dflip, static_cast<const void *>(cp));
+      set_args(h, ks, is, kd, id, n, bpr, items, shift, dflip, static_cast<const void *>(cp));
       h.parallel_for(grid, scatter);
     });
     ks = kd;
@@ -170,7 +170,7 @@ sycl::event sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const 
   char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
   const int idesc = desc ? 1 : 0;
   return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](sycl::handler &h) {
-    h.set_args(sp, kp, ip, rows, n, idesc);
+    set_args(h, sp, kp, ip, rows, n, idesc);
     h.parallel_for(linear_range(rows * ceil_div(n, N), kc.wg_size), net);
   });
 }
@@ -184,7 +184,7 @@ sycl::event sort_vec(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const 
   char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
   const int idesc = desc ? 1 : 0;
   return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](sycl::handler &h) {
-    h.set_args(sp, kp, ip, rows, n, idesc);
+    set_args(h, sp, kp, ip, rows, n, idesc);
     h.parallel_for(rows_range(rows), kv);
   });
 }
@@ -236,7 +236,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
     const int64_t nch = (n + chunk - 1) / chunk;
     const sycl::kernel &chunks = kc.get("sort_chunks<" + targs);
     e = submit(q, {ka, ia}, [&](sycl::handler &h) {
-      h.set_args(kp, ip, rows, n, chunk, idesc);
+      set_args(h, kp, ip, rows, n, chunk, idesc);
       h.parallel_for(linear_range(rows * nch, kc.wg_size), chunks);
     });
   }
@@ -253,7 +253,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   for (int64_t width = chunk; width < n; width *= 2) {
     char *ks = bufk[src], *is = bufi[src], *kd = bufk[1 - src], *id = bufi[1 - src];
     e = submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-      h.set_args(ks, is, kd, id, rows, n, width, idesc);
+      set_args(h, ks, is, kd, id, rows, n, width, idesc);
       h.parallel_for(linear_range(rows * n, kc.wg_size), merge);
     });
     src = 1 - src;
@@ -305,13 +305,13 @@ int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::h
   const sycl::kernel &kcount = kc.get("unique_count<" + t + ">");
   const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
   submit(q, {s.alloc, o.alloc}, [&](sycl::handler &h) {
-    h.set_args(static_cast<const char *>(sp), n, items, B, op);
+    set_args(h, static_cast<const char *>(sp), n, items, B, op);
     h.parallel_for(unique_range(kc, B), kcount);
   });
   const int64_t m = B + 1;
   const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256), pow2_at_least(ceil_div(m, 64)));
   submit(q, {o.alloc}, [&](sycl::handler &h) {
-    h.set_args(op, m);
+    set_args(h, op, m);
     h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
   });
   int64_t total = 0;
@@ -355,7 +355,7 @@ Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::h
   Allocation *pa = with_pos ? p.alloc : v.alloc;
   Allocation *oda = with_inv ? od.alloc : v.alloc, *iva = with_inv ? iv.alloc : v.alloc;
   return Event{submit(q, {s.alloc, o.alloc, v.alloc, pa, oda, iva}, [&](sycl::handler &h) {
-    h.set_args(static_cast<const char *>(sp), n, items, B, static_cast<const char *>(op), vp, pp,
+    set_args(h, static_cast<const char *>(sp), n, items, B, static_cast<const char *>(op), vp, pp,
                static_cast<const char *>(odp), ivp);
     h.parallel_for(unique_range(kc, B), k);
   })};
@@ -386,7 +386,7 @@ Event isin_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::hand
   char *sp = s.data(), *vp = v.data(), *op = o.data();
   const int inv = invert ? 1 : 0;
   return Event{submit(q, {s.alloc, v.alloc, o.alloc}, [&](sycl::handler &h) {
-    h.set_args(static_cast<const char *>(sp), m, static_cast<const char *>(vp), n, op, inv);
+    set_args(h, static_cast<const char *>(sp), m, static_cast<const char *>(vp), n, op, inv);
     h.parallel_for(linear_range(n, kc.wg_size), k);
   })};
 }

@@ -44,6 +44,13 @@ namespace usmk { template <typename R> class complex; }
 struct alignas(16) x16 { std::uint64_t lo, hi; };
 
 using usm::Geometry;
+// USM pointer parameters of kernels (usm::KernelPtr: by value; converts to
+// T *). The sizeof makes the parameter's type complete where the kernel is
+// instantiated: the kernel compiler crashes laying out a free-function
+// kernel's parameter of a class template not instantiated yet (as with
+// Geometry above).
+template <typename T>
+using kptr = std::enable_if_t<sizeof(usm::KernelPtr<T>) == sizeof(void *), usm::KernelPtr<T>>;
 // Kernels with a Geometry<ND, NA> parameter are instantiated through
 // registered_names; the kernel compiler needs the aggregate instantiated
 // up front or it crashes, hence these explicit instantiations.

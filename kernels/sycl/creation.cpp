@@ -4,14 +4,14 @@
 
 template <typename T>
 USM_KERNEL(1)
-void fill_contig(T *y, std::int64_t n, T v) {
+void fill_contig(kptr<T> y, std::int64_t n, T v) {
   const std::int64_t i = usmk::linear_id();
   if (i < n) y[i] = v;
 }
 
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void fill_strided(T *y, Geometry<ND, 1> g, T v) {
+void fill_strided(kptr<T> y, Geometry<ND, 1> g, T v) {
   std::int64_t off[1];
   if (usmk::strided_offsets(g, off)) y[off[0]] = v;
 }
@@ -19,7 +19,7 @@ void fill_strided(T *y, Geometry<ND, 1> g, T v) {
 // y[i] = start + i * step, computed in C and converted to T.
 template <typename T, typename C>
 USM_KERNEL(1)
-void sequence(T *y, C start, C step, std::int64_t n) {
+void sequence(kptr<T> y, C start, C step, std::int64_t n) {
   const std::int64_t i = usmk::linear_id();
   if (i < n) y[i] = usmk::convert<T>(start + static_cast<C>(i) * step);
 }
@@ -28,7 +28,7 @@ void sequence(T *y, C start, C step, std::int64_t n) {
 // elsewhere. The last two dimensions of the geometry are the matrix.
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void tri(const T *x, T *y, Geometry<ND, 2> g, std::int64_t k, std::int32_t upper) {
+void tri(kptr<const T> x, kptr<T> y, Geometry<ND, 2> g, std::int64_t k, std::int32_t upper) {
   constexpr int R = ND < 3 ? ND : 3;
   std::int64_t off[2];
   if (!usmk::strided_offsets(g, off)) return;

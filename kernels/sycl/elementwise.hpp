@@ -9,14 +9,14 @@
 // r[i] = op(a[i]) over contiguous operands.
 template <class Op, typename A, typename R>
 USM_KERNEL(1)
-void unary_contig(const A *a, R *r, std::int64_t n) {
+void unary_contig(kptr<const A> a, kptr<R> r, std::int64_t n) {
   const std::int64_t i = usmk::linear_id();
   if (i < n) r[i] = Op::template apply<R>(a[i]);
 }
 
 template <class Op, typename A, typename R, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void unary_strided(const A *a, R *r, Geometry<ND, 2> g) {
+void unary_strided(kptr<const A> a, kptr<R> r, Geometry<ND, 2> g) {
   std::int64_t off[2];
   if (usmk::strided_offsets(g, off)) r[off[1]] = Op::template apply<R>(a[off[0]]);
 }
@@ -25,14 +25,14 @@ void unary_strided(const A *a, R *r, Geometry<ND, 2> g) {
 // with a broadcast row, column blocks): vector loads instead of gathers.
 template <class Op, typename A, typename R, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void unary_inner(const A *a, R *r, Geometry<ND, 2> g) {
+void unary_inner(kptr<const A> a, kptr<R> r, Geometry<ND, 2> g) {
   std::int64_t off[2];
   if (usmk::strided_offsets<ND, 2, 3>(g, off)) r[off[1]] = Op::template apply<R>(a[off[0]]);
 }
 
 template <class Op, typename A, typename B, typename R>
 USM_KERNEL(1)
-void binary_contig(const A *a, const B *b, R *r, std::int64_t n) {
+void binary_contig(kptr<const A> a, kptr<const B> b, kptr<R> r, std::int64_t n) {
   const std::int64_t i = usmk::linear_id();
   if (i < n) r[i] = Op::template apply<R>(a[i], b[i]);
 }
@@ -40,28 +40,28 @@ void binary_contig(const A *a, const B *b, R *r, std::int64_t n) {
 // One operand is a scalar passed by value (Python scalars: no device buffer).
 template <class Op, typename A, typename B, typename R>
 USM_KERNEL(1)
-void binary_scalar_r(const A *a, B s, R *r, std::int64_t n) {
+void binary_scalar_r(kptr<const A> a, B s, kptr<R> r, std::int64_t n) {
   const std::int64_t i = usmk::linear_id();
   if (i < n) r[i] = Op::template apply<R>(a[i], s);
 }
 
 template <class Op, typename A, typename B, typename R>
 USM_KERNEL(1)
-void binary_scalar_l(A s, const B *b, R *r, std::int64_t n) {
+void binary_scalar_l(A s, kptr<const B> b, kptr<R> r, std::int64_t n) {
   const std::int64_t i = usmk::linear_id();
   if (i < n) r[i] = Op::template apply<R>(s, b[i]);
 }
 
 template <class Op, typename A, typename B, typename R, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void binary_strided(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
+void binary_strided(kptr<const A> a, kptr<const B> b, kptr<R> r, Geometry<ND, 3> g) {
   std::int64_t off[3];
   if (usmk::strided_offsets(g, off)) r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
 }
 
 template <class Op, typename A, typename B, typename R, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void binary_inner(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
+void binary_inner(kptr<const A> a, kptr<const B> b, kptr<R> r, Geometry<ND, 3> g) {
   std::int64_t off[3];
   if (usmk::strided_offsets<ND, 3, 7>(g, off))
     r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
@@ -72,7 +72,7 @@ void binary_inner(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
 // broadcast input (0: a, 1: b).
 template <class Op, typename A, typename B, typename R, int ND, int WHICH>
 USM_KERNEL(ND)
-void binary_bcast(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
+void binary_bcast(kptr<const A> a, kptr<const B> b, kptr<R> r, Geometry<ND, 3> g) {
   std::int64_t off[3];
   if (usmk::strided_offsets<ND, 3, WHICH == 0 ? 6 : 5>(g, off))
     r[off[2]] = Op::template apply<R>(a[off[0]], b[off[1]]);
@@ -83,7 +83,7 @@ void binary_bcast(const A *a, const B *b, R *r, Geometry<ND, 3> g) {
 // loops compute and return one type.
 template <class Op, typename A, typename R>
 USM_SIMD_KERNEL
-void unary_vec(const A *a, R *r, std::int64_t n) {
+void unary_vec(kptr<const A> a, kptr<R> r, std::int64_t n) {
   static_assert(std::is_same_v<A, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
   usmk::with_streaming<R>(n, [&](auto st) {
@@ -98,7 +98,7 @@ void unary_vec(const A *a, R *r, std::int64_t n) {
 
 template <class Op, typename A, typename B, typename R>
 USM_SIMD_KERNEL
-void binary_vec(const A *a, const B *b, R *r, std::int64_t n) {
+void binary_vec(kptr<const A> a, kptr<const B> b, kptr<R> r, std::int64_t n) {
   static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
   usmk::with_streaming<R>(n, [&](auto st) {
@@ -114,7 +114,7 @@ void binary_vec(const A *a, const B *b, R *r, std::int64_t n) {
 
 template <class Op, typename A, typename B, typename R>
 USM_SIMD_KERNEL
-void binary_scalar_r_vec(const A *a, B s, R *r, std::int64_t n) {
+void binary_scalar_r_vec(kptr<const A> a, B s, kptr<R> r, std::int64_t n) {
   static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
   const usmk::raw_vec<B, L> sv = s;
@@ -130,7 +130,7 @@ void binary_scalar_r_vec(const A *a, B s, R *r, std::int64_t n) {
 
 template <class Op, typename A, typename B, typename R>
 USM_SIMD_KERNEL
-void binary_scalar_l_vec(A s, const B *b, R *r, std::int64_t n) {
+void binary_scalar_l_vec(A s, kptr<const B> b, kptr<R> r, std::int64_t n) {
   static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
   const usmk::raw_vec<A, L> sv = s;
@@ -150,7 +150,7 @@ void binary_scalar_l_vec(A s, const B *b, R *r, std::int64_t n) {
 // Each row takes ceil(cols / (kSimdVectors * L)) work-items.
 template <class Op, typename A, typename B, typename R, int INNER>
 USM_SIMD_KERNEL
-void binary_rows_vec(const A *a, const B *b, R *r, Geometry<2, 3> g) {
+void binary_rows_vec(kptr<const A> a, kptr<const B> b, kptr<R> r, Geometry<2, 3> g) {
   static_assert(std::is_same_v<A, R> && std::is_same_v<B, R>);
   constexpr int L = usm::simd_lanes(sizeof(R));
   constexpr bool UA = INNER & 1, UB = INNER & 2;

@@ -19,7 +19,7 @@ constexpr std::int64_t MM_ROWS = 4;
 
 template <typename T>
 USM_KERNEL(3)
-void matmul_tiled(const T *a, const T *x, T *out, std::int64_t n, std::int64_t k,
+void matmul_tiled(kptr<const T> a, kptr<const T> x, kptr<T> out, std::int64_t n, std::int64_t k,
                   std::int64_t m, std::int64_t sa, std::int64_t sx) {
   auto it = syclext::this_work_item::get_nd_item<3>();
   const std::int64_t bi = it.get_global_id(0), i0 = it.get_global_id(1) * MM_ROWS,

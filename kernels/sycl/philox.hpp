@@ -228,9 +228,9 @@ template <typename P> inline P param(const void *arr, std::int64_t i, u64 bits) 
 // The argument list of every random kernel (random.cpp, random_dist.cpp);
 // kernels/engine/random.cpp sets them in this order.
 #define USM_RNG_ARGS                                                           \
-  T *out, std::int64_t n, std::uint64_t k0, std::uint64_t k1, std::uint64_t c0, \
+  kptr<T> out, std::int64_t n, std::uint64_t k0, std::uint64_t k1, std::uint64_t c0, \
       std::uint64_t c1, std::uint64_t c2, std::uint64_t c3, std::int64_t first, \
       std::uint32_t lead, std::uint32_t lead_bits, std::uint64_t a,           \
-      std::uint64_t b, const void *pa, const void *pb
+      std::uint64_t b, kptr<const void> pa, kptr<const void> pb
 #define USM_RNG_POS                                                            \
   const usmk::rng::Pos pos{k0, k1, {c0, c1, c2, c3}, first, lead, lead_bits}

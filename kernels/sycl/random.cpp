@@ -192,8 +192,8 @@ void rng_vec(USM_RNG_ARGS) {
 // row r starts in the sorted order; bounds[rows * B] = rows * L.
 template <typename K>
 USM_KERNEL(1)
-void rng_bounds(const K *keys, const std::int64_t *idx, std::int64_t rows, std::int64_t L,
-                std::int64_t B, std::int64_t *bounds) {
+void rng_bounds(kptr<const K> keys, kptr<const std::int64_t> idx, std::int64_t rows, std::int64_t L,
+                std::int64_t B, kptr<std::int64_t> bounds) {
   const std::int64_t j = usmk::linear_id();
   if (j >= rows * L) return;
   const std::int64_t r = j / L, p = j - r * L;
@@ -211,7 +211,7 @@ void rng_bounds(const K *keys, const std::int64_t *idx, std::int64_t rows, std::
 // `first + s` from the base names it).
 template <typename I>
 USM_KERNEL(1)
-void rng_shuffle(I *idx, const std::int64_t *bounds, std::int64_t nseg, std::uint64_t k0,
+void rng_shuffle(kptr<I> idx, kptr<const std::int64_t> bounds, std::int64_t nseg, std::uint64_t k0,
                  std::uint64_t k1, std::uint64_t c0, std::uint64_t c1, std::uint64_t c2,
                  std::uint64_t c3, std::int64_t first) {
   const std::int64_t s = usmk::linear_id();
@@ -234,7 +234,7 @@ void rng_shuffle(I *idx, const std::int64_t *bounds, std::int64_t nseg, std::uin
 // outside the table are skipped).
 template <typename I>
 USM_KERNEL(1)
-void rng_first_seen(const I *v, std::int64_t m, std::int64_t size, std::int32_t *table) {
+void rng_first_seen(kptr<const I> v, std::int64_t m, std::int64_t size, kptr<std::int32_t> table) {
   const std::int64_t i = usmk::linear_id();
   if (i >= m || v[i] < 0 || v[i] >= size) return;
   sycl::atomic_ref<std::int32_t, sycl::memory_order::relaxed, sycl::memory_scope::device> t(

@@ -48,14 +48,14 @@ template <typename T> struct is_vi<vi<T>> : std::true_type {};
 // Vector forms (vcomb) exist for the types of raw_vec: not for half, complex
 // or bool accumulators (all/any accumulate bytes: see vacc_t).
 
-// What a first pass reads its items from: `const T *`, or an operation's
+// What a first pass reads its items from: `kptr<const T>`, or an operation's
 // own source (Op::source, a struct passed by value): the ReductionKernels
 // and fused reductions of usmarray/user_reductions.py and fusion.py map
 // several inputs, walked with the same strides, to one item. A source is
 // used as a pointer: `src + k` (k items on) and `src[k]` (the item),
 // `src.template vload<L>()` (L items as a raw_vec of
 // vload_t<item>, for the vector-block kernels) and `P::item` (their type).
-template <class Op, typename T, class = void> struct source_of { using type = const T *; };
+template <class Op, typename T, class = void> struct source_of { using type = kptr<const T>; };
 template <class Op, typename T> struct source_of<Op, T, std::void_t<typename Op::source>> {
   using type = typename Op::source;
 };
@@ -252,7 +252,7 @@ template <class Op, typename A> inline A group_tree(A acc) {
 // work-items) per (o, b).
 template <class Op, typename T, typename A, typename R>
 USM_KERNEL(1)
-void reduce_group(usmk::src_t<Op, T> x, R *out, std::int64_t n, std::int64_t s_o, std::int64_t s_r,
+void reduce_group(usmk::src_t<Op, T> x, kptr<R> out, std::int64_t n, std::int64_t s_o, std::int64_t s_r,
                   std::int64_t B, std::int64_t nb) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t g = static_cast<std::int64_t>(it.get_group(0));
@@ -272,7 +272,7 @@ void reduce_group(usmk::src_t<Op, T> x, R *out, std::int64_t n, std::int64_t s_o
 // (Column sums have s_o == 1; CPU devices also reduce rows with it.)
 template <class Op, typename T, typename A, typename R>
 USM_KERNEL(1)
-void reduce_cols(usmk::src_t<Op, T> x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_o,
+void reduce_cols(usmk::src_t<Op, T> x, kptr<R> out, std::int64_t n_out, std::int64_t n, std::int64_t s_o,
                  std::int64_t s_r, std::int64_t B, std::int64_t nb) {
   const std::int64_t i = usmk::linear_id();
   if (i >= n_out * nb) return;
@@ -399,7 +399,7 @@ inline A reduce_block_vec(const P &p, std::int64_t lo, std::int64_t hi) {
 // in private memory (L1).
 template <class Op, typename T, typename A, typename R>
 USM_SIMD_KERNEL
-void reduce_cols_vec(usmk::src_t<Op, T> x, R *out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
+void reduce_cols_vec(usmk::src_t<Op, T> x, kptr<R> out, std::int64_t n_out, std::int64_t n, std::int64_t s_r,
                      std::int64_t B, std::int64_t ns) {
   using VT = usmk::vacc_t<A>;
   constexpr int L = usm::simd_lanes(sizeof(VT) > sizeof(T) ? sizeof(VT) : sizeof(T));
@@ -564,7 +564,7 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
 // outweighs what a CPU runtime spends per work-group.
 template <class Op, typename T, typename A, typename R>
 USM_SIMD_KERNEL
-void reduce_rows_vec(usmk::src_t<Op, T> x, R *out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
+void reduce_rows_vec(usmk::src_t<Op, T> x, kptr<R> out, std::int64_t n_rows, std::int64_t n, std::int64_t s_o,
                      std::int64_t B, std::int64_t nb, std::int64_t rpw) {
   usmk::each_unit(n_rows, n, B, nb, rpw, [&](std::int64_t u, std::int64_t o, std::int64_t lo, std::int64_t hi) {
     if constexpr (usmk::is_vi<A>::value)

@@ -93,7 +93,7 @@ template <typename T> struct alignas(T) scan_slot { unsigned char b[sizeof(T)]; 
 // tot[r * ntiles + t] = total of tile t of row r (generic: a work-group per tile).
 template <class Op, typename S, typename T>
 USM_KERNEL(1)
-void scan_totals(const S *x, T *tot, std::int64_t rows, std::int64_t n, std::int64_t C,
+void scan_totals(kptr<const S> x, kptr<T> tot, std::int64_t rows, std::int64_t n, std::int64_t C,
                  std::int64_t xb, std::int64_t xc, std::int64_t xs, std::int64_t ntiles) {
   USM_SCAN_LOCAL(T, s);
   auto it = usmk::scan_item();
@@ -113,7 +113,7 @@ void scan_totals(const S *x, T *tot, std::int64_t rows, std::int64_t n, std::int
 // row's tile totals, or is null when rows are one tile.
 template <class Op, typename S, typename T>
 USM_KERNEL(1)
-void scan_apply(const S *x, T *y, const T *tot, std::int64_t rows, std::int64_t n, std::int64_t C,
+void scan_apply(kptr<const S> x, kptr<T> y, kptr<const T> tot, std::int64_t rows, std::int64_t n, std::int64_t C,
                 std::int64_t xb, std::int64_t xc, std::int64_t xs, std::int64_t yb,
                 std::int64_t yc, std::int64_t ys, std::int64_t ntiles) {
   USM_SCAN_LOCAL(T, s);
@@ -144,7 +144,7 @@ void scan_apply(const S *x, T *y, const T *tot, std::int64_t rows, std::int64_t 
 // order: the same results as NumPy.
 template <class Op, typename S, typename T>
 USM_KERNEL(1)
-void scan_cols(const S *x, T *y, std::int64_t B, std::int64_t n, std::int64_t C, std::int64_t xb,
+void scan_cols(kptr<const S> x, kptr<T> y, std::int64_t B, std::int64_t n, std::int64_t C, std::int64_t xb,
                std::int64_t xn, std::int64_t xc, std::int64_t yb, std::int64_t yn,
                std::int64_t yc) {
   const std::int64_t j = usmk::linear_id();
@@ -163,7 +163,7 @@ void scan_cols(const S *x, T *y, std::int64_t B, std::int64_t n, std::int64_t C,
 // same sequential order as scan_cols).
 template <class Op, typename S, typename T>
 USM_SIMD_KERNEL
-void scan_cols_vec(const S *x, T *y, std::int64_t B, std::int64_t n, std::int64_t C,
+void scan_cols_vec(kptr<const S> x, kptr<T> y, std::int64_t B, std::int64_t n, std::int64_t C,
                    std::int64_t xb, std::int64_t xn, std::int64_t yb, std::int64_t yn) {
   constexpr int L = usm::simd_lanes(sizeof(T));
   const std::int64_t nblk = (C + L - 1) / L;
@@ -193,7 +193,7 @@ void scan_cols_vec(const S *x, T *y, std::int64_t B, std::int64_t n, std::int64_
 // kScanVecTile elements of a row with unit strides, on clang vectors.
 template <class Op, typename S, typename T>
 USM_SIMD_KERNEL
-void scan_totals_vec(const S *x, T *tot, std::int64_t rows, std::int64_t n, std::int64_t C,
+void scan_totals_vec(kptr<const S> x, kptr<T> tot, std::int64_t rows, std::int64_t n, std::int64_t C,
                      std::int64_t xb, std::int64_t xc, std::int64_t ntiles) {
   constexpr int L = usm::simd_lanes(sizeof(T));
   const std::int64_t g = usmk::linear_id();
@@ -216,7 +216,7 @@ void scan_totals_vec(const S *x, T *tot, std::int64_t rows, std::int64_t n, std:
 
 template <class Op, typename S, typename T>
 USM_SIMD_KERNEL
-void scan_apply_vec(const S *x, T *y, const T *tot, std::int64_t rows, std::int64_t n,
+void scan_apply_vec(kptr<const S> x, kptr<T> y, kptr<const T> tot, std::int64_t rows, std::int64_t n,
                     std::int64_t C, std::int64_t xb, std::int64_t xc, std::int64_t yb,
                     std::int64_t yc, std::int64_t ntiles) {
   constexpr int L = usm::simd_lanes(sizeof(T));
@@ -250,7 +250,7 @@ void scan_apply_vec(const S *x, T *y, const T *tot, std::int64_t rows, std::int6
 // cnt[t] = number of true elements in tile t of the mask m (n elements).
 template <typename I>
 USM_KERNEL(1)
-void mask_count(const bool *m, I *cnt, std::int64_t n) {
+void mask_count(kptr<const bool> m, kptr<I> cnt, std::int64_t n) {
   USM_SCAN_LOCAL(std::int64_t, s);
   auto it = usmk::scan_item();
   const std::int64_t t = static_cast<std::int64_t>(it.get_group(0));
@@ -265,12 +265,12 @@ void mask_count(const bool *m, I *cnt, std::int64_t n) {
 
 template <typename I>
 USM_SIMD_KERNEL
-void mask_count_vec(const bool *m, I *cnt, std::int64_t n) {
+void mask_count_vec(kptr<const bool> m, kptr<I> cnt, std::int64_t n) {
   const std::int64_t t = usmk::linear_id();
   const std::int64_t i0 = t * usm::kScanVecTile;
   if (i0 >= n) return;
   const std::int64_t e = usmk::min_of<std::int64_t>(n, i0 + usm::kScanVecTile);
-  const std::uint8_t *b = reinterpret_cast<const std::uint8_t *>(m);
+  const std::uint8_t *b = reinterpret_cast<const std::uint8_t *>(m.p);
   std::int64_t c = 0;
   std::int64_t i = i0;
   usmk::raw_vec<std::uint8_t, 64> acc = 0;
@@ -293,7 +293,7 @@ void mask_count_vec(const bool *m, I *cnt, std::int64_t n) {
 // cnt[ntiles]. One work-group.
 template <typename I>
 USM_KERNEL(1)
-void mask_offsets(I *cnt, std::int64_t ntiles) {
+void mask_offsets(kptr<I> cnt, std::int64_t ntiles) {
   USM_SCAN_LOCAL(std::int64_t, s);
   auto it = usmk::scan_item();
   const std::int64_t lid = static_cast<std::int64_t>(it.get_local_id(0));
@@ -357,7 +357,7 @@ inline void compact_tile_vec(const bool *m, const T *x, std::int64_t xs, T *out,
 // out = x[mask] (x 1-D, any stride)
 template <typename T>
 USM_KERNEL(1)
-void mask_compact(const bool *m, const T *x, std::int64_t xs, T *out, const std::int64_t *off,
+void mask_compact(kptr<const bool> m, kptr<const T> x, std::int64_t xs, kptr<T> out, kptr<const std::int64_t> off,
                   std::int64_t n) {
   USM_SCAN_LOCAL(std::int64_t, s);
   compact_tile<T, 0>(m, x, xs, out, off, n, s);
@@ -365,15 +365,15 @@ void mask_compact(const bool *m, const T *x, std::int64_t xs, T *out, const std:
 
 template <typename T>
 USM_SIMD_KERNEL
-void mask_compact_vec(const bool *m, const T *x, std::int64_t xs, T *out,
-                      const std::int64_t *off, std::int64_t n) {
+void mask_compact_vec(kptr<const bool> m, kptr<const T> x, std::int64_t xs, kptr<T> out,
+                      kptr<const std::int64_t> off, std::int64_t n) {
   compact_tile_vec<T, 0>(m, x, xs, out, off, n);
 }
 
 // out = indices of the true elements (nonzero)
 template <typename I>
 USM_KERNEL(1)
-void mask_index(const bool *m, const I *x, std::int64_t xs, I *out, const std::int64_t *off,
+void mask_index(kptr<const bool> m, kptr<const I> x, std::int64_t xs, kptr<I> out, kptr<const std::int64_t> off,
                 std::int64_t n) {
   USM_SCAN_LOCAL(std::int64_t, s);
   compact_tile<I, 1>(m, x, xs, out, off, n, s);
@@ -381,15 +381,15 @@ void mask_index(const bool *m, const I *x, std::int64_t xs, I *out, const std::i
 
 template <typename I>
 USM_SIMD_KERNEL
-void mask_index_vec(const bool *m, const I *x, std::int64_t xs, I *out,
-                    const std::int64_t *off, std::int64_t n) {
+void mask_index_vec(kptr<const bool> m, kptr<const I> x, std::int64_t xs, kptr<I> out,
+                    kptr<const std::int64_t> off, std::int64_t n) {
   compact_tile_vec<I, 1>(m, x, xs, out, off, n);
 }
 
 // x[i * xs] = v[k] for the k-th true element i of the mask (x[mask] = v).
 template <typename T>
 USM_KERNEL(1)
-void mask_expand(const bool *m, T *x, std::int64_t xs, const T *v, const std::int64_t *off,
+void mask_expand(kptr<const bool> m, kptr<T> x, std::int64_t xs, kptr<const T> v, kptr<const std::int64_t> off,
                  std::int64_t n) {
   USM_SCAN_LOCAL(std::int64_t, s);
   auto it = usmk::scan_item();
@@ -408,7 +408,7 @@ void mask_expand(const bool *m, T *x, std::int64_t xs, const T *v, const std::in
 
 template <typename T>
 USM_SIMD_KERNEL
-void mask_expand_vec(const bool *m, T *x, std::int64_t xs, const T *v, const std::int64_t *off,
+void mask_expand_vec(kptr<const bool> m, kptr<T> x, std::int64_t xs, kptr<const T> v, kptr<const std::int64_t> off,
                      std::int64_t n) {
   const std::int64_t t = usmk::linear_id();
   const std::int64_t i0 = t * usm::kScanVecTile;

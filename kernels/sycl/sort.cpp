@@ -99,7 +99,7 @@ inline int radix_digit(const T &v, int shift, int dflip) {
 // bits[2g], bits[2g+1] per work-item g.
 template <typename T, int ZEQ>
 USM_KERNEL(1)
-void radix_bits(const T *keys, std::int64_t n, std::uint64_t *bits) {
+void radix_bits(kptr<const T> keys, std::int64_t n, kptr<std::uint64_t> bits) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t g = it.get_global_id(0), G = it.get_global_range(0);
   std::uint64_t o = 0, a = ~std::uint64_t(0);
@@ -152,8 +152,8 @@ inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip
 // counts[(r * 256 + d) * bpr + b]: keys of digit d in block b of row r.
 template <typename T, int ZEQ>
 USM_KERNEL(1)
-void radix_hist(const T *keys, std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
-                int dflip, std::int64_t *counts) {
+void radix_hist(kptr<const T> keys, std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
+                int dflip, kptr<std::int64_t> counts) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
@@ -172,7 +172,7 @@ void radix_hist(const T *keys, std::int64_t n, std::int64_t bpr, std::int64_t it
 // the bundle it belongs to).
 template <typename T>
 USM_KERNEL(1)
-void radix_scan(std::int64_t *counts, std::int64_t m) {
+void radix_scan(kptr<std::int64_t> counts, std::int64_t m) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::int64_t[1024]> loc;
@@ -206,9 +206,9 @@ void radix_scan(std::int64_t *counts, std::int64_t m) {
 // an item's index is its position in its row.
 template <typename T, int IDX>
 USM_KERNEL(1)
-void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t *iout,
+void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout, kptr<std::int64_t> iout,
                    std::int64_t n, std::int64_t bpr, std::int64_t items, int shift, int dflip,
-                   const std::int64_t *offs) {
+                   kptr<const std::int64_t> offs) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
@@ -257,7 +257,7 @@ void radix_scatter(const T *kin, const std::int64_t *iin, T *kout, std::int64_t 
 template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
-void radix_rows(const T *src, T *keys, std::int64_t *idx, T *tk, std::int64_t *ti,
+void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T> tk, kptr<std::int64_t> ti,
                 std::int64_t rows, std::int64_t n, std::uint32_t passes, int dflip) {
   constexpr int NP = static_cast<int>(sizeof(T));
   int P = 0;
@@ -311,14 +311,14 @@ template <typename T> inline bool group_start(const T *s, std::int64_t i) {
 // offs[j] the number of groups before block j and offs[B] their total).
 template <typename T>
 USM_KERNEL(1)
-void unique_count(const T *s, std::int64_t n, std::int64_t items, std::int64_t B,
-                  std::int64_t *offs) {
+void unique_count(kptr<const T> s, std::int64_t n, std::int64_t items, std::int64_t B,
+                  kptr<std::int64_t> offs) {
   const std::int64_t j = usmk::linear_id();
   if (j == 0) offs[B] = 0;
   if (j >= B) return;
   const std::int64_t lo = j * items, hi = min64(n, lo + items);
   std::int64_t c = 0;
-  for (std::int64_t i = lo; i < hi; ++i) c += group_start(s, i);
+  for (std::int64_t i = lo; i < hi; ++i) c += group_start<T>(s, i);
   offs[j] = c;
 }
 
@@ -326,15 +326,15 @@ void unique_count(const T *s, std::int64_t n, std::int64_t items, std::int64_t B
 // INV: inv[order[i]] = the group of s[i].
 template <typename T, int INV>
 USM_KERNEL(1)
-void unique_scatter(const T *s, std::int64_t n, std::int64_t items, std::int64_t B,
-                    const std::int64_t *offs, T *vals, std::int64_t *pos,
-                    const std::int64_t *order, std::int64_t *inv) {
+void unique_scatter(kptr<const T> s, std::int64_t n, std::int64_t items, std::int64_t B,
+                    kptr<const std::int64_t> offs, kptr<T> vals, kptr<std::int64_t> pos,
+                    kptr<const std::int64_t> order, kptr<std::int64_t> inv) {
   const std::int64_t j = usmk::linear_id();
   if (j >= B) return;
   const std::int64_t lo = j * items, hi = min64(n, lo + items);
   std::int64_t g = offs[j] - 1;
   for (std::int64_t i = lo; i < hi; ++i) {
-    if (group_start(s, i)) {
+    if (group_start<T>(s, i)) {
       ++g;
       vals[g] = s[i];
       if (pos) pos[g] = i;
@@ -348,7 +348,7 @@ void unique_scatter(const T *s, std::int64_t n, std::int64_t items, std::int64_t
 // vectorises it across work-items), then one comparison (NaN equals nothing).
 template <typename T>
 USM_KERNEL(1)
-void isin_sorted(const T *s, std::int64_t m, const T *v, std::int64_t n, bool *out, int invert) {
+void isin_sorted(kptr<const T> s, std::int64_t m, kptr<const T> v, std::int64_t n, kptr<bool> out, int invert) {
   const std::int64_t i = usmk::linear_id();
   if (i >= n) return;
   const T x = v[i];
@@ -410,7 +410,7 @@ template <typename T, int ZEQ> struct NetKey<T, ZEQ, false> {
 
 template <typename T, int IDX, int N>
 USM_KERNEL(1)
-void sort_net(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
+void sort_net(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int64_t rows, std::int64_t n,
               int desc) {
   using NK = NetKey<T, IDX>;
   // work-item g sorts chunk c of row r (a row of n > N keys: the merge
@@ -712,7 +712,7 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
 template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
-void sort_vec(const T *src, T *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
+void sort_vec(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int64_t rows, std::int64_t n,
               int desc) {
   constexpr int W = VecNet<T, IDX>::W;
   int P = VecNet<T, IDX>::BV * W;
@@ -734,7 +734,7 @@ inline bool before(const K &a, const K &b, int desc) {
 
 template <typename K, int IDX>
 USM_KERNEL(1)
-void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
+void sort_chunks(kptr<K> keys, kptr<std::int64_t> idx, std::int64_t rows, std::int64_t n,
                  std::int64_t chunk, int desc) {
   const std::int64_t nch = (n + chunk - 1) / chunk;
   const std::int64_t g = usmk::linear_id();
@@ -760,7 +760,7 @@ void sort_chunks(K *keys, std::int64_t *idx, std::int64_t rows, std::int64_t n,
 
 template <typename K, int IDX>
 USM_KERNEL(1)
-void merge_pass(const K *kin, const std::int64_t *iin, K *kout, std::int64_t *iout,
+void merge_pass(kptr<const K> kin, kptr<const std::int64_t> iin, kptr<K> kout, kptr<std::int64_t> iout,
                 std::int64_t rows, std::int64_t n, std::int64_t width, int desc) {
   const std::int64_t g = usmk::linear_id();
   if (g >= rows * n) return;

@@ -3,7 +3,7 @@
 
 template <typename T>
 USM_KERNEL(1)
-void where_contig(const bool *c, const T *a, const T *b, T *r, std::int64_t n) {
+void where_contig(kptr<const bool> c, kptr<const T> a, kptr<const T> b, kptr<T> r, std::int64_t n) {
   const std::int64_t i = usmk::linear_id();
   if (i < n) r[i] = c[i] ? a[i] : b[i];
 }
@@ -14,12 +14,12 @@ void where_contig(const bool *c, const T *a, const T *b, T *r, std::int64_t n) {
 // of bytes, blended under a mask widened from the condition's bytes.
 template <typename T, int INNER>
 USM_SIMD_KERNEL
-void where_vec(const bool *c, const T *a, const T *b, T *r, std::int64_t n) {
+void where_vec(kptr<const bool> c, kptr<const T> a, kptr<const T> b, kptr<T> r, std::int64_t n) {
   constexpr int L = usm::simd_lanes(1);
   constexpr bool UA = INNER & 1, UB = INNER & 2;
   using V = usmk::raw_vec<T, L>;
   using M = decltype(V() >= V());
-  const auto *cb = reinterpret_cast<const std::uint8_t *>(c);
+  const auto *cb = reinterpret_cast<const std::uint8_t *>(c.p);
   usmk::with_streaming<T>(n, [&](auto st) {
     usmk::simd_blocks<L>(
         n,
@@ -36,7 +36,7 @@ void where_vec(const bool *c, const T *a, const T *b, T *r, std::int64_t n) {
 
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void where_strided(const bool *c, const T *a, const T *b, T *r, Geometry<ND, 4> g) {
+void where_strided(kptr<const bool> c, kptr<const T> a, kptr<const T> b, kptr<T> r, Geometry<ND, 4> g) {
   std::int64_t off[4];
   if (usmk::strided_offsets(g, off)) r[off[3]] = c[off[0]] ? a[off[1]] : b[off[2]];
 }
@@ -56,8 +56,8 @@ inline bool wrap_index(std::int64_t &k, std::int64_t n) {
 // end, and one outside [-n, n) sets *err and stores nothing.
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void take_strided(const std::int64_t *idx, const T *x, T *out, Geometry<ND, 3> g, std::int64_t n,
-                  std::int64_t sa, std::int32_t *err) {
+void take_strided(kptr<const std::int64_t> idx, kptr<const T> x, kptr<T> out, Geometry<ND, 3> g, std::int64_t n,
+                  std::int64_t sa, kptr<std::int32_t> err) {
   std::int64_t off[3];
   if (!usmk::strided_offsets(g, off)) return;
   std::int64_t k = idx[off[0]];
@@ -76,9 +76,9 @@ void take_strided(const std::int64_t *idx, const T *x, T *out, Geometry<ND, 3> g
 // bundle of the item size the offsets share).
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void index_offsets(const std::int64_t *idx, const std::int64_t *acc, std::int64_t *out,
+void index_offsets(kptr<const std::int64_t> idx, kptr<const std::int64_t> acc, kptr<std::int64_t> out,
                    Geometry<ND, 3> g, std::int64_t n, std::int64_t s, std::int64_t base,
-                   std::int32_t first, std::int32_t tag, std::int32_t *err) {
+                   std::int32_t first, std::int32_t tag, kptr<std::int32_t> err) {
   static_assert(sizeof(T) == sizeof(std::int64_t), "offsets are int64");
   std::int64_t off[3];
   if (!usmk::strided_offsets(g, off)) return;
@@ -96,8 +96,8 @@ void index_offsets(const std::int64_t *idx, const std::int64_t *acc, std::int64_
 // sets *err and stores nothing.
 template <typename T>
 USM_KERNEL(1)
-void gather(const T *x, const std::int64_t *idx, T *out, std::int64_t total, std::int64_t inner,
-            std::int64_t n0, std::int64_t s0, std::int64_t si, std::int32_t *err) {
+void gather(kptr<const T> x, kptr<const std::int64_t> idx, kptr<T> out, std::int64_t total, std::int64_t inner,
+            std::int64_t n0, std::int64_t s0, std::int64_t si, kptr<std::int32_t> err) {
   const std::int64_t j = usmk::linear_id();
   if (j >= total) return;
   const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
@@ -144,8 +144,8 @@ inline void index_range(const std::int64_t *idx, std::int64_t j0, std::int64_t e
 
 template <typename T>
 USM_SIMD_KERNEL
-void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
-                std::int64_t n0, std::int64_t s0, std::int32_t *err) {
+void gather_vec(kptr<const T> x, kptr<const std::int64_t> idx, kptr<T> out, std::int64_t total,
+                std::int64_t n0, std::int64_t s0, kptr<std::int32_t> err) {
   const std::int64_t j0 = usmk::linear_id() * kGatherBlock;
   if (j0 >= total) return;
   const std::int64_t e = total < j0 + kGatherBlock ? total : j0 + kGatherBlock;
@@ -165,8 +165,8 @@ void gather_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t total,
 // scattering).
 template <typename T, int CHECK>
 USM_SIMD_KERNEL
-void scatter_vec(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std::int64_t n0,
-                 std::int64_t s0, std::int32_t *err) {
+void scatter_vec(kptr<T> x, kptr<const std::int64_t> idx, kptr<const T> v, std::int64_t total, std::int64_t n0,
+                 std::int64_t s0, kptr<std::int32_t> err) {
   const std::int64_t j0 = usmk::linear_id() * kGatherBlock;
   if (j0 >= total) return;
   const std::int64_t e = total < j0 + kGatherBlock ? total : j0 + kGatherBlock;
@@ -185,9 +185,9 @@ void scatter_vec(T *x, const std::int64_t *idx, const T *v, std::int64_t total, 
 constexpr std::int64_t kGatherRowChunk = 1024;
 template <typename T>
 USM_SIMD_KERNEL
-void gather_rows_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t m,
+void gather_rows_vec(kptr<const T> x, kptr<const std::int64_t> idx, kptr<T> out, std::int64_t m,
                      std::int64_t inner, std::int64_t n0, std::int64_t s0, std::int64_t si,
-                     std::int32_t *err) {
+                     kptr<std::int32_t> err) {
   const std::int64_t chunks = (inner + kGatherRowChunk - 1) / kGatherRowChunk;
   const std::int64_t g = usmk::linear_id();
   if (g >= m * chunks) return;
@@ -212,8 +212,8 @@ void gather_rows_vec(const T *x, const std::int64_t *idx, T *out, std::int64_t m
 // outside [-n0, n0) (the host checks before scattering).
 template <typename T, int CHECK>
 USM_KERNEL(1)
-void scatter(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std::int64_t inner,
-             std::int64_t n0, std::int64_t s0, std::int64_t si, std::int32_t *err) {
+void scatter(kptr<T> x, kptr<const std::int64_t> idx, kptr<const T> v, std::int64_t total, std::int64_t inner,
+             std::int64_t n0, std::int64_t s0, std::int64_t si, kptr<std::int32_t> err) {
   const std::int64_t j = usmk::linear_id();
   if (j >= total) return;
   const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
@@ -233,8 +233,8 @@ void scatter(T *x, const std::int64_t *idx, const T *v, std::int64_t total, std:
 // [-n, n); the host checks before it scatters.
 template <typename T, int ND>
 USM_KERNEL((ND < 3 ? ND : 3))
-void put_strided(const std::int64_t *idx, T *x, const T *v, Geometry<ND, 3> g, std::int64_t n,
-                 std::int64_t sa, std::int32_t check, std::int32_t *err) {
+void put_strided(kptr<const std::int64_t> idx, kptr<T> x, kptr<const T> v, Geometry<ND, 3> g, std::int64_t n,
+                 std::int64_t sa, std::int32_t check, kptr<std::int32_t> err) {
   std::int64_t off[3];
   if (!usmk::strided_offsets(g, off)) return;
   std::int64_t k = idx[off[0]];
@@ -252,7 +252,7 @@ void put_strided(const std::int64_t *idx, T *x, const T *v, Geometry<ND, 3> g, s
 // elements; right: after them), by binary search.
 template <typename T, int RIGHT>
 USM_KERNEL(1)
-void search_sorted(const T *s, std::int64_t n, const T *v, std::int64_t *out, std::int64_t m) {
+void search_sorted(kptr<const T> s, std::int64_t n, kptr<const T> v, kptr<std::int64_t> out, std::int64_t m) {
   const std::int64_t j = usmk::linear_id();
   if (j >= m) return;
   const T x = v[j];

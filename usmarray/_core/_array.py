@@ -15,6 +15,7 @@ imports nothing above it.
 
 import math
 import operator
+import struct
 
 import dpctl
 import dpctl.memory as dpm
@@ -43,6 +44,28 @@ def make(alloc, off, shape, strides, dt, qi, flags, ns=None):
     a._flags = flags
     a._ns = ns
     return a
+
+
+_ITEM = {}   # dtype -> (item bytes -> the Python scalar NumPy's .item() gives)
+
+
+def _item_of(dt):
+    f = _ITEM.get(dt)
+    if f is None:
+        size = dt.itemsize
+        if dt.kind == "c":
+            unpack = struct.Struct("=" + ("ff" if size == 8 else "dd")).unpack
+            f = lambda b: complex(*unpack(b))   # noqa: E731
+        else:
+            code = {"b": "?", "i": "bhiq", "u": "BHIQ", "f": "efd"}[dt.kind]
+            if dt.kind in "iu":
+                code = code[(1, 2, 4, 8).index(size)]
+            elif dt.kind == "f":
+                code = code[(2, 4, 8).index(size)]
+            unpack = struct.Struct("=" + code).unpack
+            f = lambda b: unpack(b)[0]   # noqa: E731
+        _ITEM[dt] = f
+    return f
 
 
 _C_LAYOUTS = {}   # shape -> (size, C strides, flags): new arrays skip recomputing them
@@ -446,7 +469,7 @@ class usm_ndarray:
             raise TypeError(f"only arrays with one element can be converted to {what}")
         dt = self._dtype
         raw = _engine.read_bytes(self._q.ref, self._alloc, self._off * dt.itemsize, dt.itemsize)
-        return np.frombuffer(raw, dt)[0].item()
+        return _item_of(dt)(raw)
 
     def __bool__(self):
         return bool(self._scalar("bool"))

@@ -16,7 +16,7 @@ import numpy as np
 from . import _dtypes, _engine
 from ._array import empty_array, from_suai, make, usm_ndarray
 from ._device import ExecutionPlacementError, resolve_queue
-from ._layout import (F_CONTIG, RO_LOCK, WRITABLE, broadcast_shapes, contig_flags,
+from ._layout import (C_CONTIG, F_CONTIG, RO_LOCK, WRITABLE, broadcast_shapes, contig_flags,
                       displacement_bounds)
 from ._trace import traced
 
@@ -66,6 +66,13 @@ def asnumpy(x):
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
     shape, dt = x._shape, x._dtype
+    if x._flags & C_CONTIG:
+        # straight into the result (building an array over a byte buffer
+        # costs more than a small read-back's copy)
+        out = np.empty(shape, dtype=dt)
+        if out.size:
+            _engine.to_host(x._q.ref, x._alloc, x._off * dt.itemsize, out)
+        return out
     n = math.prod(shape)
     if n == 0:
         return np.empty(shape, dtype=dt)

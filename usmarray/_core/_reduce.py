@@ -13,6 +13,7 @@ The public reductions (``usmarray.reduction``, ``usmarray.searching``)
 and the checks of the core (index bounds) call ``reduce``.
 """
 
+import math
 import operator
 from typing import NamedTuple
 
@@ -26,6 +27,10 @@ __all__ = ["normalize_axes", "reduce", "nan_reduce", "sum_types", "types", "has_
 
 _TN = _dtypes.TYPE_NAMES
 _DT = dict(zip(_TN, _dtypes.DTYPES))
+# (name, type code, queue capabilities) -> what reduce() passes the engine
+# for the default dtype= (types() and state_size() cost more than a small
+# reduction's launch)
+_PLANS = {}
 
 
 
@@ -249,14 +254,24 @@ def reduce(name, x, axis, keepdims, dtype=None):
             return x.__usm_trace__(name, (x,), dict(axis=axis, keepdims=keepdims, dtype=dtype))
         what = "count_nonzero" if name == "count" else name
         raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
-    struct, partials, a, r = types(name, x._dtype, dtype, x._q)
     qi = x._q
-    nd = x.ndim
-    axes = normalize_axes(axis, nd)
-    n_red = 1
-    for i in axes:
-        n_red *= x._shape[i]
-    if len(axes) == nd:
+    plan = _PLANS.get((name, x._tc, qi.caps)) if dtype is None else None
+    if plan is None:
+        struct, partials, a, r = types(name, x._dtype, dtype, qi)
+        plan = (struct, partials, a, _DT[r], state_size(a), name[:3] == "arg")
+        if dtype is None:
+            _PLANS[name, x._tc, qi.caps] = plan
+    struct, partials, a, rdt, size, indexed = plan
+    nd = len(x._shape)
+    if axis is None:
+        axes = range(nd)
+        n_red = math.prod(x._shape)
+    else:
+        axes = normalize_axes(axis, nd)
+        n_red = 1
+        for i in axes:
+            n_red *= x._shape[i]
+    if axis is None or len(axes) == nd:
         # everything: no permutation
         xv, out_shape = x, ()
     else:
@@ -266,9 +281,8 @@ def reduce(name, x, axis, keepdims, dtype=None):
         out_shape = tuple(x._shape[i] for i in kept)
     if n_red == 0 and name in ("max", "min", "nanmax", "nanmin") and 0 not in out_shape:
         raise ValueError(f"{name} of an empty selection has no identity")
-    out = empty_array(out_shape, _DT[r], qi, x._alloc.kind)
-    _engine.reduce(qi.ref, qi.kc, struct, partials, xv, len(axes), out, a, state_size(a),
-                   name[:3] == "arg")
+    out = empty_array(out_shape, rdt, qi, x._alloc.kind)
+    _engine.reduce(qi.ref, qi.kc, struct, partials, xv, len(axes), out, a, size, indexed)
     if keepdims:
         shape = tuple(1 if i in axes else s for i, s in enumerate(x._shape))
         strides = []
