@@ -29,6 +29,7 @@ trip. ``np.asarray(x)`` still copies to the host through ``__array__``.
 """
 
 import inspect
+import sys
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from ._core._array import usm_ndarray
 from ._core._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
 from ._core._scalars import as_scalar as _as_scalar
-from .elementwise import OP
+from .elementwise import OP, mixed_operand_error
 
 __all__ = ["UFUNCS", "FUNCTIONS", "REDUCE", "ACCUMULATE", "Function", "mixed_operand_error"]
 
@@ -53,22 +54,23 @@ def _namespace():
 
 
 # ================================================================= errors
-def mixed_operand_error(what, obj):
-    """TypeError for a host array given where usm_ndarrays are computed on."""
-    return TypeError(
-        f"{what}: operand of type {type(obj).__module__}.{type(obj).__name__} next to a "
-        "usm_ndarray; usmarray does not move data between host and device implicitly: "
-        "move it to the device with ua.asarray(...) (or to the host with ua.asnumpy(x) / x.get())")
+# (mixed_operand_error, the TypeError for host data next to a usm_ndarray, is
+# elementwise's: the operators raise it too)
 
 
 def _check_operands(what, values):
-    """TypeError for NumPy arrays among `values` (and in lists/tuples of them)."""
+    """TypeError for NumPy arrays among `values` (and in lists/tuples of
+    them), and for lists next to usm_ndarrays in a list of arrays
+    (``np.concatenate([x, [1.0]])``; ``np.pad``'s ``((1, 2), (0, 1))`` holds
+    no array and passes)."""
     for v in values:
         if isinstance(v, np.ndarray):
             raise mixed_operand_error(what, v)
         if isinstance(v, (list, tuple)):
+            host = (np.ndarray, list, tuple) if any(isinstance(w, usm_ndarray) for w in v) \
+                else np.ndarray
             for w in v:
-                if isinstance(w, np.ndarray):
+                if isinstance(w, host):
                     raise mixed_operand_error(what, w)
 
 
@@ -165,9 +167,22 @@ def _single_out(what, out):
     return out
 
 
+def ufunc_name(ufunc):
+    """A ufunc's public name: "numpy.sin" for NumPy's; for others (SciPy's,
+    which have no ``__module__``) in the shortest public module that holds it
+    ("scipy.special.erf"), found in sys.modules only for ufuncs not NumPy's."""
+    name = ufunc.__name__
+    if getattr(np, name, None) is ufunc:
+        return "numpy." + name
+    found = [m for m, mod in list(sys.modules.items())
+             if mod is not None and not any(p.startswith("_") for p in m.split("."))
+             and getattr(mod, "__dict__", {}).get(name) is ufunc]
+    return f"{min(found, key=len)}.{name}" if found else f"the ufunc {name}"
+
+
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """``usm_ndarray.__array_ufunc__``: NumPy ufuncs computed by usmarray."""
-    what = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+    what = ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
     for v in inputs + tuple(kwargs.get("out", None) or ()):
         if v is None or isinstance(v, usm_ndarray) or _as_scalar(v) is not None:
             continue
