@@ -34,7 +34,7 @@ import sys
 import numpy as np
 
 from . import (comparison, creation, elementwise, fft, indexing, linalg, linear_algebra,
-               manipulation, nanfunctions, reduction, searching, sets, sorting, stacking,
+               manipulation, matrices, nanfunctions, reduction, searching, sets, sorting, stacking,
                statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
@@ -591,7 +591,8 @@ def _like_shape(make):
 # made on x's queue with x's USM kind (host data given to asarray/array is copied there)
 LIKE = {"empty": creation.empty, "zeros": creation.zeros, "ones": creation.ones,
         "full": creation.full, "arange": creation.arange, "asarray": creation.asarray,
-        "array": creation.asarray, "eye": creation.eye, "identity": creation.eye}
+        "array": creation.asarray, "eye": creation.eye, "identity": creation.eye,
+        "tri": matrices.tri}
 LIKE_FUNCTIONS = {}
 """NumPy creation function -> Function, for ``like=`` (filled by ``build``)."""
 
@@ -606,7 +607,11 @@ SAME_NAME = (
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
     "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
-    "result_type argwhere flatnonzero inner"
+    "result_type argwhere flatnonzero inner "
+    # NumPy's functions beyond the array API, written with NumPy's signatures
+    "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
+    "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
+    "delete insert unravel_index ravel_multi_index ix_"
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__
              + ["isclose", "array_equal"])
 
