@@ -547,6 +547,7 @@ CASES = {
     "unravel_index": [((np.array([1, 5, 7]), (3, 4)), {})],
     "ravel_multi_index": [(([np.array([0, 2]), np.array([1, 3])], (3, 4)), {})],
     "ix_": [((np.array([0, 2]), np.array([1, 3])), {})],
+    "pad": [((_f(), 2), dict(mode="reflect"))],
 }
 # results whose dtype is NumPy's default, not the array API one usmarray keeps
 VALUES_ONLY = {"fft.fft", "fft.ifft", "fft.fftn", "fft.ifftn", "fft.fft2", "fft.ifft2",

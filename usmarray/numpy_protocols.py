@@ -34,8 +34,8 @@ import sys
 import numpy as np
 
 from . import (comparison, creation, elementwise, fft, indexing, linalg, linear_algebra,
-               manipulation, matrices, nanfunctions, reduction, searching, sets, sorting, stacking,
-               statistics)
+               manipulation, matrices, nanfunctions, padding, reduction, searching, sets, sorting,
+               stacking, statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
 from ._core._copy import check_out, copy_into
@@ -514,6 +514,12 @@ def _angle(args):
     return args
 
 
+def _pad(args):
+    """np.pad(array, pad_width, mode, **kwargs): the mode's options in **kwargs."""
+    return (padding.pad(args["array"], args["pad_width"], args.get("mode", "constant"),
+                        **args.get("kwargs", {})),)
+
+
 def _shape(a, /):
     return a.shape
 
@@ -649,6 +655,7 @@ ADAPTED = {
     "ndim": (_ndim, None, None),
     "size": (_size, None, None),
     "allclose": (comparison.numpy_allclose, None, None),
+    "pad": (padding.pad, _pad, None),
     "fft.fft2": (fft.fftn, None, {"axes": (-2, -1)}),
     "fft.ifft2": (fft.ifftn, None, {"axes": (-2, -1)}),
     "fft.rfft2": (fft.rfftn, None, {"axes": (-2, -1)}),
