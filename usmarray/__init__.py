@@ -74,6 +74,8 @@ from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, di
 from .sequences import logspace, geomspace
 from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
 from .padding import pad
+from .binning import bincount, digitize, interp
+from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd
 from ._core._copy import with_out as _with_out
 
 # dpctl.tensor's out= keyword on the functions that had it

@@ -617,7 +617,8 @@ SAME_NAME = (
     # NumPy's functions beyond the array API, written with NumPy's signatures
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
-    "delete insert unravel_index ravel_multi_index ix_"
+    "delete insert unravel_index ravel_multi_index ix_ histogram histogram_bin_edges "
+    "histogram2d histogramdd bincount digitize interp"
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__
              + ["isclose", "array_equal"])
 
