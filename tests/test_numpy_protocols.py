@@ -554,6 +554,8 @@ CASES = {
     "unravel_index": [((np.array([1, 5, 7]), (3, 4)), {})],
     "ravel_multi_index": [(([np.array([0, 2]), np.array([1, 3])], (3, 4)), {})],
     "ix_": [((np.array([0, 2]), np.array([1, 3])), {})],
+    "einsum": [(("ij,jk->ik", _f((3, 4)), _f((4, 2), seed=1)), {})],
+    "einsum_path": [(("ij,jk,kl->il", _f((3, 4)), _f((4, 5)), _f((5, 2))), {})],
     "pad": [((_f(), 2), dict(mode="reflect"))],
 }
 # results whose dtype is NumPy's default, not the array API one usmarray keeps
@@ -595,6 +597,8 @@ COMPARE = {
     "unique_all": _unique_sorted,
     "empty_like": lambda g, e, n: (g.shape, g.dtype) == (e.shape, e.dtype) or
     pytest.fail(f"{n}: {g.shape} {g.dtype} vs {e.shape} {e.dtype}"),
+    # (the path and NumPy's report of it, for the shapes)
+    "einsum_path": lambda g, e, n: g == e or pytest.fail(f"{n}: {g} vs {e}"),
 }
 
 

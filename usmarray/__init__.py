@@ -76,6 +76,7 @@ from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete
 from .padding import pad
 from .binning import bincount, digitize, interp
 from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd
+from .contractions import einsum, einsum_path
 from ._core._copy import with_out as _with_out
 
 # dpctl.tensor's out= keyword on the functions that had it

@@ -33,9 +33,9 @@ import sys
 
 import numpy as np
 
-from . import (comparison, creation, elementwise, fft, indexing, linalg, linear_algebra,
-               manipulation, matrices, nanfunctions, padding, reduction, searching, sets, sorting,
-               stacking, statistics)
+from . import (comparison, contractions, creation, elementwise, fft, indexing, linalg,
+               linear_algebra, manipulation, matrices, nanfunctions, padding, reduction, searching,
+               sets, sorting, stacking, statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
 from ._core._copy import check_out, copy_into
@@ -520,6 +520,13 @@ def _pad(args):
                         **args.get("kwargs", {})),)
 
 
+def _einsum(args):
+    """np.einsum(*operands, out=, optimize=, **kwargs): dtype, order and
+    casting arrive in NumPy's **kwargs."""
+    return (contractions.einsum(*args.get("operands", ()), out=args.get("out"),
+                                optimize=args.get("optimize", False), **args.get("kwargs", {})),)
+
+
 def _shape(a, /):
     return a.shape
 
@@ -618,7 +625,7 @@ SAME_NAME = (
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
     "delete insert unravel_index ravel_multi_index ix_ histogram histogram_bin_edges "
-    "histogram2d histogramdd bincount digitize interp"
+    "histogram2d histogramdd bincount digitize interp einsum_path"
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__
              + ["isclose", "array_equal"])
 
@@ -656,6 +663,7 @@ ADAPTED = {
     "ndim": (_ndim, None, None),
     "size": (_size, None, None),
     "allclose": (comparison.numpy_allclose, None, None),
+    "einsum": (contractions.einsum, _einsum, None),
     "pad": (padding.pad, _pad, None),
     "fft.fft2": (fft.fftn, None, {"axes": (-2, -1)}),
     "fft.ifft2": (fft.ifftn, None, {"axes": (-2, -1)}),
