@@ -77,6 +77,8 @@ from .padding import pad
 from .binning import bincount, digitize, interp
 from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd
 from .contractions import einsum, einsum_path
+from .io import save, savez, savez_compressed, load
+from . import testing
 from ._core._copy import with_out as _with_out
 
 # dpctl.tensor's out= keyword on the functions that had it

@@ -33,7 +33,7 @@ import sys
 
 import numpy as np
 
-from . import (comparison, contractions, creation, elementwise, fft, indexing, linalg,
+from . import (comparison, contractions, creation, elementwise, fft, indexing, io, linalg,
                linear_algebra, manipulation, matrices, nanfunctions, padding, reduction, searching,
                sets, sorting, stacking, statistics)
 from ._core import _copy, _indexing
@@ -527,6 +527,14 @@ def _einsum(args):
                                 optimize=args.get("optimize", False), **args.get("kwargs", {})),)
 
 
+def _savez(target):
+    def prep(args):
+        target(args["file"], *args.get("args", ()), allow_pickle=args.get("allow_pickle", True),
+               **args.get("kwds", {}))
+        return (None,)
+    return prep
+
+
 def _shape(a, /):
     return a.shape
 
@@ -625,7 +633,7 @@ SAME_NAME = (
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
     "delete insert unravel_index ravel_multi_index ix_ histogram histogram_bin_edges "
-    "histogram2d histogramdd bincount digitize interp einsum_path"
+    "histogram2d histogramdd bincount digitize interp einsum_path save"
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__
              + ["isclose", "array_equal"])
 
@@ -665,6 +673,8 @@ ADAPTED = {
     "allclose": (comparison.numpy_allclose, None, None),
     "einsum": (contractions.einsum, _einsum, None),
     "pad": (padding.pad, _pad, None),
+    "savez": (io.savez, _savez(io.savez), None),
+    "savez_compressed": (io.savez_compressed, _savez(io.savez_compressed), None),
     "fft.fft2": (fft.fftn, None, {"axes": (-2, -1)}),
     "fft.ifft2": (fft.ifftn, None, {"axes": (-2, -1)}),
     "fft.rfft2": (fft.rfftn, None, {"axes": (-2, -1)}),
