@@ -169,15 +169,25 @@ def _single_out(what, out):
 
 def ufunc_name(ufunc):
     """A ufunc's public name: "numpy.sin" for NumPy's; for others (SciPy's,
-    which have no ``__module__``) in the shortest public module that holds it
-    ("scipy.special.erf"), found in sys.modules only for ufuncs not NumPy's."""
+    which have no ``__module__``) the module that holds it, found in
+    sys.modules only for ufuncs not NumPy's: the shortest public one
+    ("scipy.special.erf"), else the public package of a private one (SciPy's
+    array API mode replaces scipy.special.erf by a wrapper: the ufunc is then
+    only in scipy.special._ufuncs, named scipy.special.erf too)."""
     name = ufunc.__name__
     if getattr(np, name, None) is ufunc:
         return "numpy." + name
     found = [m for m, mod in list(sys.modules.items())
-             if mod is not None and not any(p.startswith("_") for p in m.split("."))
-             and getattr(mod, "__dict__", {}).get(name) is ufunc]
-    return f"{min(found, key=len)}.{name}" if found else f"the ufunc {name}"
+             if mod is not None and getattr(mod, "__dict__", {}).get(name) is ufunc]
+    public = [m for m in found if not any(p.startswith("_") for p in m.split("."))]
+    if public:
+        return f"{min(public, key=len)}.{name}"
+    for m in sorted(found, key=len):
+        parts = m.split(".")
+        head = parts[:next(i for i, p in enumerate(parts) if p.startswith("_"))]
+        if head:
+            return ".".join(head + [name])
+    return f"the ufunc {name}"
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
