@@ -24,6 +24,7 @@ from ._core._copy import asnumpy, astype
 from ._core._device import common_queue
 from ._core._indexing import take
 from ._core._views import check_array, flip, reshape
+from ._core._kernels import compiled_together
 from .creation import arange, asarray, zeros
 from .elementwise import mixed_operand_error
 from .manipulation import stack
@@ -86,6 +87,7 @@ def bin_counts(idx, n, weights=None):
     return sorted_counts(s, edges, w, last_closed=False)
 
 
+@compiled_together
 def bincount(x, /, weights=None, minlength=0):
     """Number of occurrences of each value, as ``numpy.bincount``.
 
@@ -151,6 +153,7 @@ def _monotonic(bins):
     return 1 if inc else (-1 if dec else 0)
 
 
+@compiled_together
 def digitize(x, bins, right=False):
     """Indices of the bins each value falls in, as ``numpy.digitize``.
 
@@ -216,6 +219,7 @@ def _interp_real(x, xp, fp, left, right, at_nan=None):
     return where(ew.isnan(x), x if at_nan is None else at_nan, r)
 
 
+@compiled_together
 def interp(x, xp, fp, left=None, right=None, period=None):
     """One-dimensional piecewise linear interpolation, as ``numpy.interp``.
 

@@ -24,6 +24,7 @@ from ._core._array import usm_ndarray, view
 from ._core._copy import astype, check_out, copy, copy_into
 from ._core._device import common_queue
 from ._core._views import permute_dims, reshape
+from ._core._kernels import compiled_together
 from .creation import asarray
 from .elementwise import mixed_operand_error
 from .linear_algebra import matmul
@@ -216,6 +217,7 @@ def _operands(raw):
     return ops
 
 
+@compiled_together
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """Einstein summation, as ``numpy.einsum``.
 

@@ -22,6 +22,7 @@ from ._core._array import usm_ndarray
 from ._core._copy import asnumpy, astype
 from ._core._device import common_queue
 from ._core._indexing import take
+from ._core._kernels import compiled_together
 from ._core._views import check_array, reshape
 from .binning import bin_counts, sorted_counts
 from .creation import asarray
@@ -277,6 +278,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _on_device(edges, a)
 
 
+@compiled_together
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """A histogram of the data, as ``numpy.histogram``.
 
@@ -327,6 +329,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     return n, e
 
 
+@compiled_together
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """A multidimensional histogram, as ``numpy.histogramdd``.
 
@@ -428,6 +431,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     return hist, edges
 
 
+@compiled_together
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """A two-dimensional histogram, as ``numpy.histogram2d``.
 

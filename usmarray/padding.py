@@ -21,6 +21,7 @@ from ._core import _dtypes
 from ._core._copy import astype, broadcast_view
 from ._core._indexing import take
 from ._core._views import check_array, reshape
+from ._core._kernels import compiled_together
 from .creation import asarray, empty, full
 from .manipulation import concat
 from .reduction import max as _max, mean as _mean, min as _min
@@ -174,6 +175,7 @@ def _padded_axis(x, axis, width_pair, mode, opts):
     return concat([sides[0], x, sides[1]], axis=axis)
 
 
+@compiled_together
 def pad(array, pad_width, mode="constant", **kwargs):
     """Pad an array, as ``numpy.pad``.
 

@@ -12,6 +12,7 @@ from ._core._copy import astype, broadcast_view
 from ._core._device import resolve_queue
 from ._core._layout import broadcast_shapes
 from ._core._views import moveaxis, normalize_axis, reshape
+from ._core._kernels import compiled_together
 from .creation import arange, asarray
 from .reduction import any as _any
 
@@ -101,6 +102,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
     return r if dtype is None else astype(r, dtype, copy=False)
 
 
+@compiled_together
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *,
               device=None, usm_type=None, sycl_queue=None):
     """Numbers spaced evenly on a log scale (a geometric progression), as ``numpy.geomspace``.

@@ -15,6 +15,7 @@ from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import copy as _copy
 from ._core._views import check_array
+from ._core._kernels import compiled_together
 from .creation import ones_like, zeros_like
 from .reduction import all as _all
 from .searching import where
@@ -139,6 +140,7 @@ def _fix(d, nan, posinf, neginf):
     return where(ew.equal(d, float("-inf")), neginf, r)
 
 
+@compiled_together
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN and infinities replaced by numbers, as ``numpy.nan_to_num``.
 
