@@ -5,8 +5,9 @@ Build:  sphinx-build -W -b html docs docs/_build/html   (pip install ".[docs]")
 The guide pages are the Markdown files beside this one (myst-parser). The API
 reference is generated here, at every build, from the installed package's
 namespace: every public name of ``usmarray``, ``usmarray.linalg``,
-``usmarray.fft`` and ``usmarray.random`` gets an entry, grouped by the module that defines it, so a new
-function needs no edit here, and a broken docstring fails the ``-W`` build.
+``usmarray.fft``, ``usmarray.random`` and ``usmarray.testing`` gets an entry, grouped
+by the module that defines it, so a new function needs no edit here (a new
+module an entry in ``_SECTIONS``), and a broken docstring fails the ``-W`` build.
 """
 
 import enum
@@ -19,6 +20,7 @@ import usmarray
 import usmarray.fft
 import usmarray.linalg
 import usmarray.random
+import usmarray.testing
 
 project = "usmarray"
 author = "usmarray developers"
@@ -68,6 +70,15 @@ _SECTIONS = {
     "usmarray.nanfunctions": ("numpy_functions", "NaN-skipping reductions"),
     "usmarray.stacking": ("numpy_functions", "Joining and splitting"),
     "usmarray.comparison": ("numpy_functions", "Comparing arrays"),
+    "usmarray.matrices": ("numpy_functions", "Diagonals, triangles and kron"),
+    "usmarray.sequences": ("numpy_functions", "Logarithmic sequences"),
+    "usmarray.index_tricks": ("numpy_functions", "Index helpers, insert and delete"),
+    "usmarray.padding": ("numpy_functions", "Padding"),
+    "usmarray.binning": ("numpy_functions", "Counting, binning and interpolation"),
+    "usmarray.histograms": ("numpy_functions", "Histograms"),
+    "usmarray.contractions": ("numpy_functions", "Einstein summation"),
+    "usmarray.type_checks": ("numpy_functions", "Type checks"),
+    "usmarray.io": ("io", "Saving and loading"),
     "usmarray._core._dtypes": ("dtypes", "Data type functions"),
     "usmarray._core._device": ("devices", "Devices and queues"),
     "usmarray._core._memory": ("devices", "Memory pool and synchronisation"),
@@ -88,7 +99,8 @@ _PAGE_TITLES = {
     "kernels": "User kernels and fusion",
     "linalg": "usmarray.linalg", "fft": "usmarray.fft", "random": "usmarray.random",
     "dtypes": "Data types", "devices": "Devices, queues and memory",
-    "interchange": "Interchange", "utilities": "Printing, testing and exceptions",
+    "interchange": "Interchange", "io": "Files",
+    "utilities": "Printing, testing and exceptions",
     "other": "Other",
 }
 _ARRAY_CLASSES = ("usm_ndarray", "Flags")
@@ -199,6 +211,8 @@ def _generate():
     for sub in ("linalg", "fft", "random"):
         mod = getattr(usmarray, sub)
         pages[sub] = {f"usmarray.{sub}": [(f"usmarray.{sub}.{n}", o) for n, o in _public(mod)]}
+    pages.setdefault("utilities", {})["Testing (usmarray.testing)"] = [
+        (f"usmarray.testing.{n}", o) for n, o in _public(usmarray.testing)]
 
     order = ["array"] + [p for p in _PAGE_TITLES if p != "array" and p in pages]
     for page in order:
@@ -221,8 +235,8 @@ def _generate():
                                for d in dtypes) + _CONSTANTS)
         _write(page, text)
     toc = ["API reference", "=============", "",
-           "Every public name of ``usmarray``, ``usmarray.linalg``, ``usmarray.fft`` and "
-           "``usmarray.random``.", "",
+           "Every public name of ``usmarray``, ``usmarray.linalg``, ``usmarray.fft``, "
+           "``usmarray.random`` and ``usmarray.testing``.", "",
            ".. toctree::", "   :maxdepth: 2", ""] + [f"   {p}" for p in order]
     _write("index", "\n".join(toc) + "\n")
     for f in os.listdir(_API):   # pages of an earlier build that this one has no names for

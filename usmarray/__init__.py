@@ -66,6 +66,19 @@ from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
                        split, array_split, hsplit, vsplit, dsplit, append)
 from . import fft
+from .type_checks import (iscomplexobj, isrealobj, iscomplex, isreal, real_if_close, nan_to_num,
+                          get_array_module)
+from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, diag_indices_from,
+                       tri, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
+                       kron)
+from .sequences import logspace, geomspace
+from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
+from .padding import pad
+from .binning import bincount, digitize, interp
+from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd
+from .contractions import einsum, einsum_path
+from .io import save, savez, savez_compressed, load
+from . import testing
 from . import random
 from .user_kernels import ElementwiseKernel, RawKernel, RawModule
 from .user_reductions import ReductionKernel

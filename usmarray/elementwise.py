@@ -545,6 +545,26 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
 
 
 # ----------------------------------------------------------------- operators
+def mixed_operand_error(what, obj):
+    """TypeError for host data (a NumPy array, a list or a tuple) given where
+    usm_ndarrays are computed on: the one message of operators, NumPy's
+    protocols and the joining functions, which says how to move the data."""
+    return TypeError(
+        f"{what}: operand of type {type(obj).__module__}.{type(obj).__name__} next to a "
+        "usm_ndarray; usmarray does not move data between host and device implicitly: "
+        "move it to the device with ua.asarray(...) (or to the host with ua.asnumpy(x) / x.get())")
+
+
+def _host_data(other, dunder):
+    """Whether `x <op> other` is host data next to x, to be refused with the
+    message that says how to move it: lists and tuples, which NumPy would
+    take as arrays. Other types get NotImplemented, so that their own
+    reflected operator (Dask's, NumPy's) can answer; so do lists in ``==``
+    and ``!=``, whose identity fallback ``x in [a, b]`` and ``list.index``
+    rely on."""
+    return isinstance(other, (list, tuple)) and dunder not in ("__eq__", "__ne__")
+
+
 def operator_methods():
     """{dunder name: method} of the table's operators (``__add__``,
     ``__radd__``, ``__iadd__``, ...), which ``usmarray.methods.install``
@@ -557,19 +577,25 @@ def operator_methods():
             def method(self, _op=op):
                 return _unary(_op, self)
         else:
-            def method(self, other, _op=op):
+            def method(self, other, _op=op, _dunder=dunder):
                 if not isinstance(other, usm_ndarray) and as_scalar(other) is None:
+                    if _host_data(other, _dunder):
+                        raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
                     return NotImplemented
                 return _binary(_op, self, other)
         methods[dunder] = method
         if rdunder:
-            def reflected(self, other, _op=op):
+            def reflected(self, other, _op=op, _dunder=rdunder):
                 if as_scalar(other) is None and not isinstance(other, usm_ndarray):
+                    if _host_data(other, _dunder):
+                        raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
                     return NotImplemented
                 return _binary(_op, other, self)
             methods[rdunder] = reflected
         if idunder:
-            def inplace(self, other, _op=op):
+            def inplace(self, other, _op=op, _dunder=idunder):
+                if _host_data(other, _dunder):
+                    raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
                 return _inplace(_op, self, other)
             methods[idunder] = inplace
     for name, f in methods.items():

@@ -42,6 +42,8 @@ def _arrays(name, arrays):
     if not arrays:
         raise ValueError(f"{name} needs at least one array")
     for a in arrays:
+        if isinstance(a, (list, tuple, np.ndarray)):
+            raise ew.mixed_operand_error(name, a)   # host data: say how to move it
         _check(a)
     return common_queue(*arrays), result_type(*arrays), coerce_usm_type(a.usm_type for a in arrays)
 

@@ -270,8 +270,21 @@ def get(self, stream=None, order="C", out=None):
     return np.ascontiguousarray(h)
 
 
+def conj(self):
+    """The complex conjugate, a new array (``usmarray.conj``); for real dtypes
+    a copy of the same dtype, as NumPy's method."""
+    if self._dtype.kind == "c":
+        return elementwise.conj(self)
+    return _copy.copy(self)
+
+
+def conjugate(self):
+    """The complex conjugate (as ``conj``)."""
+    return conj(self)
+
+
 ADAPTED = {f.__name__: f for f in (reshape, transpose, flatten, astype, copy, fill, sort,
-                                    tolist, item, view, get)}
+                                    tolist, item, view, get, conj, conjugate)}
 
 
 def _delegate(name, np_func):
