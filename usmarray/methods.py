@@ -92,7 +92,9 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
     (no synchronisation) or a dpctl.SyclQueue of the array's context (its
     later commands wait for the pending work; no host wait). For
     consumers that take only legacy kDLCPU capsules (TensorFlow), use
-    ``x.__dlpack__(dl_device=(1, 0))``.
+    ``x.__dlpack__(dl_device=(1, 0))``; a kDLCPU export with ``copy=True``
+    is a copy in C order, which consumers that refuse other strides
+    (TensorFlow, JAX) take.
     """
     return _dlpack.export(self, stream, max_version, dl_device, copy)
 

@@ -188,8 +188,14 @@ def export(x, stream=None, max_version=None, dl_device=None, copy=None):
         if copy is False:
             raise CopyRequiredError("the array is in device memory the host cannot reach: "
                                     "exporting it to kDLCPU needs a copy, but copy=False")
+        # A copy's layout is the producer's to choose: C order, the one layout
+        # every kDLCPU consumer takes (TensorFlow refuses transposed and
+        # strided tensors, JAX strided ones).
         h = host_view(x) if host_accessible(x) else None
-        h = np.array(h, copy=True) if h is not None else asnumpy(x)
+        if h is None:
+            h = np.asarray(asnumpy(x), order="C")      # asnumpy copied: reorder only if needed
+        else:
+            h = np.array(h, copy=True, order="C")
         return _host_capsule(h, versioned, True, False)
     raise BufferError(f"usmarray cannot export to DLPack device type {dev_type} "
                       "(only kDLOneAPI and kDLCPU)")
