@@ -613,3 +613,19 @@ def test_bool_of_comparisons():
     nan = ua.asarray(np.float32(np.nan))
     assert bool(nan == nan) is False
     assert bool(nan != nan) is True
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "int64", "float32", "float64", "complex64"])
+def test_power_of_two_is_square(dt, variant):
+    # NumPy's fast path for a Python scalar exponent 2: x * x, in x's dtype
+    h = np.array([-3, -1, 0, 1, 2, 7, 11], dtype=dt) if dt[0] != "u" else \
+        np.array([0, 1, 2, 7, 255, 300], dtype=dt)
+    x = ua.asarray(h)
+    with np.errstate(over="ignore"):
+        expected = h * h
+    for r in (x ** 2, x ** 2.0, ua.pow(x, 2)):
+        assert r.dtype == expected.dtype
+        np.testing.assert_array_equal(ua.asnumpy(r), expected)
+    f = ua.asarray(np.array([-0.0, np.inf, -np.inf, np.nan], np.float32))
+    np.testing.assert_array_equal(ua.asnumpy(f ** 2), np.array([0.0, np.inf, np.inf, np.nan],
+                                                               np.float32))

@@ -374,7 +374,17 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
     return _deliver(dest, res)
 
 
+def squares(op, x_dtype, s, left):
+    """Whether `x ** s` is `square(x)`: NumPy's fast path for a Python
+    scalar exponent of 2 (x * x, exact, where pow is a far costlier call
+    within an ulp of it), for numeric x (same result dtype)."""
+    return (op.name == "pow" and not left and x_dtype.kind in "iufc"
+            and type(s) in (int, float) and s == 2)
+
+
 def _binary_scalar(op, x, s, left, out=None, order="K"):
+    if squares(op, x._dtype, s, left):
+        return _unary(OP["square"], x, out, order)
     qi = x._q
     sdt = weak_scalar_dtype(s, x._dtype, qi)
     dts = (sdt, x._dtype) if left else (x._dtype, sdt)

@@ -225,6 +225,9 @@ class _Tracer:
         values = [x for x in xs if isinstance(x, _Value)]
         if not values:
             raise _Unfusable(f"{op.name} of scalars only")
+        if isinstance(xs[0], _Value) and ew.squares(op, xs[0].dtype, xs[1] if len(xs) > 1 else
+                                                     None, False):
+            return self.elementwise(ew.OP["square"], xs[:1])   # (as unfused: x ** 2)
         if op.name == "pow" and all(_kind(x) in "biu" for x in xs):
             exp = xs[1]
             if not isinstance(exp, (int, bool)):
