@@ -27,7 +27,7 @@ _DT = dict(zip(_dtypes.TYPE_NAMES, _dtypes.DTYPES))
 # the usmk:: helpers of kernels/sycl/numeric.hpp (the others are math.hpp's)
 NUMERIC_HELPERS = {"isnan_", "isinf_", "isfinite_", "signbit_", "negative_", "square_", "conj_",
                    "real_", "imag_", "invert_", "maximum_", "minimum_", "left_shift_",
-                   "right_shift_"}
+                   "right_shift_", "less_", "less_equal_", "greater_", "greater_equal_"}
 
 
 class InPlaceCastError(TypeError, ValueError):

@@ -85,16 +85,16 @@ class _Reduction(NamedTuple):
 _REDUCTIONS = {
     "sum": _Reduction("usmk::red_sum", sum_types, True, "biufc"),
     "prod": _Reduction("usmk::red_prod", sum_types, True, "biufc"),
-    "max": _Reduction("usmk::red_max", _same_types, False, "biuf"),
-    "min": _Reduction("usmk::red_min", _same_types, False, "biuf"),
+    "max": _Reduction("usmk::red_max", _same_types, False, "biufc"),
+    "min": _Reduction("usmk::red_min", _same_types, False, "biufc"),
     "all": _Reduction("usmk::red_all", _bool_types, False, "biufc"),
     "any": _Reduction("usmk::red_any", _bool_types, False, "biufc"),
     # count_nonzero and argmax/argmin (searching.py)
     "count": _Reduction("usmk::red_count", _count_types, False, "biufc", "usmk::red_sum"),
     "argmax": _Reduction("usmk::red_argmax", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False,
-                         "biuf"),
+                         "biufc"),
     "argmin": _Reduction("usmk::red_argmin", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False,
-                         "biuf"),
+                         "biufc"),
     # the NaN-skipping reductions of nanfunctions.py (floating inputs;
     # the others reduce with the plain ones): NaN items count as the
     # identity (nansum, nanprod) or lose to any number (nanmax, nanmin:
