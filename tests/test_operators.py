@@ -32,10 +32,10 @@ BINARY_OPS = {
     ">>": (operator.rshift, operator.irshift, "intbool"),
     "==": (operator.eq, None, "all"),
     "!=": (operator.ne, None, "all"),
-    "<": (operator.lt, None, "real"),
-    "<=": (operator.le, None, "real"),
-    ">": (operator.gt, None, "real"),
-    ">=": (operator.ge, None, "real"),
+    "<": (operator.lt, None, "all"),
+    "<=": (operator.le, None, "all"),
+    ">": (operator.gt, None, "all"),
+    ">=": (operator.ge, None, "all"),
 }
 INPLACE_OPS = [s for s, v in BINARY_OPS.items() if v[1] is not None]
 UNARY_OPS = {

@@ -22,6 +22,7 @@ from ._core import _indexing as plans
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import assign, broadcast_view, cast, to_queue, with_out
 from ._core._device import common_queue
+from ._core._exceptions import DTypeError
 from ._core._indexing import Advanced, basic_view, flat_view, gather, index_kind, scatter, store
 from ._core._layout import WRITABLE, broadcast_shapes
 from ._core._masks import flat_mask, mask_offsets, true_positions
@@ -234,8 +235,8 @@ def setitem(x, key, value):
     if (isinstance(value, (usm_ndarray, np.ndarray)) and value.dtype.kind == "c"
             and x._dtype.kind != "c"):
         # (every path: basic, integer-array and boolean-mask indexing)
-        raise TypeError(f"cannot assign a complex array ({value.dtype.name}) to an array "
-                        f"of dtype {x._dtype.name}")
+        raise DTypeError(f"cannot assign a complex array ({value.dtype.name}) to an array "
+                         f"of dtype {x._dtype.name}")
     if not x._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
     if isinstance(key, usm_ndarray) and key.dtype == np.bool_ and key.ndim > 0:

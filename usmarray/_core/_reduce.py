@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
-from ._exceptions import AxisError
+from ._exceptions import AxisError, DTypeError
 
 __all__ = ["normalize_axes", "reduce", "nan_reduce", "sum_types"]
 
@@ -225,7 +225,7 @@ def reduce(name, x, axis, keepdims, dtype=None):
         raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
     struct, rule, takes_dtype, kinds, partials = _REDUCTIONS[name]
     if x._dtype.kind not in kinds:
-        raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
+        raise DTypeError(f"{name} is not defined for dtype {x._dtype.name}")
     qi = x._q
     if dtype is not None:
         if not takes_dtype:
