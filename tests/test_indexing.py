@@ -168,9 +168,14 @@ def test_views_share_memory():
     w[...] = 100
     h[2, 1::3] = 100
     np.testing.assert_array_equal(_host(x), h)
+    # an integer for every axis gives a copy (NumPy's scalar); with an
+    # Ellipsis a 0-d view, as in NumPy
     e = x[1, 1]
     e[...] = 55
-    h[1, 1] = 55
+    np.testing.assert_array_equal(_host(x), h)
+    e = x[1, 1, ...]
+    e[...] = 55
+    h[1, 1, ...] = 55
     np.testing.assert_array_equal(_host(x), h)
     b = x[True]
     b[0, 0, 0] = 77

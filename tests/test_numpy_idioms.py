@@ -135,3 +135,99 @@ def test_python_scalars_with_bool_arrays():
         (x > 0) - (x < 0)
     with pytest.raises(TypeError):
         (x > 0) - x
+
+
+# ------------------------------------------------------------ integer indexing gives values
+@pytest.mark.parametrize("dt", ["i8", "f4", "c8", "?"])
+def test_swap_idiom(dt):
+    h = np.arange(6).astype(dt)
+    x = ua.asarray(h)
+    for i, j in ((0, 1), (5, 2), (-1, 0), (3, 3)):
+        x[i], x[j] = x[j], x[i]
+        h[i], h[j] = h[j], h[i]
+        np.testing.assert_array_equal(_host(x), h)
+    # the same through NumPy integers, 0-d integer arrays and tuples
+    h2 = np.arange(12).reshape(3, 4).astype(dt)
+    x2 = ua.asarray(h2)
+    x2[0, 1], x2[2, np.int64(3)] = x2[2, 3], x2[np.int32(0), 1]
+    h2[0, 1], h2[2, 3] = h2[2, 3], h2[0, 1]
+    k = ua.asarray(1)
+    x2[k, 0], x2[0, k] = x2[0, k], x2[k, 0]
+    h2[1, 0], h2[0, 1] = h2[0, 1], h2[1, 0]
+    np.testing.assert_array_equal(_host(x2), h2)
+
+
+def test_integer_index_is_a_value():
+    x = ua.asarray([1.0, 2.0, 3.0])
+    e = x[0]
+    x[0] = 99
+    assert float(e) == 1.0
+    x2 = ua.ones((2, 3))
+    e = x2[1, -1]
+    x2[...] = 5
+    assert float(e) == 1.0 and e.shape == ()
+    # writing the value leaves the array alone
+    e[...] = 7
+    assert float(x2[1, -1]) == 5.0
+    # iteration gives values too
+    y = ua.asarray([1, 2, 3])
+    a, b, c = y
+    y[...] = 0
+    assert (int(a), int(b), int(c)) == (1, 2, 3)
+    # with an Ellipsis (or fewer integers than dimensions) a view, as in NumPy
+    v = x[0, ...]
+    x[0] = -1
+    assert float(v) == -1.0
+    row = x2[0]
+    x2[0, 0] = 8
+    assert float(row[0]) == 8.0
+    # in-place operators on an element write back, as in NumPy
+    x[1] += 10
+    assert float(x[1]) == 12.0
+
+
+def test_row_swap_is_numpys():
+    """Rows are views (in NumPy too): the swap idiom on rows gives NumPy's
+    (duplicated) result; x[[i, j]] = x[[j, i]] swaps them."""
+    h = np.arange(6).reshape(3, 2)
+    x = ua.asarray(h)
+    x[0], x[1] = x[1], x[0]
+    h[0], h[1] = h[1], h[0]
+    np.testing.assert_array_equal(_host(x), h)
+    h = np.arange(6).reshape(3, 2)
+    x = ua.asarray(h)
+    x[[0, 1]] = x[[1, 0]]
+    h[[0, 1]] = h[[1, 0]]
+    np.testing.assert_array_equal(_host(x), h)
+
+
+@pytest.mark.filterwarnings("ignore:you are shuffling:UserWarning")
+@pytest.mark.parametrize("n", [2, 10, 100])
+def test_numpy_random_shuffle_and_permutation(n):
+    h = np.arange(n)
+    x = ua.arange(n)
+    np.random.default_rng(7).shuffle(h)
+    np.random.default_rng(7).shuffle(x)
+    np.testing.assert_array_equal(_host(x), h)
+    np.random.seed(3)
+    np.random.shuffle(h)
+    np.random.seed(3)
+    np.random.shuffle(x)
+    np.testing.assert_array_equal(_host(x), h)
+    assert sorted(_host(x).tolist()) == list(range(n))
+    # permutation copies (NumPy's function: a NumPy array), NumPy's order
+    for a, ua_a in ((np.arange(n), ua.arange(n)),
+                    (np.arange(3 * n).reshape(n, 3), ua.arange(3 * n).reshape(n, 3))):
+        p = np.random.default_rng(5).permutation(ua_a)
+        np.testing.assert_array_equal(np.asarray(p), np.random.default_rng(5).permutation(a))
+        np.testing.assert_array_equal(_host(ua_a), a)   # the input is untouched
+
+
+def test_shares_memory():
+    x = ua.arange(10)
+    h = np.asarray(x)                     # a host view of a CPU device's USM
+    assert np.may_share_memory(h, x) and np.shares_memory(h, x)
+    assert not np.shares_memory(x[::2], x[1::2])
+    assert np.may_share_memory(x[::2], x[1::2])
+    assert not np.may_share_memory(x, ua.arange(10))
+    assert not np.shares_memory(x, np.arange(10))

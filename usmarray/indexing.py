@@ -23,7 +23,8 @@ from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import assign, broadcast_view, cast, to_queue, with_out
 from ._core._device import common_queue
 from ._core._exceptions import DTypeError
-from ._core._indexing import Advanced, basic_view, flat_view, gather, index_kind, scatter, store
+from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kind, int_key_offset,
+                              item_copy, scatter, store)
 from ._core._layout import WRITABLE, broadcast_shapes
 from ._core._masks import flat_mask, mask_offsets, true_positions
 from ._core._scalars import as_scalar, is_scalar, scalar_array, scalar_bytes
@@ -33,7 +34,7 @@ from .creation import asarray
 from .manipulation import concat
 from .searching import count_nonzero, nonzero, where
 
-__all__ = ["getitem", "setitem", "take", "take_along_axis", "put", "put_along_axis", "place",
+__all__ = ["getitem", "setitem", "iterate", "take", "take_along_axis", "put", "put_along_axis", "place",
            "extract"]
 
 
@@ -70,6 +71,16 @@ def _getitem_mask(x, mask):
 
 
 def getitem(x, key):
+    # An integer for every dimension gives a 0-d copy, as NumPy gives a
+    # scalar: a value later stores into x do not change (docs/numpy.md,
+    # "Integer indexing"); fewer integers give a view.
+    k = int_key_offset(x, key)
+    if k is not None:
+        off, nk = k
+        nd = len(x._shape)
+        if nk == nd:
+            return item_copy(x, off)
+        return view(x, off, x._shape[nk:], x._strides[nk:])
     if isinstance(key, usm_ndarray) and key._dtype is _dtypes.bool:
         return _getitem_mask(x, key)
     try:
@@ -85,7 +96,20 @@ def getitem(x, key):
             nb = r.ndim - (y.ndim - len(adv))
             r = moveaxis(r, tuple(range(nb)), tuple(range(dest, dest + nb)))
         return r
+    if not shape and key is not Ellipsis and not (
+            isinstance(key, tuple) and any(k is Ellipsis for k in key)):
+        # integers (NumPy's, 0-d integer arrays) for every dimension: a copy
+        # as above; with an Ellipsis (x[0, ...]) a 0-d view, as in NumPy
+        return item_copy(x, off)
     return view(x, off, shape, strides)
+
+
+def iterate(x):
+    """``iter(x)``: x[0], x[1], ... along the first axis (0-d copies of a 1-D
+    array's items, views of the rows of others, as NumPy)."""
+    if not x._shape:
+        raise TypeError("iteration over a 0-d array")
+    return (getitem(x, i) for i in range(x._shape[0]))
 
 
 def _as_mask(k, qi):

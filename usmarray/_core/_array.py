@@ -430,12 +430,8 @@ class usm_ndarray:
             raise TypeError("len() of unsized object")
         return self._shape[0]
 
-    def __iter__(self):
-        if not self._shape:
-            raise TypeError("iteration over a 0-d array")
-        st = self._strides[0]
-        shape, strides = self._shape[1:], self._strides[1:]
-        return (view(self, self._off + i * st, shape, strides) for i in range(self._shape[0]))
+    # (__iter__, which gives 0-d copies of a 1-D array's items as x[i] does,
+    # is set by usmarray.methods)
 
     # ------------------------------------------------------------ scalars
     def _scalar(self, what):
