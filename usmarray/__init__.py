@@ -66,7 +66,7 @@ from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod
                            nanvar, nanstd)
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
                        split, array_split, hsplit, vsplit, dsplit, append)
-from . import fft
+from . import fft, utils
 from ._core._copy import with_out as _with_out
 
 # dpctl.tensor's out= keyword on the functions that had it (and NumPy's

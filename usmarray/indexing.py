@@ -28,7 +28,7 @@ from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kin
 from ._core._layout import WRITABLE, broadcast_shapes
 from ._core._masks import flat_mask, mask_offsets, true_positions
 from ._core._scalars import as_scalar, is_scalar, scalar_array, scalar_bytes
-from ._core._views import broadcast_to, expand_dims, moveaxis, permute_dims, reshape
+from ._core._views import expand_dims, moveaxis, permute_dims, reshape
 from ._core._kernels import compiled_together
 from .creation import asarray
 from .manipulation import concat
@@ -293,7 +293,8 @@ def _value_for_plan(value, y, adv, dest):
                            for a in adv))
     rest = y._shape[len(adv):]
     v = value if isinstance(value, usm_ndarray) else asarray(value, device=y._q.queue)
-    v = broadcast_to(v, rest[:dest] + b + rest[dest:])
+    # (broadcast as an assigned value: leading length-1 axes dropped, as NumPy)
+    v = broadcast_view(v, rest[:dest] + b + rest[dest:])
     nb = len(b)
     return permute_dims(v, tuple(range(dest, dest + nb)) + tuple(range(dest))
                         + tuple(range(dest + nb, v.ndim)))
@@ -370,7 +371,7 @@ def put(x, indices, vals, /, *, axis=None, mode="wrap"):
     a = plans.one_axis("put", x, indices, axis)
     idx = _index_mode(indices, x.shape[a], mode)
     shape = x.shape[:a] + indices.shape + x.shape[a + 1:]
-    v = broadcast_to(_values(vals, x), shape)
+    v = broadcast_view(_values(vals, x), shape)
     moveaxis(x, a, 0)[idx] = moveaxis(v, a, 0)
 
 

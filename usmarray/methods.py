@@ -31,6 +31,7 @@ from ._core._array import usm_ndarray, view as _view
 from ._core._device import resolve_queue
 from ._core._indexing import basic_view
 from ._core._layout import RO_LOCK, WRITABLE, contig_flags
+from ._core._views import reshaped_view
 from .numpy_protocols import FUNCTIONS, numpy_sort_kind
 from .reduction import any as _any
 
@@ -51,8 +52,13 @@ def to_device(self, device, /, *, stream=None):
 
 
 def _set_shape(self, new_shape):
-    """``x.shape = s``: reshape in place, where the layout allows a view."""
-    y = manipulation.reshape(self, new_shape, copy=False)
+    """``x.shape = s``: reshape in place where the layout allows a view;
+    AttributeError otherwise, as NumPy and dpctl.tensor (ValueError for a
+    shape of another size)."""
+    y = reshaped_view(self, new_shape)
+    if y is None:
+        raise AttributeError("incompatible shape for in-place modification: the layout needs "
+                             "a copy; use reshape() to make one with the desired shape")
     self._shape, self._strides, self._off = y._shape, y._strides, y._off
     self._flags = contig_flags(self._shape, self._strides) | (self._flags & (WRITABLE | RO_LOCK))
 

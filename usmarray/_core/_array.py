@@ -434,6 +434,14 @@ class usm_ndarray:
     # is set by usmarray.methods)
 
     # ------------------------------------------------------------ scalars
+    def _python_scalar(self, what):
+        """The one element of a 0-d array for int(), float(), complex(),
+        bool() and operator.index(): only 0-d arrays convert, as in
+        dpctl.tensor (NumPy 2 deprecates converting others)."""
+        if self._shape and math.prod(self._shape) == 1:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return self._scalar(what)
+
     def _scalar(self, what):
         if math.prod(self._shape) != 1:
             if what == "bool":
@@ -445,28 +453,29 @@ class usm_ndarray:
         return np.frombuffer(raw, dt)[0].item()
 
     def __bool__(self):
-        return bool(self._scalar("bool"))
+        return bool(self._python_scalar("bool"))
 
     def __int__(self):
-        v = self._scalar("int")
+        v = self._python_scalar("int")
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to int")
         return int(v)
 
     def __float__(self):
-        v = self._scalar("float")
+        v = self._python_scalar("float")
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to float")
         return float(v)
 
     def __complex__(self):
-        return complex(self._scalar("complex"))
+        return complex(self._python_scalar("complex"))
 
     def __index__(self):
         if self._dtype.kind not in "iu":
             raise TypeError(f"only integer arrays can be used as an index, not {self._dtype.name}")
         if self._shape:
-            raise TypeError("only 0-d integer arrays can be used as an index")
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars "
+                            "(and used as an index)")
         return int(self._scalar("int"))
 
     def __format__(self, spec):

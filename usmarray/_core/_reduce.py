@@ -29,16 +29,17 @@ _DT = dict(zip(_TN, _dtypes.DTYPES))
 
 
 def normalize_axes(axis, nd):
-    """Sorted tuple of distinct non-negative axes (None: all)."""
+    """Sorted tuple of distinct non-negative axes of an int, a tuple or list of
+    ints (as dpctl.tensor) or None (all)."""
     if axis is None:
         return tuple(range(nd))
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = []
     for a in axes:
         try:
             a = operator.index(a)
         except TypeError:
-            raise TypeError(f"axis must be an int, a tuple of ints or None, got {a!r}") from None
+            raise TypeError(f"axis must be an int, a tuple of ints or None, got {axis!r}") from None
         if not -nd <= a < nd:
             raise AxisError(f"axis {a} is out of bounds for an array of dimension {nd}")
         a %= nd
