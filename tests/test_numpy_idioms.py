@@ -231,3 +231,41 @@ def test_shares_memory():
     assert np.may_share_memory(x[::2], x[1::2])
     assert not np.may_share_memory(x, ua.arange(10))
     assert not np.shares_memory(x, np.arange(10))
+
+
+# ------------------------------------------------------------ shapes NumPy rejects
+class _Suai:
+    def __init__(self, x, **change):
+        self._x, self._change = x, change
+
+    @property
+    def __sycl_usm_array_interface__(self):
+        d = dict(self._x.__sycl_usm_array_interface__)
+        d.update(self._change)
+        return d
+
+
+@pytest.mark.parametrize("shape", [(0, 2 ** 64), (0, 2 ** 63), (2 ** 63, 0), (0, 2 ** 62, 4)])
+def test_zero_size_shapes_past_int64_are_rejected(shape):
+    with pytest.raises(ValueError):
+        np.empty(shape)
+    for make in (ua.empty, ua.zeros, lambda s: ua.full(s, 1.0), lambda s: ua.usm_ndarray(s),
+                 lambda s: ua.broadcast_to(ua.ones(()), s), lambda s: ua.ones((0,)).reshape(s),
+                 lambda s: ua.asarray(_Suai(ua.ones(3), shape=s, strides=None))):
+        with pytest.raises(ValueError):
+            make(shape)
+    assert ua.empty((0, 2 ** 62)).shape == (0, 2 ** 62)
+
+
+def test_bool_shape_entries():
+    with pytest.raises(TypeError):
+        np.empty((True,))
+    with pytest.raises(TypeError):
+        ua.empty((True,))
+    x = ua.ones(3)
+    with pytest.raises(ValueError):   # SUAI's shape holds ints
+        ua.asarray(_Suai(x, shape=(True,), strides=None))
+    with pytest.raises(ValueError):
+        ua.asarray(_Suai(x, shape=(1,), strides=(True,)))
+    y = ua.asarray(_Suai(x, shape=(2,), strides=None))
+    assert y.shape == (2,) and all(type(s) is int for s in y.shape)
