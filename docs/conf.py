@@ -81,7 +81,7 @@ _PAGE_TITLES = {
     "elementwise": "Elementwise functions", "statistics": "Reductions and statistics",
     "searching": "Searching, sorting and sets", "manipulation": "Manipulation and indexing",
     "linear_algebra": "Linear algebra", "numpy_functions": "NumPy functions",
-    "linalg": "usmarray.linalg", "fft": "usmarray.fft",
+    "linalg": "usmarray.linalg", "fft": "usmarray.fft", "utils": "usmarray.utils",
     "dtypes": "Data types", "devices": "Devices, queues and memory",
     "interchange": "Interchange", "utilities": "Printing, testing and exceptions",
     "other": "Other",
@@ -108,8 +108,9 @@ def _public(module):
         yield name, obj
 
 
-def _section_page(title, entries, intro=""):
-    """An rst page: a summary table, then one entry per name."""
+def _section_page(title, entries, intro="", noindex=()):
+    """An rst page: a summary table, then one entry per name (those in
+    `noindex`, objects another page documents, without an index entry)."""
     lines = [title, "=" * len(title), ""]
     if intro:
         lines += [intro, ""]
@@ -119,7 +120,11 @@ def _section_page(title, entries, intro=""):
         lines += [".. autosummary::", "   :nosignatures:", ""]
         lines += [f"   {q}" for q, _ in items] + [""]
         for q, obj in items:
-            lines.append(_directive(q, obj))
+            d = _directive(q, obj)
+            if q in noindex:
+                first, _, rest = d.partition("\n")
+                d = first + "\n   :no-index:\n" + rest
+            lines.append(d)
     return "\n".join(lines) + "\n"
 
 
@@ -191,7 +196,7 @@ def _generate():
         page, section = _SECTIONS.get(getattr(obj, "__module__", ""), ("other", "Other"))
         pages.setdefault(page, {}).setdefault(section, []).append((f"usmarray.{name}", obj))
     pages.setdefault("dtypes", {})
-    for sub in ("linalg", "fft"):
+    for sub in ("linalg", "fft", "utils"):
         mod = getattr(usmarray, sub)
         pages[sub] = {f"usmarray.{sub}": [(f"usmarray.{sub}.{n}", o) for n, o in _public(mod)]}
 
@@ -203,6 +208,13 @@ def _generate():
             intro = (f"The array API ``{page}`` extension; the guide page :doc:`/{page}` "
                      "describes it.")
             text = _section_page(_PAGE_TITLES[page], pages[page], intro)
+        elif page == "utils":
+            intro = ("The helpers dpctl 0.22 removed from ``dpctl.utils`` "
+                     "(:doc:`/dpctl-migration`).")
+            # (ExecutionPlacementError is usmarray's, documented with the devices)
+            again = {q for items in pages[page].values() for q, o in items
+                     if getattr(usmarray, q.rsplit(".", 1)[1], None) is o}
+            text = _section_page(_PAGE_TITLES[page], pages[page], intro, again)
         else:
             text = _section_page(_PAGE_TITLES[page], pages[page])
         if page == "dtypes":
@@ -214,7 +226,8 @@ def _generate():
                                for d in dtypes) + _CONSTANTS)
         _write(page, text)
     toc = ["API reference", "=============", "",
-           "Every public name of ``usmarray``, ``usmarray.linalg`` and ``usmarray.fft``.", "",
+           "Every public name of ``usmarray``, ``usmarray.linalg``, ``usmarray.fft`` and "
+           "``usmarray.utils``.", "",
            ".. toctree::", "   :maxdepth: 2", ""] + [f"   {p}" for p in order]
     _write("index", "\n".join(toc) + "\n")
     for f in os.listdir(_API):   # pages of an earlier build that this one has no names for
