@@ -34,8 +34,8 @@ from .creation import asarray
 from .manipulation import concat
 from .searching import count_nonzero, nonzero, where
 
-__all__ = ["getitem", "setitem", "iterate", "take", "take_along_axis", "put", "put_along_axis", "place",
-           "extract"]
+__all__ = ["getitem", "setitem", "iterate", "take", "take_along_axis", "put", "put_along_axis",
+           "place", "extract"]
 
 
 def _getitem_mask(x, mask):
@@ -77,8 +77,7 @@ def getitem(x, key):
     k = int_key_offset(x, key)
     if k is not None:
         off, nk = k
-        nd = len(x._shape)
-        if nk == nd:
+        if nk == len(x._shape):
             return item_copy(x, off)
         return view(x, off, x._shape[nk:], x._strides[nk:])
     if isinstance(key, usm_ndarray) and key._dtype is _dtypes.bool:

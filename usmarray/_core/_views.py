@@ -12,9 +12,9 @@ from ._copy import broadcast_view, copy_into
 from ._exceptions import AxisError
 from ._layout import c_strides, f_strides, normalize_shape
 
-__all__ = ["reshape", "reshaped_view", "broadcast_to", "permute_dims", "expand_dims", "squeeze", "flip", "moveaxis",
-           "swapaxes", "matrix_transpose", "unstack", "check_array", "normalize_axis", "as_tuple",
-           "axis_tuple"]
+__all__ = ["reshape", "reshaped_view", "broadcast_to", "permute_dims", "expand_dims", "squeeze",
+           "flip", "moveaxis", "swapaxes", "matrix_transpose", "unstack", "check_array",
+           "normalize_axis", "as_tuple", "axis_tuple"]
 
 
 def check_array(x, name=None):
