@@ -98,6 +98,7 @@ _PAGE_TITLES = {
     "linear_algebra": "Linear algebra", "numpy_functions": "NumPy functions",
     "kernels": "User kernels and fusion",
     "linalg": "usmarray.linalg", "fft": "usmarray.fft", "random": "usmarray.random",
+    "utils": "usmarray.utils",
     "dtypes": "Data types", "devices": "Devices, queues and memory",
     "interchange": "Interchange", "io": "Files",
     "utilities": "Printing, testing and exceptions",
@@ -125,8 +126,9 @@ def _public(module):
         yield name, obj
 
 
-def _section_page(title, entries, intro=""):
-    """An rst page: a summary table, then one entry per name."""
+def _section_page(title, entries, intro="", noindex=()):
+    """An rst page: a summary table, then one entry per name (those in
+    `noindex`, objects another page documents, without an index entry)."""
     lines = [title, "=" * len(title), ""]
     if intro:
         lines += [intro, ""]
@@ -136,7 +138,11 @@ def _section_page(title, entries, intro=""):
         lines += [".. autosummary::", "   :nosignatures:", ""]
         lines += [f"   {q}" for q, _ in items] + [""]
         for q, obj in items:
-            lines.append(_directive(q, obj))
+            d = _directive(q, obj)
+            if q in noindex:
+                first, _, rest = d.partition("\n")
+                d = first + "\n   :no-index:\n" + rest
+            lines.append(d)
     return "\n".join(lines) + "\n"
 
 
@@ -208,7 +214,7 @@ def _generate():
         page, section = _SECTIONS.get(getattr(obj, "__module__", ""), ("other", "Other"))
         pages.setdefault(page, {}).setdefault(section, []).append((f"usmarray.{name}", obj))
     pages.setdefault("dtypes", {})
-    for sub in ("linalg", "fft", "random"):
+    for sub in ("linalg", "fft", "random", "utils"):
         mod = getattr(usmarray, sub)
         pages[sub] = {f"usmarray.{sub}": [(f"usmarray.{sub}.{n}", o) for n, o in _public(mod)]}
     pages.setdefault("utilities", {})["Testing (usmarray.testing)"] = [
@@ -224,6 +230,13 @@ def _generate():
                 ("NumPy's ``Generator`` API on the device (not part of the array API); the "
                  "guide page :doc:`/random` describes it.")
             text = _section_page(_PAGE_TITLES[page], pages[page], intro)
+        elif page == "utils":
+            intro = ("The helpers dpctl 0.22 removed from ``dpctl.utils`` "
+                     "(:doc:`/dpctl-migration`).")
+            # (ExecutionPlacementError is usmarray's, documented with the devices)
+            again = {q for items in pages[page].values() for q, o in items
+                     if getattr(usmarray, q.rsplit(".", 1)[1], None) is o}
+            text = _section_page(_PAGE_TITLES[page], pages[page], intro, again)
         else:
             text = _section_page(_PAGE_TITLES[page], pages[page])
         if page == "dtypes":
@@ -236,7 +249,7 @@ def _generate():
         _write(page, text)
     toc = ["API reference", "=============", "",
            "Every public name of ``usmarray``, ``usmarray.linalg``, ``usmarray.fft``, "
-           "``usmarray.random`` and ``usmarray.testing``.", "",
+           "``usmarray.random``, ``usmarray.testing`` and ``usmarray.utils``.", "",
            ".. toctree::", "   :maxdepth: 2", ""] + [f"   {p}" for p in order]
     _write("index", "\n".join(toc) + "\n")
     for f in os.listdir(_API):   # pages of an earlier build that this one has no names for

@@ -434,6 +434,9 @@ CASES = {
                  ((_f(), _f() * 1.001), dict(rtol=1e-2)), ((_NANS, _NANS), dict(equal_nan=True))],
     "isclose": [((_f(), _f() * 1.001), {}), ((_f(), _f() * 1.001), dict(rtol=1e-2)),
                 ((_NANS, _NANS), dict(equal_nan=True)), ((_f(), 0.5), dict(atol=1.0))],
+    # (two separate arrays; shared memory: test_numpy_idioms.test_shares_memory)
+    "shares_memory": [((_f(), _f()), {})],
+    "may_share_memory": [((_f(), _f()), {})],
     "array_equal": [((_f(), _f()), {}), ((_f(), _f((4, 3))), {}), ((_NANS, _NANS), {}),
                     ((_NANS, _NANS), dict(equal_nan=True))],
     "median": [((_f(),), {}), ((_f(),), dict(axis=1, keepdims=True)), ((_NANS,), dict(axis=0)),

@@ -618,6 +618,31 @@ def _like_shape(make):
     return prep
 
 
+def _byte_range(v):
+    if isinstance(v, usm_ndarray):
+        return v._byte_bounds
+    return np.lib.array_utils.byte_bounds(np.asarray(v))
+
+
+def _shares_memory(a, b, /, max_work=None):
+    """np.shares_memory and np.may_share_memory with usm_ndarrays: whether
+    the bytes the two arrays span overlap (NumPy's host view of a
+    usm_ndarray, ``np.asarray(x)`` of host-accessible memory, has the same
+    addresses). Exact when both are host-accessible (NumPy's own answer on
+    host views of them), the bounds otherwise (a may-answer)."""
+    ha = _copy.host_view(a) if isinstance(a, usm_ndarray) else a
+    hb = _copy.host_view(b) if isinstance(b, usm_ndarray) else b
+    if ha is not None and hb is not None:
+        return bool(np.shares_memory(ha, hb))
+    (lo1, hi1), (lo2, hi2) = _byte_range(a), _byte_range(b)
+    return lo1 < hi1 and lo2 < hi2 and lo1 < hi2 and lo2 < hi1
+
+
+def _may_share_memory(a, b, /, max_work=None):
+    (lo1, hi1), (lo2, hi2) = _byte_range(a), _byte_range(b)
+    return lo1 < hi1 and lo2 < hi2 and lo1 < hi2 and lo2 < hi1
+
+
 # NumPy creation function -> usmarray's, for ``np.zeros(..., like=x)``: the array is
 # made on x's queue with x's USM kind (host data given to asarray/array is copied there)
 LIKE = {"empty": creation.empty, "zeros": creation.zeros, "ones": creation.ones,
@@ -730,6 +755,10 @@ def _build_functions():
         _add("fft." + n, getattr(fft, n))
     for n, (target, prep, defaults) in ADAPTED.items():
         _add(n, target, prep, defaults)
+    for np_func, target in ((np.shares_memory, _shares_memory),
+                            (np.may_share_memory, _may_share_memory)):
+        # (NumPy's permutation of a usm_ndarray asks whether its host copy is one)
+        FUNCTIONS[np_func] = Function(np_func, target, host_operands=True)
     for n, target in LIKE.items():
         np_func = getattr(np, n)
         LIKE_FUNCTIONS[np_func] = Function(
