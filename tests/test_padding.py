@@ -72,8 +72,9 @@ def test_constant(variant, dt, values):
 def test_statistic_and_ramp_modes(variant, dt, mode, kw):
     h = sample((4, 5), dt)
     x = ua.asarray(h)
-    if dt == "complex64" and mode in ("maximum", "minimum", "median"):
-        with pytest.raises(TypeError):   # usmarray orders real values only
+    if dt == "complex64" and mode == "median":
+        # (usmarray's median is quantile's, which takes real input only, as NumPy's quantile)
+        with pytest.raises(TypeError):
             np.pad(x, 2, mode, **kw)
         return
     for w in (2, ((1, 3), (4, 0))):
