@@ -10,7 +10,7 @@ Rows:
 2. time to the first result of a copy kernel in a fresh process, with an
    empty kernel cache (cold) and with the cache that run left (warm), for a
    same-dtype strided copy and for a cast;
-3. per-call overhead of copying a 1-element array;
+3. per-call overhead of copying a 1-element array, of ``x + y`` and of ``x[i]``;
 4. bandwidth of 400 MB device-to-device copies, contiguous and strided;
 5. host-to-device and device-to-host bandwidth.
 
@@ -296,7 +296,26 @@ class Bench:
                 lambda dpt, xd, q: (lambda xdi=dpt.astype(xd, dpt.int32): dpt.astype(xdi, dpt.float32)),
                 n_async, False))),
             note=note_k)
-        del x, xi
+        note_e = t.footnote(
+            "As [%d]: x + y of two 1-element float32 arrays (an elementwise kernel), and x[5] "
+            "of a 1000-element float32 array (a 0-d copy of the item, as NumPy's x[5] is a "
+            "scalar; docs/numpy.md, \"Integer indexing gives values\"). NumPy column: the same "
+            "on host arrays." % note_a)
+        hl = np.arange(1000, dtype=np.float32)
+        xl = ua.asarray(hl)
+        self.row("x + y, async (kernel)", lambda: (
+            time_calls(lambda: x + x, n_async, self.reps, finish=sync),
+            time_calls(lambda: h + h, n_async, self.reps),
+            self.dpt_try(lambda: dpt_calls(lambda dpt, xd, q: (lambda: xd + xd), n_async, False))),
+            note=note_e)
+        self.row("x[i] of a 1-D array", lambda: (
+            time_calls(lambda: xl[5], n_async, self.reps, finish=sync),
+            time_calls(lambda: hl[5], n_async, self.reps),
+            self.dpt_try(lambda: dpt_calls(
+                lambda dpt, xd, q: (lambda xdl=dpt.arange(1000, dtype=dpt.float32): xdl[5]),
+                n_async, False))),
+            note=note_e)
+        del x, xi, xl
         _util.clean_up(ua)
 
     # ---------------------------------------------------------------- 4. device copies

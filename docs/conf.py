@@ -5,8 +5,9 @@ Build:  sphinx-build -W -b html docs docs/_build/html   (pip install ".[docs]")
 The guide pages are the Markdown files beside this one (myst-parser). The API
 reference is generated here, at every build, from the installed package's
 namespace: every public name of ``usmarray``, ``usmarray.linalg``,
-``usmarray.fft`` and ``usmarray.random`` gets an entry, grouped by the module that defines it, so a new
-function needs no edit here, and a broken docstring fails the ``-W`` build.
+``usmarray.fft``, ``usmarray.random`` and ``usmarray.testing`` gets an entry, grouped
+by the module that defines it, so a new function needs no edit here (a new
+module an entry in ``_SECTIONS``), and a broken docstring fails the ``-W`` build.
 """
 
 import enum
@@ -19,6 +20,7 @@ import usmarray
 import usmarray.fft
 import usmarray.linalg
 import usmarray.random
+import usmarray.testing
 
 project = "usmarray"
 author = "usmarray developers"
@@ -68,6 +70,15 @@ _SECTIONS = {
     "usmarray.nanfunctions": ("numpy_functions", "NaN-skipping reductions"),
     "usmarray.stacking": ("numpy_functions", "Joining and splitting"),
     "usmarray.comparison": ("numpy_functions", "Comparing arrays"),
+    "usmarray.matrices": ("numpy_functions", "Diagonals, triangles and kron"),
+    "usmarray.sequences": ("numpy_functions", "Logarithmic sequences"),
+    "usmarray.index_tricks": ("numpy_functions", "Index helpers, insert and delete"),
+    "usmarray.padding": ("numpy_functions", "Padding"),
+    "usmarray.binning": ("numpy_functions", "Counting, binning and interpolation"),
+    "usmarray.histograms": ("numpy_functions", "Histograms"),
+    "usmarray.contractions": ("numpy_functions", "Einstein summation"),
+    "usmarray.type_checks": ("numpy_functions", "Type checks"),
+    "usmarray.io": ("io", "Saving and loading"),
     "usmarray._core._dtypes": ("dtypes", "Data type functions"),
     "usmarray._core._device": ("devices", "Devices and queues"),
     "usmarray._core._memory": ("devices", "Memory pool and synchronisation"),
@@ -87,8 +98,10 @@ _PAGE_TITLES = {
     "linear_algebra": "Linear algebra", "numpy_functions": "NumPy functions",
     "kernels": "User kernels and fusion",
     "linalg": "usmarray.linalg", "fft": "usmarray.fft", "random": "usmarray.random",
+    "utils": "usmarray.utils",
     "dtypes": "Data types", "devices": "Devices, queues and memory",
-    "interchange": "Interchange", "utilities": "Printing, testing and exceptions",
+    "interchange": "Interchange", "io": "Files",
+    "utilities": "Printing, testing and exceptions",
     "other": "Other",
 }
 _ARRAY_CLASSES = ("usm_ndarray", "Flags")
@@ -113,8 +126,9 @@ def _public(module):
         yield name, obj
 
 
-def _section_page(title, entries, intro=""):
-    """An rst page: a summary table, then one entry per name."""
+def _section_page(title, entries, intro="", noindex=()):
+    """An rst page: a summary table, then one entry per name (those in
+    `noindex`, objects another page documents, without an index entry)."""
     lines = [title, "=" * len(title), ""]
     if intro:
         lines += [intro, ""]
@@ -124,7 +138,11 @@ def _section_page(title, entries, intro=""):
         lines += [".. autosummary::", "   :nosignatures:", ""]
         lines += [f"   {q}" for q, _ in items] + [""]
         for q, obj in items:
-            lines.append(_directive(q, obj))
+            d = _directive(q, obj)
+            if q in noindex:
+                first, _, rest = d.partition("\n")
+                d = first + "\n   :no-index:\n" + rest
+            lines.append(d)
     return "\n".join(lines) + "\n"
 
 
@@ -196,9 +214,11 @@ def _generate():
         page, section = _SECTIONS.get(getattr(obj, "__module__", ""), ("other", "Other"))
         pages.setdefault(page, {}).setdefault(section, []).append((f"usmarray.{name}", obj))
     pages.setdefault("dtypes", {})
-    for sub in ("linalg", "fft", "random"):
+    for sub in ("linalg", "fft", "random", "utils"):
         mod = getattr(usmarray, sub)
         pages[sub] = {f"usmarray.{sub}": [(f"usmarray.{sub}.{n}", o) for n, o in _public(mod)]}
+    pages.setdefault("utilities", {})["Testing (usmarray.testing)"] = [
+        (f"usmarray.testing.{n}", o) for n, o in _public(usmarray.testing)]
 
     order = ["array"] + [p for p in _PAGE_TITLES if p != "array" and p in pages]
     for page in order:
@@ -210,6 +230,13 @@ def _generate():
                 ("NumPy's ``Generator`` API on the device (not part of the array API); the "
                  "guide page :doc:`/random` describes it.")
             text = _section_page(_PAGE_TITLES[page], pages[page], intro)
+        elif page == "utils":
+            intro = ("The helpers dpctl 0.22 removed from ``dpctl.utils`` "
+                     "(:doc:`/dpctl-migration`).")
+            # (ExecutionPlacementError is usmarray's, documented with the devices)
+            again = {q for items in pages[page].values() for q, o in items
+                     if getattr(usmarray, q.rsplit(".", 1)[1], None) is o}
+            text = _section_page(_PAGE_TITLES[page], pages[page], intro, again)
         else:
             text = _section_page(_PAGE_TITLES[page], pages[page])
         if page == "dtypes":
@@ -221,8 +248,8 @@ def _generate():
                                for d in dtypes) + _CONSTANTS)
         _write(page, text)
     toc = ["API reference", "=============", "",
-           "Every public name of ``usmarray``, ``usmarray.linalg``, ``usmarray.fft`` and "
-           "``usmarray.random``.", "",
+           "Every public name of ``usmarray``, ``usmarray.linalg``, ``usmarray.fft``, "
+           "``usmarray.random``, ``usmarray.testing`` and ``usmarray.utils``.", "",
            ".. toctree::", "   :maxdepth: 2", ""] + [f"   {p}" for p in order]
     _write("index", "\n".join(toc) + "\n")
     for f in os.listdir(_API):   # pages of an earlier build that this one has no names for

@@ -363,7 +363,7 @@ def test_pointer_from_another_context_is_rejected(sub_device_queue):
     other = ua.arange(4.0, sycl_queue=sub_device_queue)     # not in the default context
     cap, _ = hand_capsule(other._pointer, (4,), bits=64,
                           device=(KDL_ONEAPI, device_id_of(ua.get_default_queue().sycl_device)))
-    with pytest.raises(TypeError, match="not bound to the default platform context"):
+    with pytest.raises(BufferError, match="not USM memory of the default context"):
         ua.from_dlpack(cap)
 
 
@@ -371,8 +371,21 @@ def test_host_pointer_claiming_oneapi_is_rejected():
     h = np.arange(4, dtype="f4")
     cap, _ = hand_capsule(h.ctypes.data, (4,),
                           device=(KDL_ONEAPI, device_id_of(ua.get_default_queue().sycl_device)))
-    with pytest.raises(TypeError):
+    with pytest.raises(BufferError, match="data pointer 0x[0-9a-f]+ is not USM memory"):
         ua.from_dlpack(cap)
+    assert capsule_name(cap) == "dltensor_versioned"   # not consumed
+
+
+def test_byte_offset_past_the_allocation_is_rejected():
+    # BufferError naming the offset (the pointer itself is USM)
+    x = ua.arange(8, dtype=ua.float32)
+    dev = (KDL_ONEAPI, device_id_of(x.sycl_device))
+    for off in (1 << 40, x._alloc.capacity or x._alloc.nbytes + 4096):
+        off -= off % 4
+        cap, _ = hand_capsule(x._pointer, (2,), device=dev, byte_offset=off)
+        with pytest.raises(BufferError, match=f"byte_offset {off} runs past"):
+            ua.from_dlpack(cap)
+        assert capsule_name(cap) == "dltensor_versioned"
 
 
 # ------------------------------------------------------------------ lifetimes

@@ -148,8 +148,12 @@ def test_roll(dtype, shift, axis):
 def test_roll_edge_cases():
     check(ua.roll(ua.empty((0, 3)), 2, axis=1), np.empty((0, 3)))
     check(ua.roll(ua.asarray(np.float32(5)), 3), np.float32(5))
+    # shifts and axes broadcast, as in NumPy and dpctl.tensor
+    h = np.arange(6).reshape(2, 3)
+    check(ua.roll(ua.asarray(h), (1, 2), axis=0), np.roll(h, (1, 2), axis=0))
+    check(ua.roll(ua.asarray(h), (1,), axis=(0, 1)), np.roll(h, (1,), axis=(0, 1)))
     with pytest.raises(ValueError):
-        ua.roll(ua.ones((2, 2)), (1, 2), axis=0)
+        ua.roll(ua.ones((2, 2)), (1, 2), axis=(0, 1, 0))
 
 
 @pytest.mark.parametrize("repeats, axis", [(2, None), (3, 0), (1, 1), (0, 1), (2, -1)])

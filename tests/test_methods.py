@@ -66,6 +66,8 @@ CASES = {
              (_h(), (), dict(kind="heapsort")), (_h(), (), dict(kind="stable"))],
     "fill": [(_h(), (3.5,), {}), (_h(dt=np.int32), (7,), {}), (_h(dt=np.bool_), (True,), {})],
     "get": [(_h(), (), {}), (_h().T, (), {}), (_h(), (), dict(order="F"))],
+    "conj": [(_h(), (), {}), (_h(dt=np.complex64), (), {}), (_h(dt=np.int32), (), {})],
+    "conjugate": [(_h(dt=np.complex64), (), {}), (_h(dt=np.bool_), (), {})],
 }
 IN_PLACE = {"sort", "fill"}
 HOST_RESULT = {"tolist", "item", "get"}

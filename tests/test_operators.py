@@ -32,10 +32,10 @@ BINARY_OPS = {
     ">>": (operator.rshift, operator.irshift, "intbool"),
     "==": (operator.eq, None, "all"),
     "!=": (operator.ne, None, "all"),
-    "<": (operator.lt, None, "real"),
-    "<=": (operator.le, None, "real"),
-    ">": (operator.gt, None, "real"),
-    ">=": (operator.ge, None, "real"),
+    "<": (operator.lt, None, "all"),
+    "<=": (operator.le, None, "all"),
+    ">": (operator.gt, None, "all"),
+    ">=": (operator.ge, None, "all"),
 }
 INPLACE_OPS = [s for s, v in BINARY_OPS.items() if v[1] is not None]
 UNARY_OPS = {
@@ -498,7 +498,7 @@ def test_inplace_integer_corner_cases():
 
 
 # ================================================================== other operand types
-@pytest.mark.parametrize("other", [None, "abc", object(), [1, 2, 3]], ids=repr)
+@pytest.mark.parametrize("other", [None, "abc", object()], ids=repr)
 def test_comparison_with_unsupported_types(other):
     x = ua.asarray(np.arange(3, dtype=np.float32))
     assert x.__eq__(other) is NotImplemented
@@ -515,6 +515,21 @@ def test_comparison_with_unsupported_types(other):
         x + other
     with pytest.raises(TypeError):
         other - x
+
+
+@pytest.mark.parametrize("other", [[1, 2, 3], (1, 2, 3)], ids=repr)
+def test_host_sequences_say_how_to_move_them(other):
+    """A list or tuple is host data next to the array: the TypeError says to
+    use ua.asarray, as np.add(x, list) does; == and != keep Python's identity
+    fallback (``x in [a, b]``)."""
+    x = ua.asarray(np.arange(3, dtype=np.float32))
+    for f in (lambda: x + other, lambda: other - x, lambda: x < other, lambda: x * other):
+        with pytest.raises(TypeError, match=r"ua\.asarray"):
+            f()
+    with pytest.raises(TypeError, match=r"ua\.asarray"):
+        y = ua.asarray(np.arange(3, dtype=np.float32))
+        y += other
+    assert x.__eq__(other) is NotImplemented and (x == other) is False and (x != other) is True
 
 
 def test_inplace_with_unsupported_type():
@@ -575,9 +590,9 @@ def test_arrays_on_different_queues():
 
 # ================================================================== truth values
 def test_bool_of_comparisons():
-    x = ua.asarray(np.array([3], np.int32))
-    y = ua.asarray(np.array([3], np.int32))
-    z = ua.asarray(np.array([4], np.int32))
+    x = ua.asarray(np.int32(3))
+    y = ua.asarray(np.int32(3))
+    z = ua.asarray(np.int32(4))
     assert bool(x == y) is True
     assert bool(x == z) is False
     assert bool(x < z) is True
@@ -591,10 +606,27 @@ def test_bool_of_comparisons():
         pass
     else:
         pytest.fail("0-d comparison is falsy")
-    assert bool(ua.asarray(np.ones((1, 1), np.float32)) == 1.0) is True
+    with pytest.raises(TypeError):     # only 0-d arrays convert (dpctl.tensor's rule)
+        bool(ua.asarray(np.ones((1, 1), np.float32)) == 1.0)
     big = ua.asarray(np.arange(3))
     with pytest.raises(ValueError):
         bool(big == big)
     nan = ua.asarray(np.float32(np.nan))
     assert bool(nan == nan) is False
     assert bool(nan != nan) is True
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "int64", "float32", "float64", "complex64"])
+def test_power_of_two_is_square(dt, variant):
+    # NumPy's fast path for a Python scalar exponent 2: x * x, in x's dtype
+    h = np.array([-3, -1, 0, 1, 2, 7, 11], dtype=dt) if dt[0] != "u" else \
+        np.array([0, 1, 2, 7, 255, 300], dtype=dt)
+    x = ua.asarray(h)
+    with np.errstate(over="ignore"):
+        expected = h * h
+    for r in (x ** 2, x ** 2.0, ua.pow(x, 2)):
+        assert r.dtype == expected.dtype
+        np.testing.assert_array_equal(ua.asnumpy(r), expected)
+    f = ua.asarray(np.array([-0.0, np.inf, -np.inf, np.nan], np.float32))
+    np.testing.assert_array_equal(ua.asnumpy(f ** 2), np.array([0.0, np.inf, np.inf, np.nan],
+                                                               np.float32))

@@ -31,10 +31,6 @@ def _np_argsort(h, axis, descending):
 def test_sort_argsort(dtype, shape, axis, descending):
     h = _ties(shape, dtype)
     x = ua.asarray(h)
-    if np.dtype(dtype).kind == "c":
-        with pytest.raises(TypeError):
-            ua.sort(x)
-        return
     s = ua.sort(x, axis=axis, descending=descending)
     exp = np.sort(h, axis=axis)
     if descending:
@@ -61,9 +57,18 @@ def test_sort_nans_views_and_large():
     np.testing.assert_array_equal(ua.asnumpy(x), big)   # the input is untouched
 
 
+def test_sort_0d():
+    # dpctl.tensor's answer: a 0-d copy, and index 0
+    x = ua.asarray(2.5)
+    s, i = ua.sort(x), ua.argsort(x, descending=True)
+    assert s.shape == () and float(s) == 2.5 and s._alloc is not x._alloc
+    assert i.shape == () and i.dtype == ua.int64 and int(i) == 0
+    assert ua.sort(x, axis=0).shape == ()
+    with pytest.raises(np.exceptions.AxisError):
+        ua.sort(x, axis=1)
+
+
 def test_sort_errors():
-    with pytest.raises(ValueError):
-        ua.sort(ua.asarray(1.0))
     with pytest.raises(IndexError):
         ua.sort(ua.ones((2, 3)), axis=2)
     with pytest.raises(TypeError):

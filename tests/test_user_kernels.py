@@ -310,6 +310,13 @@ def test_raw_kernel_errors():
         k((8,), (8,), (x, "y", 8, np.float32(0)))
     with pytest.raises(TypeError):
         k((8,), (8,), (x, x, 8, np.float32(0)), grid=(1,))
+    # arguments the kernel does not take: never a launch with one left unset
+    with pytest.raises(ValueError, match="takes 4 arguments, got 3"):
+        k((8,), (8,), (x, x, 8))
+    with pytest.raises(ValueError, match="takes 4 arguments, got 5"):
+        k((8,), (8,), (x, x, 8, np.float32(0), 1))
+    with pytest.raises(ValueError, match="size differs"):
+        k((8,), (8,), (x, x, np.int32(8), np.float32(0)))
     bad = ua.RawKernel("USM_KERNEL(1) void f(float *x) {\n  x[0] = nothing;\n}", "f")
     with pytest.raises(ua.KernelCompileError, match="code, line 2"):
         bad((1,), (1,), (x,))

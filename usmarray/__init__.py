@@ -30,6 +30,7 @@ from numpy import dtype  # dpctl.tensor exported numpy.dtype as its dtype
 from ._core._array import usm_ndarray, Flags
 from ._core._copy import asnumpy, to_numpy, astype, copy
 from ._core._device import Device, ExecutionPlacementError, NoDeviceError
+from ._core._exceptions import DTypeError
 from ._core._dtypes import (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
                             float16, float32, float64, complex64, complex128,
                             isdtype, result_type, can_cast, finfo, iinfo)
@@ -65,18 +66,33 @@ from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod
                            nanvar, nanstd)
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
                        split, array_split, hsplit, vsplit, dsplit, append)
-from . import fft
+from . import fft, utils
+from .type_checks import (iscomplexobj, isrealobj, iscomplex, isreal, real_if_close, nan_to_num,
+                          get_array_module)
+from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, diag_indices_from,
+                       tri, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
+                       kron)
+from .sequences import logspace, geomspace
+from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
+from .padding import pad
+from .binning import bincount, digitize, interp
+from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd
+from .contractions import einsum, einsum_path
+from .io import save, savez, savez_compressed, load
+from . import testing
 from . import random
 from .user_kernels import ElementwiseKernel, RawKernel, RawModule
 from .user_reductions import ReductionKernel
 from .fusion import fuse
 from ._core._copy import with_out as _with_out
 
-# dpctl.tensor's out= keyword on the functions that had it
-(sum, prod, max, min, argmax, argmin, cumulative_sum, cumulative_prod, cumulative_logsumexp,
- logsumexp, reduce_hypot) = map(_with_out, (sum, prod, max, min, argmax, argmin, cumulative_sum,
-                                            cumulative_prod, cumulative_logsumexp, logsumexp,
-                                            reduce_hypot))
+# dpctl.tensor's out= keyword on the functions that had it (and NumPy's
+# nanargmin/nanargmax): indices only into int64 arrays, where they cannot wrap
+(sum, prod, max, min, cumulative_sum, cumulative_prod, cumulative_logsumexp, logsumexp,
+ reduce_hypot) = map(_with_out, (sum, prod, max, min, cumulative_sum, cumulative_prod,
+                                 cumulative_logsumexp, logsumexp, reduce_hypot))
+argmax, argmin, nanargmax, nanargmin = (_with_out(f, "no")
+                                        for f in (argmax, argmin, nanargmax, nanargmin))
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"

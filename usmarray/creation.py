@@ -60,10 +60,21 @@ def _fill_value_dtype(value, qi):
     raise TypeError(f"fill_value must be a Python scalar, got {type(value).__name__}")
 
 
+def _array_fill_value(v):
+    """Whether a fill_value is an array (device or host, or a nested
+    sequence) that full() broadcasts, as NumPy and dpctl.tensor do."""
+    return (isinstance(v, (usm_ndarray, np.ndarray, list, tuple))
+            or hasattr(v, "__sycl_usm_array_interface__") or hasattr(v, "__usm_ndarray__"))
+
+
 def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="device",
          sycl_queue=None):
-    """New array filled with `fill_value` (a scalar, or a 0-d usm_ndarray)."""
+    """New array filled with `fill_value`: a scalar, or an array broadcast to
+    `shape` (a usm_ndarray, a NumPy array, a nested sequence; by default the
+    result has its dtype and, for a usm_ndarray, its queue)."""
     fill_value = _dtypes.plain_scalar(fill_value)
+    if _array_fill_value(fill_value) and not isinstance(fill_value, usm_ndarray):
+        fill_value = asarray(fill_value, device=device, sycl_queue=sycl_queue)
     if isinstance(fill_value, usm_ndarray):
         # dpctl.tensor accepts arrays: broadcast-copy on the device
         qi = resolve_queue(device, sycl_queue) if (device is not None or sycl_queue is not None) \
@@ -133,7 +144,12 @@ def ones_like(x, /, *, dtype=None, order="K", device=None, usm_type=None, sycl_q
 
 def full_like(x, /, fill_value, *, dtype=None, order="K", device=None, usm_type=None,
               sycl_queue=None):
+    """New array shaped like `x` filled with `fill_value` (a scalar or an
+    array broadcast to x's shape, as for `full`)."""
     fill_value = _dtypes.plain_scalar(fill_value)
+    if _array_fill_value(fill_value) and not isinstance(fill_value, usm_ndarray):
+        fill_value = asarray(fill_value, sycl_queue=x.sycl_queue if isinstance(x, usm_ndarray)
+                             else None)
     if dtype is None and not isinstance(fill_value, usm_ndarray):
         _fill_value_dtype(fill_value, x._q)  # type check
     out = _like(x, dtype, device, usm_type, sycl_queue, order)
@@ -320,18 +336,44 @@ def meshgrid(*arrays, indexing="xy"):
 
 
 # ----------------------------------------------------------------- asarray
+def _device_array(obj):
+    """`obj` as a usm_ndarray when it is one or describes one: an object with
+    ``__usm_ndarray__`` (dpnp's arrays: the usm_ndarray it wraps, or an
+    object with SUAI) or with ``__sycl_usm_array_interface__`` (zero-copy);
+    else None."""
+    if isinstance(obj, usm_ndarray):
+        return obj
+    if hasattr(obj, "__usm_ndarray__"):
+        u = obj.__usm_ndarray__
+        if isinstance(u, usm_ndarray):
+            return u
+        if hasattr(u, "__sycl_usm_array_interface__"):
+            return from_suai(u)
+    if hasattr(obj, "__sycl_usm_array_interface__"):
+        return from_suai(obj)
+    return None
+
+
 def _contains_usm(seq):
     for v in seq:
-        if isinstance(v, usm_ndarray):
-            return True
-        if isinstance(v, (list, tuple)) and _contains_usm(v):
+        if isinstance(v, (list, tuple)):
+            if _contains_usm(v):
+                return True
+        elif (isinstance(v, usm_ndarray) or hasattr(v, "__usm_ndarray__")
+              or hasattr(v, "__sycl_usm_array_interface__")):
             return True
     return False
 
 
 def _to_host_nested(seq):
-    return [_to_host_nested(v) if isinstance(v, (list, tuple)) else
-            (asnumpy(v) if isinstance(v, usm_ndarray) else v) for v in seq]
+    out = []
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            out.append(_to_host_nested(v))
+        else:
+            d = _device_array(v)
+            out.append(v if d is None else asnumpy(d))
+    return out
 
 
 def _python_scalar_default(obj, qi):
@@ -375,10 +417,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
             order="K"):
     """Convert `obj` to a usm_ndarray.
 
-    `obj` may be a usm_ndarray, any object with ``__sycl_usm_array_interface__``
-    (zero-copy), a NumPy array or object with ``__array__``, a buffer-protocol
-    object, a Python scalar or a nested sequence. ``copy=False`` raises
-    ValueError when a copy cannot be avoided (host data always needs one).
+    `obj` may be a usm_ndarray, an object with ``__usm_ndarray__`` (dpnp's
+    arrays) or ``__sycl_usm_array_interface__`` (zero-copy), a NumPy array
+    or object with ``__array__``, a buffer-protocol object, a Python scalar
+    or a nested sequence (of any of these). ``order`` and ``copy`` apply to
+    device arrays as to host data; ``copy=False`` raises ValueError when a
+    copy cannot be avoided (host data always needs one).
     """
     if copy not in (None, True, False):
         raise ValueError(f"copy must be None, True or False, got {copy!r}")
@@ -386,10 +430,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
         raise ValueError(f"order must be 'K', 'A', 'C' or 'F', got {order!r}")
     if usm_type is not None:
         _usm_type(usm_type)
-    if not isinstance(obj, usm_ndarray) and hasattr(obj, "__sycl_usm_array_interface__"):
-        obj = from_suai(obj)
-    if isinstance(obj, usm_ndarray):
-        return _asarray_usm(obj, dtype, device, copy, usm_type, sycl_queue, order)
+    d = obj if isinstance(obj, usm_ndarray) else _device_array(obj)
+    if d is not None:
+        return _asarray_usm(d, dtype, device, copy, usm_type, sycl_queue, order)
     if copy is False:
         raise ValueError("host data must be copied to the device, but copy=False was given")
     qi = resolve_queue(device, sycl_queue)

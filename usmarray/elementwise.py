@@ -15,6 +15,7 @@ from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import broadcast_view, cast, check_out, copy_into
 from ._core._device import ExecutionPlacementError, coerce_usm_type
+from ._core._exceptions import DTypeError
 from ._core._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes
 from ._core._reduce import reduce
 from ._core._scalars import as_scalar, scalar_array, scalar_value, weak_scalar_dtype
@@ -28,14 +29,11 @@ _DT = dict(zip(_dtypes.TYPE_NAMES, _dtypes.DTYPES))
 # the usmk:: helpers of kernels/sycl/numeric.hpp (the others are math.hpp's)
 NUMERIC_HELPERS = {"isnan_", "isinf_", "isfinite_", "signbit_", "negative_", "square_", "conj_",
                    "real_", "imag_", "invert_", "maximum_", "minimum_", "left_shift_",
-                   "right_shift_"}
+                   "right_shift_", "less_", "less_equal_", "greater_", "greater_equal_"}
 
 
-class InPlaceCastError(TypeError, ValueError):
-    """An in-place operator whose result cannot be stored in the left operand's
-    dtype: a TypeError as in NumPy, and a ValueError as in dpctl.tensor."""
-
-
+# (the name of DTypeError for in-place operators, kept for code that uses it)
+InPlaceCastError = DTypeError
 
 class ElementwiseOp:
     """One operation of the table: loops, resolution, kernel source and names."""
@@ -81,7 +79,8 @@ class ElementwiseOp:
         if r is not None:
             return r
         if self.no_bool and any(d is _dtypes.bool for d in dts):
-            raise TypeError(f"{self.name} does not support bool inputs")
+            raise DTypeError(f"{self.name} does not support bool inputs (as in NumPy; use "
+                             "logical_xor or logical_not)")
         want = dts
         if self.truthy:
             want = (_dtypes.bool,) * len(dts)
@@ -107,7 +106,7 @@ class ElementwiseOp:
                 break
         if found is None:
             names = ", ".join(d.name for d in dts)
-            raise TypeError(f"{self.name} is not defined for input dtype(s) {names}"
+            raise DTypeError(f"{self.name} is not defined for input dtype(s) {names}"
                             + ("" if all(_supported(d, qi) for d in dts) else
                                f" on device {qi.device.name}"))
         self.cache[key] = found
@@ -374,10 +373,25 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
     return _deliver(dest, res)
 
 
+def squares(op, x_dtype, s, left):
+    """Whether `x ** s` is `square(x)`: NumPy's fast path for a Python
+    scalar exponent of 2 (x * x, exact, where pow is a far costlier call
+    within an ulp of it), for numeric x (same result dtype)."""
+    return (op.name == "pow" and not left and x_dtype.kind in "iufc"
+            and type(s) in (int, float) and s == 2)
+
+
 def _binary_scalar(op, x, s, left, out=None, order="K"):
+    if squares(op, x._dtype, s, left):
+        return _unary(OP["square"], x, out, order)
     qi = x._q
     sdt = weak_scalar_dtype(s, x._dtype, qi)
-    dts = (sdt, x._dtype) if left else (x._dtype, sdt)
+    if op.no_bool and x._dtype is _dtypes.bool and not isinstance(s, bool):
+        # NumPy's answer for a bool array and a Python number (1 - (x > 0)):
+        # both in the number's default dtype; bool with bool still raises
+        dts = (sdt, sdt)
+    else:
+        dts = (sdt, x._dtype) if left else (x._dtype, sdt)
     r = op.cache.get((qi.caps, _dtypes.TC[dts[0]], _dtypes.TC[dts[1]]))
     if r is None:
         r = op.resolve(dts, qi)
@@ -425,7 +439,7 @@ def _inplace(op, x1, x2):
         if np.can_cast(dt2, x1._dtype, "same_kind"):
             r = op.resolve((x1._dtype, x1._dtype), qi)
         if r is None or r[1] is not x1._dtype:
-            raise InPlaceCastError(
+            raise DTypeError(
                 f"in-place {op.name}: the result dtype {out_dt.name} cannot be cast to the left "
                 f"operand's dtype {x1._dtype.name}")
         ins, out_dt, sig = r
@@ -545,6 +559,26 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
 
 
 # ----------------------------------------------------------------- operators
+def mixed_operand_error(what, obj):
+    """TypeError for host data (a NumPy array, a list or a tuple) given where
+    usm_ndarrays are computed on: the one message of operators, NumPy's
+    protocols and the joining functions, which says how to move the data."""
+    return TypeError(
+        f"{what}: operand of type {type(obj).__module__}.{type(obj).__name__} next to a "
+        "usm_ndarray; usmarray does not move data between host and device implicitly: "
+        "move it to the device with ua.asarray(...) (or to the host with ua.asnumpy(x) / x.get())")
+
+
+def _host_data(other, dunder):
+    """Whether `x <op> other` is host data next to x, to be refused with the
+    message that says how to move it: lists and tuples, which NumPy would
+    take as arrays. Other types get NotImplemented, so that their own
+    reflected operator (Dask's, NumPy's) can answer; so do lists in ``==``
+    and ``!=``, whose identity fallback ``x in [a, b]`` and ``list.index``
+    rely on."""
+    return isinstance(other, (list, tuple)) and dunder not in ("__eq__", "__ne__")
+
+
 def operator_methods():
     """{dunder name: method} of the table's operators (``__add__``,
     ``__radd__``, ``__iadd__``, ...), which ``usmarray.methods.install``
@@ -557,19 +591,25 @@ def operator_methods():
             def method(self, _op=op):
                 return _unary(_op, self)
         else:
-            def method(self, other, _op=op):
+            def method(self, other, _op=op, _dunder=dunder):
                 if not isinstance(other, usm_ndarray) and as_scalar(other) is None:
+                    if _host_data(other, _dunder):
+                        raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
                     return NotImplemented
                 return _binary(_op, self, other)
         methods[dunder] = method
         if rdunder:
-            def reflected(self, other, _op=op):
+            def reflected(self, other, _op=op, _dunder=rdunder):
                 if as_scalar(other) is None and not isinstance(other, usm_ndarray):
+                    if _host_data(other, _dunder):
+                        raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
                     return NotImplemented
                 return _binary(_op, other, self)
             methods[rdunder] = reflected
         if idunder:
-            def inplace(self, other, _op=op):
+            def inplace(self, other, _op=op, _dunder=idunder):
+                if _host_data(other, _dunder):
+                    raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
                 return _inplace(_op, self, other)
             methods[idunder] = inplace
     for name, f in methods.items():

@@ -29,11 +29,14 @@ from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype, broadcast_view
 from ._core._device import coerce_usm_type, common_queue
 from ._core._kernels import KernelCompileError, simd_kernels
-from ._core._layout import F_CONTIG, broadcast_shapes
-from ._core._reduce import has_vector_kernels, normalize_axes, state_size, types as reduce_types
-from ._core._scalars import as_scalar, scalar_value, weak_scalar_dtype
+from ._core._layout import broadcast_shapes
+from ._core._reduce import (has_vector_kernels, normalize_axes, state_size,
+                            types as reduce_types)
+from ._core._scalars import as_scalar, weak_scalar_dtype
 from ._elementwise_ops import VECTOR_TYPES
-from .user_kernels import NoVec, cxx_type, nary_kernels, pack_scalars, register_kernel, source_hash
+from .user_kernels import (NoVec, cxx_type, nary_kernels, pack_scalars, register_kernel,
+                           source_hash)
+from .user_reductions import c_view
 
 __all__ = ["fuse", "Fusion", "FusionWarning"]
 
@@ -122,24 +125,26 @@ class _Value:
     del _refuse
 
 
-def _operators():
+def _install_operators(cls):
+    """The table's operators on traced values and scalar arguments: each
+    records its operation; in-place ones refuse (they modify an array)."""
     for dunder, (name, rdunder, idunder) in ew.OPERATORS.items():
         if ew.OP[name].nin == 1:
-            setattr(_Value, dunder, lambda self, _n=name: self.tracer.call(_n, (self,), {}))
+            setattr(cls, dunder, lambda self, _n=name: self.tracer.call(_n, (self,), {}))
             continue
-        setattr(_Value, dunder, lambda self, other, _n=name: self.tracer.call(_n, (self, other), {}))
+        setattr(cls, dunder,
+                lambda self, other, _n=name: self.tracer.call(_n, (self, other), {}))
         if rdunder:
-            setattr(_Value, rdunder,
+            setattr(cls, rdunder,
                     lambda self, other, _n=name: self.tracer.call(_n, (other, self), {}))
         if idunder:
             def inplace(self, other, _n=name):
-                # (an in-place operator modifies its array: not a fusion)
                 raise _Unfusable(f"in-place {_n}")
-            setattr(_Value, idunder, inplace)
-    _Value.__hash__ = object.__hash__
+            setattr(cls, idunder, inplace)
+    cls.__hash__ = object.__hash__
 
 
-_operators()
+_install_operators(_Value)
 
 
 class _Scalar:
@@ -155,25 +160,12 @@ class _Scalar:
         return self.tracer.call(what, args, kwargs)
 
 
-def _scalar_operators():
-    for dunder, (name, rdunder, _) in ew.OPERATORS.items():
-        if ew.OP[name].nin == 1:
-            setattr(_Scalar, dunder, lambda self, _n=name: self.tracer.call(_n, (self,), {}))
-            continue
-        setattr(_Scalar, dunder,
-                lambda self, other, _n=name: self.tracer.call(_n, (self, other), {}))
-        if rdunder:
-            setattr(_Scalar, rdunder,
-                    lambda self, other, _n=name: self.tracer.call(_n, (other, self), {}))
-    _Scalar.__bool__ = lambda self: _raise(_Unfusable("the truth value of a scalar argument"))
-    _Scalar.__hash__ = object.__hash__
+_install_operators(_Scalar)
+_Scalar.__bool__ = lambda self: _raise(_Unfusable("the truth value of a scalar argument"))
 
 
 def _raise(e):
     raise e
-
-
-_scalar_operators()
 
 
 class _Tracer:
@@ -233,6 +225,9 @@ class _Tracer:
         values = [x for x in xs if isinstance(x, _Value)]
         if not values:
             raise _Unfusable(f"{op.name} of scalars only")
+        if isinstance(xs[0], _Value) and ew.squares(op, xs[0].dtype, xs[1] if len(xs) > 1 else
+                                                     None, False):
+            return self.elementwise(ew.OP["square"], xs[:1])   # (as unfused: x ** 2)
         if op.name == "pow" and all(_kind(x) in "biu" for x in xs):
             exp = xs[1]
             if not isinstance(exp, (int, bool)):
@@ -430,8 +425,11 @@ def _generate(p, tracer, order, inputs, outs):
     if red is None:
         block, offsets = pack_scalars([(dt, _SAMPLE_OF[dt.kind]) for _, dt in tracer.slots])
     else:
-        block, offsets = _pack_source_scalars([(dt, _SAMPLE_OF[dt.kind])
-                                               for _, dt in tracer.slots])
+        try:
+            block, offsets = _pack_source_scalars([(dt, _SAMPLE_OF[dt.kind])
+                                                   for _, dt in tracer.slots])
+        except ValueError as e:
+            raise _Unfusable(str(e)) from None
     unpack = "".join(f"  {cxx_type(dt)} s{i};\n  __builtin_memcpy(&s{i}, {unpack_from} + "
                      f"{offsets[i]}, sizeof(s{i}));\n" for i, (_, dt) in enumerate(tracer.slots))
     ct0 = cxx_type(dts[0])
@@ -536,14 +534,7 @@ def _struct_of(op):
 
 def _pack_source_scalars(values):
     """(bytes, [offset]) of the scalars of a reduction's source."""
-    block, offs = bytearray(), []
-    for dt, v in values:
-        block += b"\0" * (-len(block) % min(dt.itemsize, 16))
-        offs.append(len(block))
-        block += scalar_value(v, dt)
-    if len(block) > _SCALAR_BYTES:
-        raise _Unfusable(f"scalars of more than {_SCALAR_BYTES} bytes")
-    return block, offs
+    return pack_scalars(values, 0, _SCALAR_BYTES)
 
 
 # ---------------------------------------------------------------- calls
@@ -685,13 +676,7 @@ def _run_reduction(plan, args, arrays, qi, kind):
             if not plan.vec:
                 raise
             _drop_vec(plan)
-    if keepdims:
-        strides, acc = [], 1
-        for s in reversed(out_shape):
-            strides.append(acc)
-            acc *= s if s else 1
-        res = view(res, 0, out_shape, tuple(reversed(strides)))
-    return res
+    return c_view(res, out_shape) if keepdims else res
 
 
 def fuse(*args, kernel_name=None):

@@ -22,18 +22,20 @@ from ._core import _indexing as plans
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import assign, broadcast_view, cast, to_queue, with_out
 from ._core._device import common_queue
-from ._core._indexing import Advanced, basic_view, flat_view, gather, index_kind, scatter, store
+from ._core._exceptions import DTypeError
+from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kind, int_key_offset,
+                              item_copy, scatter, store)
 from ._core._layout import WRITABLE, broadcast_shapes
 from ._core._masks import flat_mask, mask_offsets, true_positions
 from ._core._scalars import as_scalar, is_scalar, scalar_array, scalar_bytes
-from ._core._views import broadcast_to, expand_dims, moveaxis, permute_dims, reshape
+from ._core._views import expand_dims, moveaxis, permute_dims, reshape
 from ._core._kernels import compiled_together
 from .creation import asarray
 from .manipulation import concat
 from .searching import count_nonzero, nonzero, where
 
-__all__ = ["getitem", "setitem", "take", "take_along_axis", "put", "put_along_axis", "place",
-           "extract"]
+__all__ = ["getitem", "setitem", "iterate", "take", "take_along_axis", "put", "put_along_axis",
+           "place", "extract"]
 
 
 def _getitem_mask(x, mask):
@@ -69,6 +71,15 @@ def _getitem_mask(x, mask):
 
 
 def getitem(x, key):
+    # An integer for every dimension gives a 0-d copy, as NumPy gives a
+    # scalar: a value later stores into x do not change (docs/numpy.md,
+    # "Integer indexing"); fewer integers give a view.
+    k = int_key_offset(x, key)
+    if k is not None:
+        off, nk = k
+        if nk == len(x._shape):
+            return item_copy(x, off)
+        return view(x, off, x._shape[nk:], x._strides[nk:])
     if isinstance(key, usm_ndarray) and key._dtype is _dtypes.bool:
         return _getitem_mask(x, key)
     try:
@@ -84,7 +95,20 @@ def getitem(x, key):
             nb = r.ndim - (y.ndim - len(adv))
             r = moveaxis(r, tuple(range(nb)), tuple(range(dest, dest + nb)))
         return r
+    if not shape and key is not Ellipsis and not (
+            isinstance(key, tuple) and any(k is Ellipsis for k in key)):
+        # integers (NumPy's, 0-d integer arrays) for every dimension: a copy
+        # as above; with an Ellipsis (x[0, ...]) a 0-d view, as in NumPy
+        return item_copy(x, off)
     return view(x, off, shape, strides)
+
+
+def iterate(x):
+    """``iter(x)``: x[0], x[1], ... along the first axis (0-d copies of a 1-D
+    array's items, views of the rows of others, as NumPy)."""
+    if not x._shape:
+        raise TypeError("iteration over a 0-d array")
+    return (getitem(x, i) for i in range(x._shape[0]))
 
 
 def _as_mask(k, qi):
@@ -234,8 +258,8 @@ def setitem(x, key, value):
     if (isinstance(value, (usm_ndarray, np.ndarray)) and value.dtype.kind == "c"
             and x._dtype.kind != "c"):
         # (every path: basic, integer-array and boolean-mask indexing)
-        raise TypeError(f"cannot assign a complex array ({value.dtype.name}) to an array "
-                        f"of dtype {x._dtype.name}")
+        raise DTypeError(f"cannot assign a complex array ({value.dtype.name}) to an array "
+                         f"of dtype {x._dtype.name}")
     if not x._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
     if isinstance(key, usm_ndarray) and key.dtype == np.bool_ and key.ndim > 0:
@@ -268,7 +292,8 @@ def _value_for_plan(value, y, adv, dest):
                            for a in adv))
     rest = y._shape[len(adv):]
     v = value if isinstance(value, usm_ndarray) else asarray(value, device=y._q.queue)
-    v = broadcast_to(v, rest[:dest] + b + rest[dest:])
+    # (broadcast as an assigned value: leading length-1 axes dropped, as NumPy)
+    v = broadcast_view(v, rest[:dest] + b + rest[dest:])
     nb = len(b)
     return permute_dims(v, tuple(range(dest, dest + nb)) + tuple(range(dest))
                         + tuple(range(dest + nb, v.ndim)))
@@ -345,7 +370,7 @@ def put(x, indices, vals, /, *, axis=None, mode="wrap"):
     a = plans.one_axis("put", x, indices, axis)
     idx = _index_mode(indices, x.shape[a], mode)
     shape = x.shape[:a] + indices.shape + x.shape[a + 1:]
-    v = broadcast_to(_values(vals, x), shape)
+    v = broadcast_view(_values(vals, x), shape)
     moveaxis(x, a, 0)[idx] = moveaxis(v, a, 0)
 
 

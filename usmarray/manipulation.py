@@ -13,7 +13,7 @@ from ._core._device import common_queue, coerce_usm_type
 from ._core._dtypes import result_type
 from ._core._indexing import take
 from ._core._layout import broadcast_shapes as _broadcast_shapes, c_strides, normalize_shape
-from ._core._views import (broadcast_to, check_array as _check, expand_dims, flip,
+from ._core._views import (as_tuple, broadcast_to, check_array as _check, expand_dims, flip,
                            matrix_transpose, moveaxis, normalize_axis as _normalize_axis,
                            permute_dims, reshape, squeeze, swapaxes, unstack)
 from .creation import asarray
@@ -24,7 +24,10 @@ __all__ = ["reshape", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "p
 
 
 def broadcast_arrays(*arrays):
-    """Views of `arrays` broadcast against each other (a tuple)."""
+    """Views of `arrays` broadcast against each other (a tuple); ValueError
+    without arrays, as dpctl.tensor."""
+    if not arrays:
+        raise ValueError("broadcast_arrays needs at least one array")
     for a in arrays:
         _check(a)
     shape = _broadcast_shapes(*(a.shape for a in arrays))
@@ -42,6 +45,8 @@ def _arrays(name, arrays):
     if not arrays:
         raise ValueError(f"{name} needs at least one array")
     for a in arrays:
+        if isinstance(a, (list, tuple, np.ndarray)):
+            raise ew.mixed_operand_error(name, a)   # host data: say how to move it
         _check(a)
     return common_queue(*arrays), result_type(*arrays), coerce_usm_type(a.usm_type for a in arrays)
 
@@ -98,17 +103,23 @@ def roll(x, /, shift, *, axis=None):
     those that fall off one end coming back at the other."""
     _check(x)
     if axis is None:
-        if isinstance(shift, tuple):
+        if isinstance(shift, (tuple, list)):
             if len(shift) != 1:
                 raise ValueError("with axis=None, shift must be an int")
             shift = shift[0]
         flat = reshape(x, (-1,))
         return reshape(roll(flat, operator.index(shift), axis=0), x._shape)
-    axes = axis if isinstance(axis, tuple) else (axis,)
-    if isinstance(shift, tuple):
-        if not isinstance(axis, tuple) or len(shift) != len(axes):
-            raise ValueError("shift and axis must be tuples of the same length")
-        shifts = shift
+    axes = as_tuple(axis)
+    if isinstance(shift, (tuple, list)):
+        # shifts and axes broadcast against each other, as NumPy and dpctl.tensor
+        shifts = as_tuple(shift)
+        if len(axes) == 1 and len(shifts) > 1:
+            axes = axes * len(shifts)
+        elif len(shifts) == 1 and len(axes) > 1:
+            shifts = shifts * len(axes)
+        if len(shifts) != len(axes):
+            raise ValueError("shift and axis must be sequences of the same length (or one of "
+                             "them of length 1)")
     else:
         shifts = (shift,) * len(axes)
     nd = x.ndim
@@ -171,9 +182,14 @@ def repeat(x, repeats, /, *, axis=None):
 
 def tile(x, repetitions, /):
     """`x` repeated `repetitions[i]` times along each axis i (leading axes
-    of length 1 are added to whichever of `x` and `repetitions` is shorter)."""
+    of length 1 are added to whichever of `x` and `repetitions` is shorter);
+    an int repeats along the last axis, as ``(repetitions,)``."""
     _check(x)
-    reps = tuple(operator.index(r) for r in repetitions)
+    try:
+        reps = tuple(operator.index(r) for r in as_tuple(repetitions))
+    except TypeError:
+        raise TypeError("tile: repetitions must be an int or a tuple of ints, got "
+                        f"{repetitions!r}") from None
     if any(r < 0 for r in reps):
         raise ValueError("repetitions must not be negative")
     nd = max(x.ndim, len(reps))

@@ -3,7 +3,7 @@ bound onto the class in one place, ``install()``, once every other module
 has loaded (``usmarray/__init__.py`` calls it last):
 
 - the array's protocols that need copies, indexing, printing or pickling
-  (``__getitem__``, ``__setitem__``, ``__array__``, ``__dlpack__``,
+  (``__getitem__``, ``__setitem__``, ``__iter__``, ``__array__``, ``__dlpack__``,
   ``__repr__``, ``__reduce_ex__``, ``to_device``, ...; ``PROTOCOLS``);
 - the operators of the elementwise table and ``@`` (``OPERATORS``);
 - NumPy's protocols, ``__array_ufunc__`` and ``__array_function__``;
@@ -29,7 +29,9 @@ from . import _pickle, elementwise, indexing, linear_algebra, manipulation, nump
 from ._core import _copy, _dlpack, _dtypes, _print
 from ._core._array import usm_ndarray, view as _view
 from ._core._device import resolve_queue
+from ._core._indexing import basic_view
 from ._core._layout import RO_LOCK, WRITABLE, contig_flags
+from ._core._views import reshaped_view
 from .numpy_protocols import FUNCTIONS, numpy_sort_kind
 from .reduction import any as _any
 
@@ -50,8 +52,13 @@ def to_device(self, device, /, *, stream=None):
 
 
 def _set_shape(self, new_shape):
-    """``x.shape = s``: reshape in place, where the layout allows a view."""
-    y = manipulation.reshape(self, new_shape, copy=False)
+    """``x.shape = s``: reshape in place where the layout allows a view;
+    AttributeError otherwise, as NumPy and dpctl.tensor (ValueError for a
+    shape of another size)."""
+    y = reshaped_view(self, new_shape)
+    if y is None:
+        raise AttributeError("incompatible shape for in-place modification: the layout needs "
+                             "a copy; use reshape() to make one with the desired shape")
     self._shape, self._strides, self._off = y._shape, y._strides, y._off
     self._flags = contig_flags(self._shape, self._strides) | (self._flags & (WRITABLE | RO_LOCK))
 
@@ -92,7 +99,9 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
     (no synchronisation) or a dpctl.SyclQueue of the array's context (its
     later commands wait for the pending work; no host wait). For
     consumers that take only legacy kDLCPU capsules (TensorFlow), use
-    ``x.__dlpack__(dl_device=(1, 0))``.
+    ``x.__dlpack__(dl_device=(1, 0))``; a kDLCPU export with ``copy=True``
+    is a copy in C order, which consumers that refuse other strides
+    (TensorFlow, JAX) take.
     """
     return _dlpack.export(self, stream, max_version, dl_device, copy)
 
@@ -127,7 +136,8 @@ def __str__(self):
 PROTOCOLS = {f.__name__: f for f in (to_device, __contains__, __array__, __dlpack__,
                                      __dlpack_device__, __copy__, __deepcopy__, __reduce_ex__,
                                      __repr__, __str__)}
-PROTOCOLS.update(__getitem__=indexing.getitem, __setitem__=indexing.setitem)
+PROTOCOLS.update(__getitem__=indexing.getitem, __setitem__=indexing.setitem,
+                 __iter__=indexing.iterate)
 
 
 def _array_namespace(namespace):
@@ -236,7 +246,9 @@ def item(self, *args):
         key = args
     if len(key) != self.ndim:
         raise ValueError("item: incorrect number of indices for array")
-    return self[tuple(int(k) for k in key)]._scalar("a Python scalar")
+    # (the element's view, read once: x[key] would copy it first)
+    off, shape, strides = basic_view(self, tuple(int(k) for k in key))
+    return _view(self, off, shape, strides)._scalar("a Python scalar")
 
 
 def view(self, dtype=None, type=None):
@@ -270,8 +282,21 @@ def get(self, stream=None, order="C", out=None):
     return np.ascontiguousarray(h)
 
 
+def conj(self):
+    """The complex conjugate, a new array (``usmarray.conj``); for real dtypes
+    a copy of the same dtype, as NumPy's method."""
+    if self._dtype.kind == "c":
+        return elementwise.conj(self)
+    return _copy.copy(self)
+
+
+def conjugate(self):
+    """The complex conjugate (as ``conj``)."""
+    return conj(self)
+
+
 ADAPTED = {f.__name__: f for f in (reshape, transpose, flatten, astype, copy, fill, sort,
-                                    tolist, item, view, get)}
+                                    tolist, item, view, get, conj, conjugate)}
 
 
 def _delegate(name, np_func):

@@ -29,18 +29,19 @@ trip. ``np.asarray(x)`` still copies to the host through ``__array__``.
 """
 
 import inspect
+import sys
 
 import numpy as np
 
-from . import (comparison, creation, elementwise, fft, indexing, linalg, linear_algebra,
-               manipulation, nanfunctions, reduction, searching, sets, sorting, stacking,
-               statistics)
+from . import (comparison, contractions, creation, elementwise, fft, indexing, io, linalg,
+               linear_algebra, manipulation, matrices, nanfunctions, padding, reduction, searching,
+               sets, sorting, stacking, statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
 from ._core._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
 from ._core._scalars import as_scalar as _as_scalar
-from .elementwise import OP
+from .elementwise import OP, mixed_operand_error
 
 __all__ = ["UFUNCS", "FUNCTIONS", "REDUCE", "ACCUMULATE", "Function", "mixed_operand_error"]
 
@@ -53,22 +54,23 @@ def _namespace():
 
 
 # ================================================================= errors
-def mixed_operand_error(what, obj):
-    """TypeError for a host array given where usm_ndarrays are computed on."""
-    return TypeError(
-        f"{what}: operand of type {type(obj).__module__}.{type(obj).__name__} next to a "
-        "usm_ndarray; usmarray does not move data between host and device implicitly: "
-        "move it to the device with ua.asarray(...) (or to the host with ua.asnumpy(x) / x.get())")
+# (mixed_operand_error, the TypeError for host data next to a usm_ndarray, is
+# elementwise's: the operators raise it too)
 
 
 def _check_operands(what, values):
-    """TypeError for NumPy arrays among `values` (and in lists/tuples of them)."""
+    """TypeError for NumPy arrays among `values` (and in lists/tuples of
+    them), and for lists next to usm_ndarrays in a list of arrays
+    (``np.concatenate([x, [1.0]])``; ``np.pad``'s ``((1, 2), (0, 1))`` holds
+    no array and passes)."""
     for v in values:
         if isinstance(v, np.ndarray):
             raise mixed_operand_error(what, v)
         if isinstance(v, (list, tuple)):
+            host = (np.ndarray, list, tuple) if any(isinstance(w, usm_ndarray) for w in v) \
+                else np.ndarray
             for w in v:
-                if isinstance(w, np.ndarray):
+                if isinstance(w, host):
                     raise mixed_operand_error(what, w)
 
 
@@ -165,9 +167,32 @@ def _single_out(what, out):
     return out
 
 
+def ufunc_name(ufunc):
+    """A ufunc's public name: "numpy.sin" for NumPy's; for others (SciPy's,
+    which have no ``__module__``) the module that holds it, found in
+    sys.modules only for ufuncs not NumPy's: the shortest public one
+    ("scipy.special.erf"), else the public package of a private one (SciPy's
+    array API mode replaces scipy.special.erf by a wrapper: the ufunc is then
+    only in scipy.special._ufuncs, named scipy.special.erf too)."""
+    name = ufunc.__name__
+    if getattr(np, name, None) is ufunc:
+        return "numpy." + name
+    found = [m for m, mod in list(sys.modules.items())
+             if mod is not None and getattr(mod, "__dict__", {}).get(name) is ufunc]
+    public = [m for m in found if not any(p.startswith("_") for p in m.split("."))]
+    if public:
+        return f"{min(public, key=len)}.{name}"
+    for m in sorted(found, key=len):
+        parts = m.split(".")
+        head = parts[:next(i for i, p in enumerate(parts) if p.startswith("_"))]
+        if head:
+            return ".".join(head + [name])
+    return f"the ufunc {name}"
+
+
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """``usm_ndarray.__array_ufunc__``: NumPy ufuncs computed by usmarray."""
-    what = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+    what = ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
     for v in inputs + tuple(kwargs.get("out", None) or ()):
         if v is None or isinstance(v, usm_ndarray) or _as_scalar(v) is not None:
             continue
@@ -499,6 +524,27 @@ def _angle(args):
     return args
 
 
+def _pad(args):
+    """np.pad(array, pad_width, mode, **kwargs): the mode's options in **kwargs."""
+    return (padding.pad(args["array"], args["pad_width"], args.get("mode", "constant"),
+                        **args.get("kwargs", {})),)
+
+
+def _einsum(args):
+    """np.einsum(*operands, out=, optimize=, **kwargs): dtype, order and
+    casting arrive in NumPy's **kwargs."""
+    return (contractions.einsum(*args.get("operands", ()), out=args.get("out"),
+                                optimize=args.get("optimize", False), **args.get("kwargs", {})),)
+
+
+def _savez(target):
+    def prep(args):
+        target(args["file"], *args.get("args", ()), allow_pickle=args.get("allow_pickle", True),
+               **args.get("kwds", {}))
+        return (None,)
+    return prep
+
+
 def _shape(a, /):
     return a.shape
 
@@ -572,11 +618,37 @@ def _like_shape(make):
     return prep
 
 
+def _byte_range(v):
+    if isinstance(v, usm_ndarray):
+        return v._byte_bounds
+    return np.lib.array_utils.byte_bounds(np.asarray(v))
+
+
+def _shares_memory(a, b, /, max_work=None):
+    """np.shares_memory and np.may_share_memory with usm_ndarrays: whether
+    the bytes the two arrays span overlap (NumPy's host view of a
+    usm_ndarray, ``np.asarray(x)`` of host-accessible memory, has the same
+    addresses). Exact when both are host-accessible (NumPy's own answer on
+    host views of them), the bounds otherwise (a may-answer)."""
+    ha = _copy.host_view(a) if isinstance(a, usm_ndarray) else a
+    hb = _copy.host_view(b) if isinstance(b, usm_ndarray) else b
+    if ha is not None and hb is not None:
+        return bool(np.shares_memory(ha, hb))
+    (lo1, hi1), (lo2, hi2) = _byte_range(a), _byte_range(b)
+    return lo1 < hi1 and lo2 < hi2 and lo1 < hi2 and lo2 < hi1
+
+
+def _may_share_memory(a, b, /, max_work=None):
+    (lo1, hi1), (lo2, hi2) = _byte_range(a), _byte_range(b)
+    return lo1 < hi1 and lo2 < hi2 and lo1 < hi2 and lo2 < hi1
+
+
 # NumPy creation function -> usmarray's, for ``np.zeros(..., like=x)``: the array is
 # made on x's queue with x's USM kind (host data given to asarray/array is copied there)
 LIKE = {"empty": creation.empty, "zeros": creation.zeros, "ones": creation.ones,
         "full": creation.full, "arange": creation.arange, "asarray": creation.asarray,
-        "array": creation.asarray, "eye": creation.eye, "identity": creation.eye}
+        "array": creation.asarray, "eye": creation.eye, "identity": creation.eye,
+        "tri": matrices.tri}
 LIKE_FUNCTIONS = {}
 """NumPy creation function -> Function, for ``like=`` (filled by ``build``)."""
 
@@ -591,7 +663,12 @@ SAME_NAME = (
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
     "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
-    "result_type argwhere flatnonzero inner"
+    "result_type argwhere flatnonzero inner "
+    # NumPy's functions beyond the array API, written with NumPy's signatures
+    "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
+    "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
+    "delete insert unravel_index ravel_multi_index ix_ histogram histogram_bin_edges "
+    "histogram2d histogramdd bincount digitize interp einsum_path save"
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__
              + ["isclose", "array_equal"])
 
@@ -629,6 +706,10 @@ ADAPTED = {
     "ndim": (_ndim, None, None),
     "size": (_size, None, None),
     "allclose": (comparison.numpy_allclose, None, None),
+    "einsum": (contractions.einsum, _einsum, None),
+    "pad": (padding.pad, _pad, None),
+    "savez": (io.savez, _savez(io.savez), None),
+    "savez_compressed": (io.savez_compressed, _savez(io.savez_compressed), None),
     "fft.fft2": (fft.fftn, None, {"axes": (-2, -1)}),
     "fft.ifft2": (fft.ifftn, None, {"axes": (-2, -1)}),
     "fft.rfft2": (fft.rfftn, None, {"axes": (-2, -1)}),
@@ -674,6 +755,10 @@ def _build_functions():
         _add("fft." + n, getattr(fft, n))
     for n, (target, prep, defaults) in ADAPTED.items():
         _add(n, target, prep, defaults)
+    for np_func, target in ((np.shares_memory, _shares_memory),
+                            (np.may_share_memory, _may_share_memory)):
+        # (NumPy's permutation of a usm_ndarray asks whether its host copy is one)
+        FUNCTIONS[np_func] = Function(np_func, target, host_operands=True)
     for n, target in LIKE.items():
         np_func = getattr(np, n)
         LIKE_FUNCTIONS[np_func] = Function(

@@ -40,7 +40,7 @@ _kernels.register_family(_where_family())
 _kernels.register_family(_kernels.Family(
     ("search_sorted",), "where.cpp", lambda a: a[0],
     lambda t, qi: [f"search_sorted<{t}, 0>", f"search_sorted<{t}, 1>"],
-    lambda qi: [t for t in _kernels.device_types(qi) if t not in ("c8", "c16")], cost=4))
+    _kernels.device_types, cost=4))
 
 
 def where(condition, x1, x2, /, *, out=None, order="K"):
@@ -89,11 +89,10 @@ def where(condition, x1, x2, /, *, out=None, order="K"):
 def _arg_extreme(name, x, axis, keepdims):
     """Index of the first maximum/minimum along `axis`: one reduction of
     (value, index) states (a NaN counts as the extreme, so the first NaN
-    wins, as in NumPy)."""
+    wins, as in NumPy; complex values compare by real part, then
+    imaginary part)."""
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
-    if x._dtype.kind == "c":
-        raise TypeError(f"{name} is not defined for complex dtypes")
     nd = x.ndim
     if axis is None:
         # indices into the flattened array: a 1-D view (C order) or copy
@@ -154,16 +153,15 @@ def nonzero(x, /):
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """Indices where the elements of `x2` would be inserted into the sorted
     1-D `x1` to keep it sorted (side 'left': before equal elements, 'right':
-    after them). `sorter` (int indices) sorts an unsorted `x1`. NaNs sort
-    last, as in NumPy. int64 result of `x2`'s shape (0-d for a scalar)."""
+    after them). `sorter` (int indices) sorts an unsorted `x1`. The order
+    is `sort`'s (NumPy's: NaNs last; complex values by real part, then
+    imaginary part). int64 result of `x2`'s shape (0-d for a scalar)."""
     if not isinstance(x1, usm_ndarray):
         raise TypeError(f"searchsorted: x1 must be a usm_ndarray, got {type(x1).__name__}")
     if x1.ndim != 1:
         raise ValueError("searchsorted: x1 must be one-dimensional")
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', got {side!r}")
-    if x1._dtype.kind == "c":
-        raise TypeError("searchsorted is not defined for complex dtypes")
     qi = x1._q
     if isinstance(x2, usm_ndarray):
         common_queue(x1, x2)
@@ -175,8 +173,6 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
                             f"got {type(x2).__name__}")
         dt = weak_scalar_dtype(s, x1._dtype, qi)
         x2 = asarray(s, dtype=dt, sycl_queue=x1.sycl_queue)
-    if dt.kind == "c":
-        raise TypeError("searchsorted is not defined for complex dtypes")
     if sorter is not None:
         if not isinstance(sorter, usm_ndarray) or sorter._dtype.kind not in "iu":
             raise TypeError("sorter must be an integer usm_ndarray")

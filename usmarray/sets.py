@@ -20,7 +20,7 @@ from ._core._layout import C_CONTIG
 from ._core._kernels import compiled_together
 from .creation import asarray, full, zeros
 from .manipulation import concat, reshape
-from .sorting import argsort, sort, sort_with_order
+from .sorting import sort, sort_with_order
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin"]
 
@@ -38,12 +38,7 @@ def _groups(name, x, want_pos, want_inv):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
     flat = reshape(x, (-1,))
     want_order = want_pos or want_inv
-    if x._dtype.kind == "c":
-        # lexicographic (real, imag) order from two stable sorts
-        o1 = argsort(ew.imag(flat))
-        order = o1[argsort(ew.real(flat)[o1])]
-        s = flat[order]
-    elif want_order:
+    if want_order:
         s, order = sort_with_order(flat)
     else:
         order, s = None, sort(flat)
@@ -107,8 +102,6 @@ def isin(x1, x2, /, *, invert=False):
     x1 = x1 if isinstance(x1, usm_ndarray) else asarray(x1, sycl_queue=q)
     x2 = x2 if isinstance(x2, usm_ndarray) else asarray(x2, sycl_queue=q)
     dt = result_type(x1, x2)
-    if dt.kind == "c":
-        return _isin_complex(astype(x1, dt, copy=False), astype(x2, dt, copy=False), invert)
     s = sort(reshape(astype(x2, dt, copy=False), (-1,)))
     v = astype(x1, dt, copy=False)
     if s.shape[0] == 0:
@@ -120,18 +113,3 @@ def isin(x1, x2, /, *, invert=False):
     out = empty_array(v._shape, _dtypes.bool, qi, v._alloc.kind)
     _engine.isin_sorted(qi.ref, qi.kc, s, v, out, bool(invert))
     return out
-
-
-def _isin_complex(x1, x2, invert):
-    """isin for complex values (ordered by real, then imaginary part): the
-    groups of equal values of x2 and x1 together, from one unique_inverse;
-    x1's items are in x2 where their group holds an item of x2. NaNs match
-    nothing, as unique_inverse keeps every NaN distinct."""
-    v2, v1 = reshape(x2, (-1,)), reshape(x1, (-1,))
-    n2 = v2.shape[0]
-    vals, _, _, inv = _groups("isin", concat([v2, v1]), False, True)
-    in_x2 = zeros(vals.shape, dtype=_dtypes.bool, sycl_queue=x1.sycl_queue)
-    if n2:
-        in_x2[inv[:n2]] = True
-    found = reshape(in_x2[inv[n2:]], x1.shape)
-    return ew.logical_not(found) if invert else found

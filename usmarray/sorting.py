@@ -11,6 +11,7 @@ from ._core._copy import copy_into
 from ._core._indexing import take_along_axis
 from ._core._layout import C_CONTIG, c_strides
 from ._core._kernels import compiled_together
+from ._core._views import normalize_axis
 from .manipulation import moveaxis, reshape
 
 __all__ = ["sort", "argsort", "top_k", "TopKResult"]
@@ -18,11 +19,12 @@ __all__ = ["sort", "argsort", "top_k", "TopKResult"]
 
 def _sort_names(t, qi):
     """One bundle per key type: the merge sort's kernels, the radix sort's,
-    isin's search and the groups of unique_* (complex types: only those)."""
-    names = [f"radix_scan<{t}>", f"unique_count<{t}>"] + [f"unique_scatter<{t}, {i}>" for i in (0, 1)]
+    isin's search and the groups of unique_* (complex types: the merge
+    sort, whose chunks an insertion sort orders, the search and the groups)."""
+    names = [f"radix_scan<{t}>", f"unique_count<{t}>", f"isin_sorted<{t}>"] + \
+        [f"unique_scatter<{t}, {i}>" for i in (0, 1)]
     if t in ("c8", "c16"):
-        return names
-    names.append(f"isin_sorted<{t}>")
+        return names + [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass") for i in (0, 1)]
     # (descending order is a run-time argument: half the kernels to compile;
     # the digits of argsort differ from sort's only for floats)
     # (sort_chunks: complex keys, and the iota of argsort's radix passes)
@@ -62,15 +64,15 @@ _kernels.register_family(_kernels.Family(
 def _sorted(name, x, axis, descending, with_idx):
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
-    if x._dtype.kind == "c":
-        raise TypeError(f"{name} is not defined for complex dtypes")
     nd = x.ndim
     if nd == 0:
-        raise ValueError(f"{name} needs an array of at least one dimension")
-    a = operator.index(axis)
-    if not -nd <= a < nd:
-        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
-    a %= nd
+        # dpctl.tensor's answer: a 0-d array (the element; index 0)
+        normalize_axis(axis, 1)
+        r = _sorted(name, reshape(x, (1,)), 0, descending, with_idx)
+        if with_idx == "both":
+            return tuple(reshape(v, ()) for v in r)
+        return reshape(r, ())
+    a = normalize_axis(axis, nd)
     qi = x._q
     xm = moveaxis(x, a, -1)
     shape = xm._shape
@@ -115,15 +117,23 @@ def _check_kind(kind):
 
 def sort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
     """A sorted copy of `x` along `axis` (ascending unless `descending`).
-    The sort is always stable; NaNs sort after every number. ``kind``
-    (dpctl.tensor's keyword) is accepted; every kind sorts stably."""
+
+    The sort is always stable. The order is NumPy's: NaNs after every
+    number; complex values by real part, then imaginary part, with NaNs
+    last ([R + Rj, R + nanj, nan + Rj, nan + nanj]). ``descending=True``
+    is that order reversed, so NaNs come first, as in dpctl.tensor (not
+    NumPy's ``-np.sort(-x)``, which keeps them last); equal elements keep
+    their input order either way. A 0-d `x` gives a 0-d copy (as
+    dpctl.tensor). ``kind`` (dpctl.tensor's keyword) is accepted; every
+    kind sorts stably."""
     _check_kind(kind)
     return _sorted("sort", x, axis, descending, False)
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
     """int64 indices that sort `x` along `axis` (stable: equal elements keep
-    their order, also when `descending`); ``kind`` as for `sort`."""
+    their order, also when `descending`); the order, 0-d `x` and ``kind``
+    as for `sort`."""
     _check_kind(kind)
     return _sorted("argsort", x, axis, descending, True)
 
@@ -159,10 +169,7 @@ def top_k(x, k, /, *, axis=None, mode="largest"):
     nd = x.ndim
     if nd == 0:
         raise ValueError("top_k needs an array of at least one dimension")
-    a = operator.index(axis)
-    if not -nd <= a < nd:
-        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {nd}")
-    a %= nd
+    a = normalize_axis(axis, nd)
     k = operator.index(k)
     if not 0 <= k <= x.shape[a]:
         raise ValueError(f"top_k: k={k} is outside [0, {x.shape[a]}] for axis {a}")

@@ -36,7 +36,7 @@ def _float_dtype(qi, *dtypes):
 def _as_real_float(name, a):
     """`a` with integers and bools in the default float type; complex is a TypeError."""
     if a.dtype.kind == "c":
-        raise TypeError(f"{name}: complex input is not supported (sort is real-only)")
+        raise TypeError(f"{name}: complex input is not supported (as numpy.quantile)")
     return a if a.dtype.kind == "f" else _copy.astype(a, a._q.float)
 
 

@@ -269,18 +269,18 @@ CALL = re.compile(r"\w\s*\(")
 NOT_VEC = re.compile(r"[<>?!\[]|==|&&|\|\||\b(if|for|while|switch|return|goto)\b")
 
 
-def pack_scalars(values):
+def pack_scalars(values, start=8, limit=_PARAM_BYTES):
     """(bytes, [offset]) packing (dtype, value) pairs, each aligned to its
-    item size, after 8 bytes for the loop's size."""
-    out, offs = bytearray(8), []
+    item size, after `start` bytes (the n-ary kernels keep the loop's size
+    in the first 8); ValueError past `limit` bytes."""
+    out, offs = bytearray(start), []
     for dt, v in values:
-        a = min(dt.itemsize, 16)
-        out += b"\0" * (-len(out) % a)
+        out += b"\0" * (-len(out) % min(dt.itemsize, 16))
         offs.append(len(out))
         out += scalar_value(v, dt)
-    if len(out) > _PARAM_BYTES:
+    if len(out) > limit:
         raise ValueError(f"the kernel's scalar arguments take {len(out)} bytes, more than "
-                         f"{_PARAM_BYTES}")
+                         f"{limit}")
     return out, offs
 
 

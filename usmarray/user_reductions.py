@@ -20,14 +20,14 @@ from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype, broadcast_view, copy_into
 from ._core._device import common_queue
 from ._core._kernels import KernelCompileError
-from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes
+from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes, c_strides
 from ._core._reduce import normalize_axes
-from ._core._scalars import as_scalar, scalar_value
+from ._core._scalars import as_scalar
 from .user_kernels import (CALL, NOT_VEC, NoVec, bind_types, check_device_type, compile_error,
-                           cxx_type, dtype_of, parse_params, register_kernel, section,
-                           source_hash)
+                           cxx_type, dtype_of, pack_scalars, parse_params, register_kernel,
+                           section, source_hash)
 
-__all__ = ["ReductionKernel"]
+__all__ = ["ReductionKernel", "c_view"]
 
 _TYPE_NAMES = dict(zip(_dtypes.DTYPES, _dtypes.TYPE_NAMES))   # dtype -> kernel type name
 _MAX_INPUTS = 8          # kernels/engine/reduce.cpp kMaxSources
@@ -213,8 +213,9 @@ class ReductionKernel:
             + f"    return {lift};\n  }}\n")
         if vec:
             src += (f"  template <int L> usmk::raw_vec<{ct_r}, L> vload() const {{\n" + unpack
-                    + (f"    return usmk::raw_vec<{ct_r}, L>(map_({vec_item}));\n" if plain else
-                       f"    return usmk::to_raw<{ct_r}, L>(sycl::vec<{ct_r}, L>(map_({vec_item})));\n")
+                    + (f"    return usmk::raw_vec<{ct_r}, L>(map_({vec_item}));\n" if plain
+                       else f"    return usmk::to_raw<{ct_r}, L>(sycl::vec<{ct_r}, L>("
+                       f"map_({vec_item})));\n")
                     + "  }\n")
         src += ("};\nstruct first : rest {\n  using source = " + ns + "::source;\n};\n"
                 + f"}} // namespace {ns}\n")
@@ -248,9 +249,9 @@ class ReductionKernel:
         t = _TYPE_NAMES[next(d for d, s in zip(dts_in, scalar) if not s)]
         names = []
         for kern in ("reduce_group", "reduce_cols") + (_VEC_KERNELS if vec else ()):
-            names += [f"{kern}<{first}, {t}, {acc}, {result}>", f"{kern}<{first}, {t}, {acc}, {acc}>"]
+            names += [f"{kern}<{first}, {t}, {acc}, {r}>" for r in (result, acc)]
         for kern in ("reduce_group", "reduce_cols"):
-            names += [f"{kern}<{rest}, {acc}, {acc}, {acc}>", f"{kern}<{rest}, {acc}, {acc}, {result}>"]
+            names += [f"{kern}<{rest}, {acc}, {acc}, {r}>" for r in (acc, result)]
 
         def part_of(name):
             # vector-block first passes apart (they may not compile); the
@@ -323,26 +324,19 @@ class ReductionKernel:
                               tuple(b._strides[i] for i in perm)))
         if any(_walk(v) != _walk(views[0]) for v in views[1:]):
             views = [astype(v, v._dtype, order="C") for v in views]
-        block, offsets = bytearray(), []
-        for d, v in values:
-            block += b"\0" * (-len(block) % min(d.itemsize, 16))
-            offsets.append(len(block))
-            block += scalar_value(v, d)
-        if len(block) > _SCALAR_BYTES:
-            raise ValueError(f"{self.name}: the scalar arguments take {len(block)} bytes, more "
-                             f"than {_SCALAR_BYTES}")
+        block, offsets = pack_scalars(values, 0, _SCALAR_BYTES)
         it = iter(offsets)
         offsets = [next(it) if s else 0 for s in scalar]
         # the result: into `out` when it is C-contiguous of the output type
         direct = out is not None and out._dtype is ot and bool(out._flags & C_CONTIG)
-        res = (_c_view(out, out_shape) if direct
+        res = (c_view(out, out_shape) if direct
                else empty_array(out_shape, ot, qi, arrays[0]._alloc.kind))
         self._run(self._kernels(dts_in, scalar, offsets, types, rt, ot), qi, views, res,
                   len(axes), bytes(block))
         if out is None:
-            return _c_view(res, final_shape) if keepdims else res
+            return c_view(res, final_shape) if keepdims else res
         if not direct:
-            copy_into(out, _c_view(res, final_shape))
+            copy_into(out, c_view(res, final_shape))
         return out
 
     def _run(self, k, qi, views, res, nred, block):
@@ -370,10 +364,6 @@ def _walk(v):
     return tuple(s for n, s in zip(v._shape, v._strides) if n > 1)
 
 
-def _c_view(a, shape):
+def c_view(a, shape):
     """C-contiguous `a` seen with `shape` (of as many items)."""
-    strides, acc = [], 1
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= s if s else 1
-    return view(a, a._off, shape, tuple(reversed(strides)))
+    return view(a, a._off, shape, c_strides(shape))

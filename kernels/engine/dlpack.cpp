@@ -259,6 +259,9 @@ nb::dict inspect(nb::handle cap, void *&ptr, bool &versioned) {
   info["version"] = version;
   info["flags"] = flags;
   info["data"] = reinterpret_cast<std::uintptr_t>(t->data) + t->byte_offset;
+  // (the pointer and the offset apart, for errors that name what is wrong)
+  info["base"] = reinterpret_cast<std::uintptr_t>(t->data);
+  info["byte_offset"] = t->byte_offset;
   info["device_type"] = t->device.device_type;
   info["device_id"] = t->device.device_id;
   info["shape"] = as_tuple(t->shape, t->ndim);

@@ -78,6 +78,15 @@ struct Allocation {
   Allocation &operator=(const Allocation &) = delete;
 
   void wait();  // host wait for the last use (releases the GIL)
+  // Whether the host can read and write the memory: host and shared USM,
+  // and every USM block of a CPU device (which lives in host memory).
+  bool host_addressable() const {
+    if (host_addr < 0) host_addr = (kind == KIND_HOST || kind == KIND_SHARED || dev.is_cpu()) ? 1 : 0;
+    return host_addr != 0;
+  }
+
+private:
+  mutable int host_addr = -1;   // host_addressable(), computed on first use
 };
 
 // Allocate `nbytes` of USM of `kind` for the queue's device and context,

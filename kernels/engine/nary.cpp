@@ -191,6 +191,12 @@ Event launch_raw(std::uintptr_t qref, KernelCache &kc, const std::string &name,
       touched.push_back(arrays.back().alloc);
     }
   const sycl::kernel &k = kc.get(name);
+  // (an argument left unset would run with whatever the last launch set)
+  const size_t want = k.get_info<sycl::info::kernel::num_args>();
+  if (want != args.size())
+    throw nb::value_error(("launch_raw: " + name + " takes " + std::to_string(want) +
+                           " arguments, got " + std::to_string(args.size()))
+                              .c_str());
   try {
     return Event{submit(q, touched, [&](sycl::handler &h) {
       size_t ai = 0;
@@ -203,8 +209,14 @@ Event launch_raw(std::uintptr_t qref, KernelCache &kc, const std::string &name,
       else h.parallel_for(sycl::nd_range<3>{range_of<3>(global), range_of<3>(local)}, k);
     })};
   } catch (const sycl::exception &e) {
-    throw nb::value_error((std::string("launch_raw: the launch of ") + name +
-                           " failed (arguments or ranges that do not fit the kernel?): " + e.what())
+    const std::string what = e.what();
+    std::string why = "arguments or ranges that do not fit the kernel?";
+    if (what.find("ARGUMENT_SIZE") != std::string::npos)
+      why = "an argument's size differs from its parameter's: pass scalars as NumPy scalars of "
+            "the parameter's type, such as np.int32(8) for an int";
+    else if (what.find("INVALID_MEM_OBJECT") != std::string::npos)
+      why = "a pointer parameter got something that is not an array";
+    throw nb::value_error(("launch_raw: the launch of " + name + " failed (" + why + "): " + what)
                               .c_str());
   }
 }

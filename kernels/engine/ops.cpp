@@ -33,6 +33,19 @@ sycl::event copy_through_temporary(sycl::queue &q, KernelCache &kc, const ArrayR
   return copy_impl(q, kc, t, d);  // tmp returns to the pool carrying this event
 }
 
+// Small copies between idle blocks the host can address go through a memcpy
+// on the host: no command to submit (~0.1 us against ~4 us for a queued
+// memcpy), which is what x[i]'s 0-d copy and one-item assignments cost.
+// "Idle": the last command on each block completed, so no command touches
+// the bytes while the host copies them (a later one is ordered after the
+// copy by running later); no event is recorded.
+constexpr int64_t kHostCopyBytes = 4096;
+
+bool copy_on_host(const Allocation &s, const Allocation &d, int64_t nbytes) {
+  return nbytes <= kHostCopyBytes && s.host_addressable() && d.host_addressable() &&
+         !s.last->pending() && !d.last->pending();
+}
+
 sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d) {
   if (overlaps(s, d)) {
     if (same_view(s, d) && s.tc == d.tc) return sycl::event();
@@ -47,6 +60,10 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
   const int64_t n = it.size();
   const bool same_type = s.tc == d.tc;
   if (same_type && it.contiguous()) {
+    if (copy_on_host(*s.alloc, *d.alloc, n * s.itemsize)) {
+      std::memcpy(ptrs[1], ptrs[0], static_cast<size_t>(n * s.itemsize));
+      return sycl::event();
+    }
     return enqueue(q, {s.alloc, d.alloc}, [&](const std::vector<sycl::event> &deps) {
       return q.memcpy(ptrs[1], ptrs[0], n * s.itemsize, deps);
     });

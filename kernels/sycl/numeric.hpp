@@ -1,7 +1,8 @@
 // Scalar helpers of kernels that need no sycl:: math builtins: the types
 // computations run in (half in float), classification (NaN, infinities,
 // through clang's builtins), negation, squares, complex parts, bitwise
-// inversion and shifts, maximum/minimum with NaN propagating. math.hpp adds
+// inversion and shifts, ordered comparisons (complex numbers
+// lexicographically), maximum/minimum with NaN propagating. math.hpp adds
 // the functions that call sycl:: builtins (whose header is a third of a
 // small bundle's compile time); elementwise operations and reductions that
 // need only these include this header alone. usmarray/elementwise.py lists
@@ -81,8 +82,37 @@ template <typename T> inline T invert_(T a) {
   else return static_cast<T>(~a);
 }
 
+// ------------------------------------------------------------ comparisons
+// Ordered comparisons; complex numbers compare lexicographically (real part,
+// then imaginary part) and a NaN in either part makes them false, as
+// NumPy's and dpctl.tensor's (CLT, CLE, CGT, CGE of NumPy's loops).
+template <typename T> inline bool less_(const T &a, const T &b) {
+  if constexpr (is_complex_v<T>) {
+    return (a.real() < b.real() && a.imag() == a.imag() && b.imag() == b.imag()) ||
+           (a.real() == b.real() && a.imag() < b.imag());
+  } else {
+    return a < b;
+  }
+}
+template <typename T> inline bool less_equal_(const T &a, const T &b) {
+  if constexpr (is_complex_v<T>) {
+    return (a.real() < b.real() && a.imag() == a.imag() && b.imag() == b.imag()) ||
+           (a.real() == b.real() && a.imag() <= b.imag());
+  } else {
+    return a <= b;
+  }
+}
+template <typename T> inline bool greater_(const T &a, const T &b) { return less_(b, a); }
+template <typename T> inline bool greater_equal_(const T &a, const T &b) { return less_equal_(b, a); }
+
+// maximum/minimum: a NaN (in either part, for complex) propagates, the first
+// one winning; complex values by the lexicographic order above.
 template <typename T> inline T maximum_(T a, T b) {
-  if constexpr (is_float_v<T>) {
+  if constexpr (is_complex_v<T>) {
+    if (isnan_(a)) return a;
+    if (isnan_(b)) return b;
+    return greater_equal_(a, b) ? a : b;
+  } else if constexpr (is_float_v<T>) {
     if (isnan_(a)) return a;
     if (isnan_(b)) return b;
     return up(a) >= up(b) ? a : b;
@@ -91,7 +121,11 @@ template <typename T> inline T maximum_(T a, T b) {
   }
 }
 template <typename T> inline T minimum_(T a, T b) {
-  if constexpr (is_float_v<T>) {
+  if constexpr (is_complex_v<T>) {
+    if (isnan_(a)) return a;
+    if (isnan_(b)) return b;
+    return less_equal_(a, b) ? a : b;
+  } else if constexpr (is_float_v<T>) {
     if (isnan_(a)) return a;
     if (isnan_(b)) return b;
     return up(a) <= up(b) ? a : b;

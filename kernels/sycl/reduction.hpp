@@ -78,9 +78,12 @@ struct red_prod {
   template <typename A> static A combine(const A &a, const A &b) { return a * b; }
   template <typename V> static V vcomb(V a, V b) { return a * b; }
 };
+// max/min of complex values: NumPy's lexicographic order (maximum_), from
+// the identity (-inf, -inf) or (inf, inf)
 struct red_max {
   template <typename A> static A identity() {
-    if constexpr (is_float_v<A>) return -inf<calc_t<A>>();
+    if constexpr (is_complex_v<A>) return A(-inf<typename A::value_type>(), -inf<typename A::value_type>());
+    else if constexpr (is_float_v<A>) return -inf<calc_t<A>>();
     else return std::numeric_limits<A>::lowest();
   }
   template <typename A> static A combine(const A &a, const A &b) { return maximum_(a, b); }
@@ -89,7 +92,8 @@ struct red_max {
 };
 struct red_min {
   template <typename A> static A identity() {
-    if constexpr (is_float_v<A>) return inf<calc_t<A>>();
+    if constexpr (is_complex_v<A>) return A(inf<typename A::value_type>(), inf<typename A::value_type>());
+    else if constexpr (is_float_v<A>) return inf<calc_t<A>>();
     else return std::numeric_limits<A>::max();
   }
   template <typename A> static A combine(const A &a, const A &b) { return minimum_(a, b); }
@@ -149,22 +153,35 @@ struct red_any {
 };
 
 // argmax/argmin: the extreme value, the smallest index among equal values;
-// a NaN is more extreme than any number, so the first NaN wins (NumPy).
+// a NaN (in either part of a complex value) is more extreme than any
+// number, so the first NaN wins (NumPy). Complex values compare
+// lexicographically (real part, then imaginary part).
 template <bool MAX> struct red_arg {
   template <typename A> static A identity() {
     using T = decltype(A::v);
     T v;
-    if constexpr (is_float_v<T>) v = MAX ? T(-inf<calc_t<T>>()) : T(inf<calc_t<T>>());
-    else v = MAX ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    if constexpr (is_complex_v<T>) {
+      using R = typename T::value_type;
+      v = MAX ? T(-inf<R>(), -inf<R>()) : T(inf<R>(), inf<R>());
+    } else if constexpr (is_float_v<T>) {
+      v = MAX ? T(-inf<calc_t<T>>()) : T(inf<calc_t<T>>());
+    } else {
+      v = MAX ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    }
     return A{v, std::numeric_limits<std::int64_t>::max()};
   }
+  template <typename T> static bool beats(const T &a, const T &b) {
+    if constexpr (is_complex_v<T>) return MAX ? greater_(a, b) : less_(a, b);
+    else return MAX ? up(a) > up(b) : up(a) < up(b);
+  }
   template <typename A> static A combine(const A &a, const A &b) {
-    if constexpr (is_float_v<decltype(A::v)>) {
+    using T = decltype(A::v);
+    if constexpr (is_float_v<T> || is_complex_v<T>) {
       const bool na = isnan_(a.v), nb = isnan_(b.v);
       if (na || nb) return na && (!nb || a.i < b.i) ? a : b;
     }
-    if (MAX ? up(a.v) > up(b.v) : up(a.v) < up(b.v)) return a;
-    if (MAX ? up(b.v) > up(a.v) : up(b.v) < up(a.v)) return b;
+    if (beats(a.v, b.v)) return a;
+    if (beats(b.v, a.v)) return b;
     return a.i < b.i ? a : b;
   }
 };

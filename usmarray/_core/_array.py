@@ -453,14 +453,18 @@ class usm_ndarray:
             raise TypeError("len() of unsized object")
         return self._shape[0]
 
-    def __iter__(self):
-        if not self._shape:
-            raise TypeError("iteration over a 0-d array")
-        st = self._strides[0]
-        shape, strides = self._shape[1:], self._strides[1:]
-        return (view(self, self._off + i * st, shape, strides) for i in range(self._shape[0]))
+    # (__iter__, which gives 0-d copies of a 1-D array's items as x[i] does,
+    # is set by usmarray.methods)
 
     # ------------------------------------------------------------ scalars
+    def _python_scalar(self, what):
+        """The one element of a 0-d array for int(), float(), complex(),
+        bool() and operator.index(): only 0-d arrays convert, as in
+        dpctl.tensor (NumPy 2 deprecates converting others)."""
+        if self._shape and math.prod(self._shape) == 1:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return self._scalar(what)
+
     def _scalar(self, what):
         if math.prod(self._shape) != 1:
             if what == "bool":
@@ -472,28 +476,29 @@ class usm_ndarray:
         return _item_of(dt)(raw)
 
     def __bool__(self):
-        return bool(self._scalar("bool"))
+        return bool(self._python_scalar("bool"))
 
     def __int__(self):
-        v = self._scalar("int")
+        v = self._python_scalar("int")
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to int")
         return int(v)
 
     def __float__(self):
-        v = self._scalar("float")
+        v = self._python_scalar("float")
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to float")
         return float(v)
 
     def __complex__(self):
-        return complex(self._scalar("complex"))
+        return complex(self._python_scalar("complex"))
 
     def __index__(self):
         if self._dtype.kind not in "iu":
             raise TypeError(f"only integer arrays can be used as an index, not {self._dtype.name}")
         if self._shape:
-            raise TypeError("only 0-d integer arrays can be used as an index")
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars "
+                            "(and used as an index)")
         return int(self._scalar("int"))
 
     def __format__(self, spec):

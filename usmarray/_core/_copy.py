@@ -16,6 +16,7 @@ import numpy as np
 from . import _dtypes, _engine
 from ._array import empty_array, from_suai, make, usm_ndarray
 from ._device import ExecutionPlacementError, resolve_queue
+from ._exceptions import DTypeError
 from ._layout import (C_CONTIG, F_CONTIG, RO_LOCK, WRITABLE, broadcast_shapes, contig_flags,
                       displacement_bounds)
 from ._trace import traced
@@ -179,8 +180,8 @@ def copy_into(dst, src):
 def _check_complex_into_real(dst, dt):
     if dt.kind == "c" and dst._dtype.kind != "c":
         # as for a complex Python scalar: silently dropping the imaginary part is a bug
-        raise TypeError(f"cannot assign a complex array ({dt.name}) to an array of dtype "
-                        f"{dst._dtype.name}")
+        raise DTypeError(f"cannot assign a complex array ({dt.name}) to an array of dtype "
+                         f"{dst._dtype.name}")
 
 
 def assign(dst, value):
@@ -302,10 +303,12 @@ def astype(x, dtype, /, *, copy=True, device=None, order="K", casting="unsafe"):
 
 
 # ------------------------------------------------------------ out= arguments
-def check_out(name, out, shape, dt, qi):
+def check_out(name, out, shape, dt, qi, casting="same_kind"):
     """Validate an ``out=`` argument for a result of `shape` and dtype `dt` on
-    queue `qi` (dpctl.tensor's rules: same shape and queue, writable, and a
-    dtype the result casts to within its kind)."""
+    queue `qi` (dpctl.tensor's rules: same shape and queue, writable), whose
+    dtype the result casts to by `casting`: within its kind by default
+    (NumPy's rule for ufuncs), "no" for indices (argmax's int64 would wrap
+    in a narrower type). DTypeError otherwise."""
     if not isinstance(out, usm_ndarray):
         raise TypeError(f"{name}: out must be a usm_ndarray, got {type(out).__name__}")
     if out._shape != shape:
@@ -315,20 +318,22 @@ def check_out(name, out, shape, dt, qi):
     if out._q is not qi:
         raise ExecutionPlacementError(f"{name}: out is bound to another SYCL queue than the "
                                       "operands")
-    if out._dtype is not dt and not np.can_cast(dt, out._dtype, "same_kind"):
-        raise ValueError(f"{name}: the result dtype {dt.name} cannot be cast to out's dtype "
-                         f"{out._dtype.name}")
+    if out._dtype is not dt and not np.can_cast(dt, out._dtype, casting):
+        raise DTypeError(f"{name}: the result dtype {dt.name} cannot be cast to out's dtype "
+                         f"{out._dtype.name}" + (" (out must be int64 for indices)"
+                                                  if casting == "no" else ""))
 
 
-def with_out(func):
+def with_out(func, casting="same_kind"):
     """`func` (returning a new array) with dpctl.tensor's keyword-only ``out=``:
-    the result is copied into `out` (cast within its kind), which is returned."""
+    the result is copied into `out` (cast as `casting` allows, see
+    check_out), which is returned."""
     @functools.wraps(func)
     def wrapper(*args, out=None, **kwargs):
         r = func(*args, **kwargs)
         if out is None:
             return r
-        check_out(func.__name__, out, r._shape, r._dtype, r._q)
+        check_out(func.__name__, out, r._shape, r._dtype, r._q, casting)
         copy_into(out, r)
         return out
 

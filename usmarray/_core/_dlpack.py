@@ -188,8 +188,14 @@ def export(x, stream=None, max_version=None, dl_device=None, copy=None):
         if copy is False:
             raise CopyRequiredError("the array is in device memory the host cannot reach: "
                                     "exporting it to kDLCPU needs a copy, but copy=False")
+        # A copy's layout is the producer's to choose: C order, the one layout
+        # every kDLCPU consumer takes (TensorFlow refuses transposed and
+        # strided tensors, JAX strided ones).
         h = host_view(x) if host_accessible(x) else None
-        h = np.array(h, copy=True) if h is not None else asnumpy(x)
+        if h is None:
+            h = np.asarray(asnumpy(x), order="C")      # asnumpy copied: reorder only if needed
+        else:
+            h = np.array(h, copy=True, order="C")
         return _host_capsule(h, versioned, True, False)
     raise BufferError(f"usmarray cannot export to DLPack device type {dev_type} "
                       "(only kDLOneAPI and kDLCPU)")
@@ -225,11 +231,21 @@ def _oneapi_plan(info):
     if bounds is None:
         return dt, shape, strides, 0, None, None, None, None, queue_info(_queue_for_device(root))
     ptr = info["data"]
-    kind = _engine.pointer_kind(ptr, ctxref)
-    if kind == "unknown":
-        # the error of the kDLOneAPI protocol
-        raise TypeError("Data pointer in DLPack is not bound to the default platform context "
-                        "of specified device")
+    # BufferError: the DLPack contract's error for data that cannot be imported
+    base, byte_offset = info["base"], info["byte_offset"]
+    base_kind = _engine.pointer_kind(base, ctxref)
+    if base_kind == "unknown":
+        raise BufferError(f"the kDLOneAPI tensor's data pointer {base:#x} is not USM memory of "
+                          f"the default context of the platform of device_id {device_id} "
+                          "(the kDLOneAPI protocol's requirement)")
+    if byte_offset:
+        rng = _engine.allocation_range(base, ctxref)
+        end = None if rng is None else rng[0] + rng[1]
+        if (end is not None and ptr >= end) or _engine.pointer_kind(ptr, ctxref) == "unknown":
+            room = "" if end is None else f" ({end - base} bytes from the data pointer)"
+            raise BufferError(f"the kDLOneAPI tensor's byte_offset {byte_offset} runs past the "
+                              f"end of its USM allocation{room}")
+    kind = base_kind
     idx = _engine.pointer_device_in(ptr, ctxref, devrefs)
     home = _homes.get((device_id, idx))
     if home is None:
@@ -242,11 +258,11 @@ def _oneapi_plan(info):
     # the USM allocation holding element zero (as SUAI imports check).
     rng = _engine.allocation_range(ptr, ctxref)
     if rng is not None:
-        base, size = rng
-        if start < base or end > base + size:
+        a0, size = rng
+        if start < a0 or end > a0 + size:
             raise BufferError(
                 f"the DLPack tensor's shape, strides and byte_offset reach bytes "
-                f"[{start - base}, {end - base}) of a USM allocation of {size} bytes")
+                f"[{start - a0}, {end - a0}) of a USM allocation of {size} bytes")
     elif (_engine.pointer_kind(start, ctxref) == "unknown"
           or _engine.pointer_kind(end - 1, ctxref) == "unknown"):
         raise BufferError("the DLPack tensor's shape, strides and byte_offset reach outside "

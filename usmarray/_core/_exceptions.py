@@ -2,7 +2,7 @@
 
 import numpy as np
 
-__all__ = ["AxisError"]
+__all__ = ["AxisError", "DTypeError"]
 
 
 class AxisError(np.exceptions.AxisError):
@@ -11,4 +11,15 @@ class AxisError(np.exceptions.AxisError):
     A subclass of ``numpy.exceptions.AxisError`` (itself a ValueError and an
     IndexError), so ``except np.exceptions.AxisError`` works as it did with
     dpctl.tensor.
+    """
+
+
+class DTypeError(TypeError, ValueError):
+    """Data types that an operation cannot combine, cast or store.
+
+    Raised for input dtypes a function has no loop for, a result that
+    cannot be stored in ``out`` or in the left operand of ``x op= y``, and
+    a complex value assigned into a real or bool array. NumPy raises a
+    TypeError in these cases and dpctl.tensor a ValueError; this is both, so
+    code written for either catches it.
     """

@@ -10,16 +10,16 @@ import operator
 import numpy as np
 
 from . import _dtypes, _engine, _kernels
-from ._array import empty_array, usm_ndarray, view
+from ._array import empty_array, make, usm_ndarray, view
 from ._copy import assign, astype, broadcast_view, from_host, to_queue
-from ._layout import C_CONTIG, WRITABLE, broadcast_shapes, merged_stride
+from ._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes, merged_stride
 from ._reduce import reduce
 from ._scalars import fill, is_scalar, scalar_bytes
 from ._views import moveaxis, normalize_axis, reshape
 
-__all__ = ["Advanced", "index_kind", "basic_view", "flat_view", "gather", "scatter",
-           "scatter_values", "store", "take", "take_along_axis", "put_along_axis", "one_axis",
-           "along_axis_checks"]
+__all__ = ["Advanced", "index_kind", "basic_view", "int_key_offset", "item_copy", "flat_view",
+           "gather", "scatter", "scatter_values", "store", "take", "take_along_axis",
+           "put_along_axis", "one_axis", "along_axis_checks"]
 
 
 def _take_family():
@@ -135,6 +135,55 @@ def basic_view(x, key):
             strides.extend(x._strides[dim:dim + rest])
             dim += rest
     return off, tuple(shape), tuple(strides)
+
+
+def int_key_offset(x, key):
+    """The element offset of ``x[key]`` for a key of integers (Python's or
+    NumPy's), one per leading dimension (an integer, or a tuple of them no
+    longer than x.ndim),
+    and how many dimensions it consumes; None for any other key or an index
+    out of bounds (basic_view then takes it, and raises). The fast path of
+    the commonest keys."""
+    t = type(key)
+    if t is int:
+        key = (key,)
+    elif t is not tuple:
+        if t is slice or not isinstance(key, np.integer):
+            return None
+        key = (int(key),)
+    shape, strides = x._shape, x._strides
+    if len(key) > len(shape):
+        return None
+    off = x._off
+    for d, i in enumerate(key):
+        if type(i) is not int:
+            if not isinstance(i, np.integer):
+                return None
+            i = int(i)
+        n = shape[d]
+        if i < 0:
+            i += n
+            if i < 0:
+                return None
+        elif i >= n:
+            return None
+        off += i * strides[d]
+    return off, len(key)
+
+
+def item_copy(x, off):
+    """A new 0-d array holding the item of `x` at element offset `off`.
+
+    ``x[i]`` with an integer for every dimension gives this, not a 0-d view:
+    NumPy gives a scalar, a value that later stores into `x` do not change
+    (the swap ``x[i], x[j] = x[j], x[i]`` and ``e = x[0]; x[0] = 99`` rely on
+    it). On memory the host can address the engine copies the item on the
+    host when no command is pending on it (kernels/engine/ops.cpp)."""
+    qi = x._q
+    dt = x._dtype
+    out = empty_array((), dt, qi, x._alloc.kind)
+    _engine.copy(qi.ref, qi.kc, make(x._alloc, off, (), (), dt, qi, C_CONTIG | F_CONTIG), out)
+    return out
 
 
 def flat_view(x):

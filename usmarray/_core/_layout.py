@@ -5,8 +5,8 @@ other module of the core builds on these."""
 import operator
 
 __all__ = ["C_CONTIG", "F_CONTIG", "WRITABLE", "RO_LOCK", "KIND_CODE", "c_strides", "f_strides",
-           "contig_flags", "displacement_bounds", "normalize_shape", "merged_stride",
-           "broadcast_shapes"]
+           "contig_flags", "displacement_bounds", "normalize_shape", "check_shape",
+           "merged_stride", "broadcast_shapes"]
 
 # flag bits
 C_CONTIG = 1
@@ -67,22 +67,46 @@ def displacement_bounds(shape, strides):
     return lo, hi
 
 
+_MAX_ELEMENTS = 2 ** 63 - 1   # element counts and offsets are int64 in the engine
+
+
+def _dimension(s):
+    if isinstance(s, bool):   # (operator.index keeps a bool a bool)
+        raise TypeError(f"shape entries must be integers, not bool ({s!r})")
+    return int(operator.index(s))
+
+
 def normalize_shape(shape):
-    if isinstance(shape, (tuple, list)):
-        try:
-            shp = tuple(operator.index(s) for s in shape)
-        except TypeError:
-            raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
-    else:
-        try:
-            shp = (operator.index(shape),)
-        except TypeError:
-            raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
-    if any(s < 0 for s in shp):
-        raise ValueError(f"negative dimensions are not allowed: {shp}")
+    """`shape` (an int or a sequence of ints) as a tuple of Python ints.
+
+    TypeError for anything else (bools too, as NumPy); ValueError for a
+    negative dimension, more than 64 dimensions, or a shape whose dimensions
+    (the non-zero ones: the strides of a zero-size array) multiply past
+    2**63 - 1, even when another is 0 (NumPy refuses ``empty((0, 2**64))``
+    too; the engine's sizes and strides are int64)."""
+    try:
+        if isinstance(shape, (tuple, list)):
+            shp = tuple(_dimension(s) for s in shape)
+        else:
+            shp = (_dimension(shape),)
+    except TypeError:
+        raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
+    check_shape(shp)
+    return shp
+
+
+def check_shape(shp):
+    """ValueError for a tuple of ints that is no array shape (see normalize_shape)."""
     if len(shp) > 64:
         raise ValueError("arrays have at most 64 dimensions")
-    return shp
+    n = 1
+    for s in shp:
+        if s < 0:
+            raise ValueError(f"negative dimensions are not allowed: {shp}")
+        if s:
+            n *= s
+    if n > _MAX_ELEMENTS:
+        raise ValueError(f"the shape {shp} is too large: its dimensions multiply past 2**63 - 1")
 
 
 def merged_stride(shape, strides):

@@ -9,6 +9,7 @@ copy, so printing a huge array moves a few kilobytes.
 import contextlib
 import itertools
 import math
+import operator
 import sys
 
 import numpy as np
@@ -32,28 +33,82 @@ _options = {
 }
 
 
+_FLOATMODES = ("fixed", "unique", "maxprec", "maxprec_equal")
+_SIGNS = ("-", "+", " ")
+
+
+def _checked_options(linewidth=None, edgeitems=None, threshold=None, precision=None,
+                     floatmode=None, suppress=None, nanstr=None, infstr=None, sign=None,
+                     numpy=False):
+    """The print options after these (None: unchanged), validated as
+    dpctl.tensor validated them: TypeError for a count that is not an
+    integer or a string option that is not a string, ValueError for an
+    unknown ``sign`` or ``floatmode``. Nothing is set."""
+    opts = dict(_options)
+    if numpy:
+        npo = np.get_printoptions()
+        opts.update((k, npo[k]) for k in _options if k in npo)
+    for name, v in (("linewidth", linewidth), ("edgeitems", edgeitems),
+                    ("threshold", threshold), ("precision", precision)):
+        if v is not None:
+            try:
+                opts[name] = int(operator.index(v))
+            except TypeError:
+                raise TypeError(f"{name} must be an integer, got {v!r}") from None
+            if opts[name] < 0:
+                raise ValueError(f"{name} must not be negative, got {v!r}")
+    for name, v in (("nanstr", nanstr), ("infstr", infstr)):
+        if v is not None:
+            if not isinstance(v, str):
+                raise TypeError(f"{name} must be a string, got {v!r}")
+            opts[name] = v
+    if sign is not None:
+        if sign not in _SIGNS:
+            raise ValueError(f"sign must be one of '-', '+', ' ', got {sign!r}")
+        opts["sign"] = sign
+    if floatmode is not None:
+        if floatmode not in _FLOATMODES:
+            raise ValueError("floatmode must be one of 'fixed', 'unique', 'maxprec', "
+                             f"'maxprec_equal', got {floatmode!r}")
+        opts["floatmode"] = floatmode
+    if suppress is not None:
+        opts["suppress"] = bool(suppress)
+    return opts
+
+
 def set_print_options(linewidth=None, edgeitems=None, threshold=None, precision=None,
                       floatmode=None, suppress=None, nanstr=None, infstr=None, sign=None,
                       numpy=False):
-    """Set how usm_ndarrays print (the meaning of each option is NumPy's).
+    """Set how usm_ndarrays print (dpctl.tensor's function; each option means
+    what NumPy's print option of that name means).
 
-    ``numpy=True`` takes NumPy's current print options first.
+    Parameters
+    ----------
+    linewidth, edgeitems, threshold, precision : int, optional
+        Characters per line; items shown at each end of a summarised axis;
+        the size above which arrays are summarised; digits of floats.
+    floatmode : {"fixed", "unique", "maxprec", "maxprec_equal"}, optional
+    suppress : bool, optional
+        Print numbers that are zero at the precision as zero.
+    nanstr, infstr : str, optional
+        How NaN and infinity print.
+    sign : {"-", "+", " "}, optional
+        What precedes positive numbers.
+    numpy : bool, optional
+        Start from NumPy's current print options.
+
+    None leaves an option as it is.
+
+    Raises
+    ------
+    TypeError
+        For a count that is not an integer, or a string option that is not a
+        string (as dpctl.tensor).
+    ValueError
+        For a negative count, or an unknown `sign` or `floatmode`.
     """
-    if numpy:
-        npo = np.get_printoptions()
-        for k in _options:
-            if k in npo:
-                _options[k] = npo[k]
-    new = dict(linewidth=linewidth, edgeitems=edgeitems, threshold=threshold,
-               precision=precision, floatmode=floatmode, suppress=suppress, nanstr=nanstr,
-               infstr=infstr, sign=sign)
-    if floatmode is not None and floatmode not in ("fixed", "unique", "maxprec", "maxprec_equal"):
-        raise ValueError(f"floatmode must be 'fixed', 'unique', 'maxprec' or 'maxprec_equal'")
-    if sign is not None and sign not in ("-", "+", " "):
-        raise ValueError("sign must be '-', '+' or ' '")
-    for k, v in new.items():
-        if v is not None:
-            _options[k] = v
+    _options.update(_checked_options(linewidth, edgeitems, threshold, precision, floatmode,
+                                     suppress, nanstr, infstr, sign, numpy))
 
 
 def get_print_options():
@@ -63,7 +118,9 @@ def get_print_options():
 
 @contextlib.contextmanager
 def print_options(*args, **kwargs):
-    """Context manager setting print options for its block."""
+    """Context manager setting print options (`set_print_options`'
+    arguments) for its block; yields them as a dict and restores the
+    previous ones on exit."""
     saved = get_print_options()
     try:
         set_print_options(*args, **kwargs)
@@ -132,7 +189,8 @@ def usm_ndarray_repr(x, line_width=None, precision=None, suppress=None, prefix="
     """NumPy-style repr (``usm_ndarray([0.5, 1.5, 3.0], dtype=float32)``).
 
     ``line_width``, ``precision`` and ``suppress`` override the print options
-    for this call (dpctl.tensor's signature).
+    for this call (dpctl.tensor's signature), validated as by
+    `set_print_options`.
 
     As NumPy's: the dtype is shown unless it is a default one (bool, int64,
     the device's default floating and complex dtypes) and always for empty
@@ -168,7 +226,8 @@ def usm_ndarray_str(x, line_width=None, edge_items=None, threshold=None, precisi
     """NumPy-style str (``[0.5 1.5 3.5]``).
 
     The keywords (dpctl.tensor's signature) override the print options for
-    this call; ``numpy=True`` starts from NumPy's print options.
+    this call, validated as by `set_print_options`; ``numpy=True`` starts
+    from NumPy's print options.
     """
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, usm_ndarray, view
-from ._exceptions import AxisError
+from ._exceptions import AxisError, DTypeError
 from ._trace import traced
 
 __all__ = ["normalize_axes", "reduce", "nan_reduce", "sum_types", "types", "has_vector_kernels",
@@ -36,16 +36,17 @@ _PLANS = {}
 
 
 def normalize_axes(axis, nd):
-    """Sorted tuple of distinct non-negative axes (None: all)."""
+    """Sorted tuple of distinct non-negative axes of an int, a tuple or list of
+    ints (as dpctl.tensor) or None (all)."""
     if axis is None:
         return tuple(range(nd))
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = []
     for a in axes:
         try:
             a = operator.index(a)
         except TypeError:
-            raise TypeError(f"axis must be an int, a tuple of ints or None, got {a!r}") from None
+            raise TypeError(f"axis must be an int, a tuple of ints or None, got {axis!r}") from None
         if not -nd <= a < nd:
             raise AxisError(f"axis {a} is out of bounds for an array of dimension {nd}")
         a %= nd
@@ -92,16 +93,16 @@ class _Reduction(NamedTuple):
 _REDUCTIONS = {
     "sum": _Reduction("usmk::red_sum", sum_types, True, "biufc"),
     "prod": _Reduction("usmk::red_prod", sum_types, True, "biufc"),
-    "max": _Reduction("usmk::red_max", _same_types, False, "biuf"),
-    "min": _Reduction("usmk::red_min", _same_types, False, "biuf"),
+    "max": _Reduction("usmk::red_max", _same_types, False, "biufc"),
+    "min": _Reduction("usmk::red_min", _same_types, False, "biufc"),
     "all": _Reduction("usmk::red_all", _bool_types, False, "biufc"),
     "any": _Reduction("usmk::red_any", _bool_types, False, "biufc"),
     # count_nonzero and argmax/argmin (searching.py)
     "count": _Reduction("usmk::red_count", _count_types, False, "biufc", "usmk::red_sum"),
     "argmax": _Reduction("usmk::red_argmax", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False,
-                         "biuf"),
+                         "biufc"),
     "argmin": _Reduction("usmk::red_argmin", lambda t, dtype, qi: (f"usmk::vi<{t}>", "i8"), False,
-                         "biuf"),
+                         "biufc"),
     # the NaN-skipping reductions of nanfunctions.py (floating inputs;
     # the others reduce with the plain ones): NaN items count as the
     # identity (nansum, nanprod) or lose to any number (nanmax, nanmin:
@@ -227,7 +228,7 @@ def types(name, dt, dtype, qi):
     dtype= argument `dtype`, or TypeError."""
     struct, rule, takes_dtype, kinds, partials = _REDUCTIONS[name]
     if dt.kind not in kinds:
-        raise TypeError(f"{name} is not defined for dtype {dt.name}")
+        raise DTypeError(f"{name} is not defined for dtype {dt.name}")
     if dtype is not None:
         if not takes_dtype:
             raise TypeError(f"{name} has no dtype argument")

@@ -1,6 +1,6 @@
 """Python and NumPy scalars meeting arrays: the dtype a scalar takes beside
-an array, its bytes as an item of a dtype (under the array API's rules or
-NumPy's cast), and arrays filled with one item."""
+an array, its bytes as an item of a dtype (as an operand, or stored the way
+NumPy casts a stored scalar), and arrays filled with one item."""
 
 import struct
 
@@ -9,6 +9,7 @@ import numpy as np
 from . import _dtypes, _engine
 from ._array import empty_array
 from ._copy import broadcast_view
+from ._exceptions import DTypeError
 
 __all__ = ["as_scalar", "is_scalar", "weak_scalar_dtype", "scalar_value", "scalar_bytes", "fill",
            "scalar_array"]
@@ -78,38 +79,37 @@ def as_scalar(s):
 
 
 def scalar_bytes(value, dt, strict=True):
-    """Bytes of the Python scalar `value` as an item of dtype `dt`.
+    """Bytes of the Python scalar `value` as an item of dtype `dt`, cast as
+    NumPy stores a Python scalar into an array (``x[...] = value``): a float
+    into an integer dtype truncates towards zero (NaN raises ValueError,
+    infinities OverflowError), anything into bool is its truth value, and
+    an integer that does not fit raises OverflowError.
 
-    strict: the array API's rules for mixing Python scalars with arrays (an
-    int goes into integer, floating and complex arrays, a float into
-    floating and complex ones, a complex only into complex ones; a bool into
-    any); otherwise NumPy's unsafe cast. Integers that do not fit raise
-    OverflowError either way.
+    strict: a complex value into a real or bool dtype raises DTypeError
+    (NumPy warns and drops the imaginary part, dpctl.tensor raises: losing
+    it silently is a bug); otherwise the imaginary part is dropped (the
+    creation functions, as NumPy's ``full``).
     """
     if isinstance(value, (np.generic, np.ndarray)) and np.ndim(value) == 0:
         value = value.item()
     if not isinstance(value, (bool, int, float, complex)):
         raise TypeError(f"expected a Python scalar, got {type(value).__name__}")
-    if strict and not isinstance(value, bool):
-        allowed = "iufc" if isinstance(value, int) else "fc" if isinstance(value, float) else "c"
-        if dt.kind not in allowed:
-            raise TypeError(f"cannot assign a Python {type(value).__name__} to an array of "
-                            f"dtype {dt.name}")
-    if isinstance(value, int) and not isinstance(value, bool) and dt.kind in "iu":
-        info = np.iinfo(dt)
-        if value < info.min or value > info.max:
-            raise OverflowError(f"Python int {value} out of bounds for {dt.name}")
-    if dt.kind == "b":
-        return np.array(bool(value), dtype=dt).tobytes()
     if isinstance(value, complex) and dt.kind != "c":
+        if strict:
+            raise DTypeError(f"cannot assign a complex value to an array of dtype {dt.name}")
         value = value.real
+    if dt.kind == "b":
+        return b"\x01" if value else b"\x00"
     if isinstance(value, float) and dt.kind in "iu":
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError(f"cannot convert {value} to {dt.name}")
+        if value != value:
+            raise ValueError(f"cannot convert float NaN to {dt.name}")
+        if value in (float("inf"), float("-inf")):
+            raise OverflowError(f"cannot convert float infinity to {dt.name}")
         value = int(value)
-        info = np.iinfo(dt)
-        if value < info.min or value > info.max:
-            raise OverflowError(f"{value} out of bounds for {dt.name}")
+    if isinstance(value, int) and not isinstance(value, bool) and dt.kind in "iu":
+        lo, hi = _RANGE[dt]
+        if value < lo or value > hi:
+            raise OverflowError(f"Python int {value} out of bounds for {dt.name}")
     with np.errstate(over="ignore"):
         return np.array(value, dtype=dt).tobytes()
 

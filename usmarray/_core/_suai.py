@@ -10,8 +10,8 @@ import numpy as np
 
 from . import _dtypes, _engine
 from ._device import _queue_for_device, queue_info
-from ._layout import (C_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags,
-                      displacement_bounds)
+from ._layout import (C_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, check_shape,
+                      contig_flags, displacement_bounds)
 
 __all__ = ["export_suai", "import_suai", "import_suai_memory"]
 
@@ -108,10 +108,16 @@ def _parse(obj):
     if not 0 < ptr < 1 << 64:
         raise ValueError(f"SUAI data pointer {ptr} is not an address")
     shape = iface["shape"]
-    if not isinstance(shape, tuple) or not all(isinstance(s, int) and s >= 0 for s in shape):
+    if not isinstance(shape, tuple) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in shape):
         raise ValueError(f"SUAI 'shape' must be a tuple of non-negative ints, got {shape!r}")
     if len(shape) > 64:
         raise ValueError(f"SUAI 'shape' has {len(shape)} dimensions; arrays have at most 64")
+    shape = tuple(int(s) for s in shape)   # (int subclasses as plain ints)
+    try:
+        check_shape(shape)
+    except ValueError as e:
+        raise ValueError(f"SUAI 'shape': {e}") from None
     typestr = iface["typestr"]
     if not isinstance(typestr, str):
         # (np.dtype(None) would be float64)
@@ -127,11 +133,14 @@ def _parse(obj):
     if strides is None:
         strides = c_strides(shape)
     elif not (isinstance(strides, tuple) and len(strides) == len(shape)
-              and all(isinstance(s, int) for s in strides)):
+              and all(isinstance(s, int) and not isinstance(s, bool) for s in strides)):
         raise ValueError(f"SUAI 'strides' must be None or a tuple of {len(shape)} ints, got {strides!r}")
+    else:
+        strides = tuple(int(s) for s in strides)
     offset = iface.get("offset", 0)
-    if not isinstance(offset, int):
+    if not isinstance(offset, int) or isinstance(offset, bool):
         raise ValueError(f"SUAI 'offset' must be an int, got {offset!r}")
+    offset = int(offset)
     return ptr, bool(ro), shape, dt, strides, offset, iface["syclobj"]
 
 

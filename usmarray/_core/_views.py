@@ -12,8 +12,9 @@ from ._copy import broadcast_view, copy_into
 from ._exceptions import AxisError
 from ._layout import c_strides, f_strides, normalize_shape
 
-__all__ = ["reshape", "broadcast_to", "permute_dims", "expand_dims", "squeeze", "flip", "moveaxis",
-           "swapaxes", "matrix_transpose", "unstack", "check_array", "normalize_axis", "axis_tuple"]
+__all__ = ["reshape", "reshaped_view", "broadcast_to", "permute_dims", "expand_dims", "squeeze",
+           "flip", "moveaxis", "swapaxes", "matrix_transpose", "unstack", "check_array",
+           "normalize_axis", "as_tuple", "axis_tuple"]
 
 
 def check_array(x, name=None):
@@ -72,15 +73,14 @@ def _reshaped_strides(shape, strides, new_shape, order):
     return tuple(out)
 
 
-def reshape(x, /, shape, *, order="C", copy=None):
-    """`x` with a new shape: a view when the layout allows, a copy otherwise
-    (``copy=False`` raises ValueError when a copy would be needed)."""
-    check_array(x)
-    if order not in ("C", "F"):
-        raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+def _new_shape(x, shape):
+    """`shape` (an int or a sequence, one -1 allowed) checked against x's size."""
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
-    shape = [operator.index(s) for s in shape]
+    try:
+        shape = [operator.index(s) for s in shape]
+    except TypeError:
+        raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
     size = x.size
     if shape.count(-1) > 1:
         raise ValueError("can only specify one unknown dimension")
@@ -98,15 +98,34 @@ def reshape(x, /, shape, *, order="C", copy=None):
         n *= s
     if n != size:
         raise ValueError(f"cannot reshape an array of size {size} into shape {shape}")
+    return shape
+
+
+def reshaped_view(x, shape, order="C"):
+    """A view of `x` with a new shape (ValueError for the wrong size), or None
+    when x's layout needs a copy for it."""
+    shape = _new_shape(x, shape)
+    if x.size == 0:
+        st = c_strides(shape) if order == "C" else f_strides(shape)
+        return view(x, x._off, shape, st)
+    st = _reshaped_strides(x._shape, x._strides, shape, order)
+    return None if st is None else view(x, x._off, shape, st)
+
+
+def reshape(x, /, shape, *, order="C", copy=None):
+    """`x` with a new shape: a view when the layout allows, a copy otherwise
+    (``copy=False`` raises ValueError when a copy would be needed)."""
+    check_array(x)
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be 'C' or 'F', got {order!r}")
     if copy is not True:
-        if size == 0:
-            st = c_strides(shape) if order == "C" else f_strides(shape)
-            return view(x, x._off, shape, st)
-        st = _reshaped_strides(x._shape, x._strides, shape, order)
-        if st is not None:
-            return view(x, x._off, shape, st)
+        v = reshaped_view(x, shape, order)
+        if v is not None:
+            return v
         if copy is False:
             raise ValueError("reshape needs a copy for this layout, but copy=False")
+    shape = _new_shape(x, shape)
+    size = x.size
     # copy: read x in `order`, write a new contiguous array
     out = empty_array(shape, x._dtype, x._q, x._alloc.kind, order)
     if size:
@@ -123,9 +142,13 @@ def _contiguous(x, order):
 
 
 def broadcast_to(x, /, shape):
-    """Read-only view of `x` broadcast to `shape` (ValueError if incompatible)."""
+    """Read-only view of `x` broadcast to `shape` (ValueError if incompatible,
+    also for a shape of fewer dimensions than x's, as NumPy and dpctl.tensor)."""
     check_array(x)
     shape = normalize_shape(shape)
+    if len(shape) < len(x._shape):
+        raise ValueError(f"cannot broadcast an array of shape {x._shape} to the shape {shape} "
+                         "of fewer dimensions")
     v = broadcast_view(x, shape)
     if v is x:
         v = view(x, x._off, x._shape, x._strides)
@@ -146,7 +169,7 @@ def permute_dims(x, /, axes):
 def expand_dims(x, /, axis=0):
     """View of `x` with a new axis of length 1 at `axis` (int or tuple)."""
     check_array(x)
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = as_tuple(axis)
     nd = x.ndim + len(axes)
     axes = sorted(normalize_axis(a, nd) for a in axes)
     if len(set(axes)) != len(axes):
@@ -166,8 +189,7 @@ def squeeze(x, /, axis=None):
     if axis is None:
         axes = {i for i in range(nd) if x._shape[i] == 1}
     else:
-        axes = axis if isinstance(axis, tuple) else (axis,)
-        axes = {normalize_axis(a, nd) for a in axes}
+        axes = {normalize_axis(a, nd) for a in as_tuple(axis)}
     for a in axes:
         if x._shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a}: its length is {x._shape[a]}, not 1")
@@ -175,10 +197,20 @@ def squeeze(x, /, axis=None):
     return view(x, x._off, tuple(x._shape[i] for i in keep), tuple(x._strides[i] for i in keep))
 
 
+def as_tuple(v):
+    """An int or a tuple or list of them as a tuple: the forms NumPy and
+    dpctl.tensor take for axes, shifts and repetitions."""
+    if isinstance(v, tuple):
+        return v
+    if isinstance(v, list):
+        return tuple(v)
+    return (v,)
+
+
 def axis_tuple(axis, nd, what="axis"):
-    """Tuple of non-negative axes from an int or a tuple of ints (no repeats)."""
-    axes = axis if isinstance(axis, tuple) else (axis,)
-    out = tuple(normalize_axis(a, nd) for a in axes)
+    """Tuple of non-negative axes from an int or a tuple (or list) of ints
+    (no repeats)."""
+    out = tuple(normalize_axis(a, nd) for a in as_tuple(axis))
     if len(set(out)) != len(out):
         raise ValueError(f"repeated axis in {what}")
     return out

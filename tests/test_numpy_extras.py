@@ -1,0 +1,374 @@
+"""NumPy's functions beyond the array API that a NumPy or CuPy user reaches
+for first (issue 32): diagonals and triangles, kron, logarithmic sequences,
+index helpers, insert/delete, type checks, nan_to_num, the conj methods and
+get_array_module, against NumPy over dtypes, shapes and axes, called through
+NumPy's dispatch (``np.diag(usm_ndarray)``) and directly; and the error
+messages that say how to move host data."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import check, device_supports, sample
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+HAS_F64 = device_supports(ua.float64)
+FLOAT = np.float64 if HAS_F64 else np.float32
+COMPLEX = np.complex128 if HAS_F64 else np.complex64
+FLOATS = ["float32"] + (["float64"] if HAS_F64 else []) + \
+    (["float16"] if device_supports(ua.float16) else [])
+REAL = ["bool", "int8", "uint16", "int32", "int64"] + FLOATS
+ALL = REAL + ["complex64"] + (["complex128"] if HAS_F64 else [])
+
+
+def _same(got, expected, what=""):
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(expected), (what, got)
+        for g, e in zip(got, expected):
+            _same(g, e, what)
+        return
+    if isinstance(expected, (bool, np.bool_)):
+        assert got is bool(expected) or got == expected, (what, got, expected)
+        return
+    check(got, expected, True, what)
+
+
+# ----------------------------------------------------------------- section 3: messages
+def test_concatenate_with_a_list_says_asarray():
+    x = ua.asarray(np.arange(3.0))
+    with pytest.raises(TypeError, match=r"numpy\.concatenate: operand of type builtins\.list"
+                                         r".*ua\.asarray"):
+        np.concatenate([x, [1.0]])
+    with pytest.raises(TypeError, match=r"concat: operand of type builtins\.list.*ua\.asarray"):
+        ua.concat([x, [1.0]])
+    with pytest.raises(TypeError, match=r"ua\.asarray"):
+        np.stack((x, (1.0, 2.0, 3.0)))
+
+
+def test_operator_with_a_list_says_what_np_add_says():
+    x = ua.asarray(np.arange(4.0))
+    with pytest.raises(TypeError) as e1:
+        x + [1, 2, 3, 4]
+    with pytest.raises(TypeError) as e2:
+        np.add(x, [1, 2, 3, 4])
+    tail = "usmarray does not move data between host and device implicitly"
+    assert tail in str(e1.value) and tail in str(e2.value)
+    assert "ua.asarray(...)" in str(e1.value)
+
+
+def test_foreign_ufunc_named_by_its_own_module():
+    special = pytest.importorskip("scipy.special")
+    # the ufunc itself: with SCIPY_ARRAY_API=1 (tests/test_consumers.py sets it),
+    # scipy.special.erf is a wrapper and the ufunc lives in scipy.special._ufuncs
+    erf = special.erf if isinstance(special.erf, np.ufunc) else special._ufuncs.erf
+    x = ua.asarray(np.arange(4.0))
+    with pytest.raises(TypeError, match=r"^scipy\.special\.erf has no usmarray counterpart"):
+        erf(x)
+    with pytest.raises(TypeError, match=r"^numpy\.frexp"):
+        np.frexp(x)   # (a NumPy ufunc usmarray lacks keeps NumPy's name)
+
+
+# ----------------------------------------------------------------- diagonals, triangles, kron
+@pytest.mark.parametrize("dt", ALL)
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 2), (0, 3)], ids=str)
+def test_diag_of_a_matrix(variant, dt, shape):
+    h = sample(shape, dt)
+    x = ua.asarray(h)
+    for k in (-3, -1, 0, 1, 2, 6):
+        _same(np.diag(x, k), np.diag(h, k), f"diag k={k}")
+    d = ua.diag(x)
+    if d.size:   # a view, as CuPy's: writing to it writes to x
+        d[...] = ua.asarray(h[0, :1])
+        assert ua.asnumpy(x)[0, 0] == h[0, 0]
+
+
+@pytest.mark.parametrize("dt", ALL)
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_diag_and_diagflat_make_matrices(variant, dt, n):
+    h = sample((n,), dt)
+    for k in (-2, 0, 3):
+        _same(np.diag(ua.asarray(h), k), np.diag(h, k), f"diag k={k}")
+    h2 = sample((2, 3), dt)
+    _same(np.diagflat(ua.asarray(h2), -1), np.diagflat(h2, -1), "diagflat")
+    with pytest.raises(ValueError):
+        ua.diag(ua.asarray(sample((2, 2, 2), dt)))
+
+
+@pytest.mark.parametrize("dt", ["int32", "uint16", "bool"] + FLOATS + ["complex64"])
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3), (9, 2), (3, 3, 3), (1, 1)], ids=str)
+@pytest.mark.parametrize("wrap", [False, True])
+def test_fill_diagonal(variant, dt, shape, wrap):
+    h = sample(shape, dt)
+    x = ua.asarray(h)
+    for val in (sample((), dt)[()].item(), sample((2,), dt, 3), sample((2, 2), dt, 4),
+                sample((20,), dt, 5)):
+        e = h.copy()
+        np.fill_diagonal(e, val, wrap=wrap)
+        v = ua.asarray(val) if isinstance(val, np.ndarray) else val
+        assert np.fill_diagonal(x, v, wrap=wrap) is None
+        check(x, e, True, f"fill_diagonal {val!r}")
+        h = e
+
+
+def test_fill_diagonal_errors():
+    with pytest.raises(ValueError):
+        ua.fill_diagonal(ua.zeros(3), 1)
+    with pytest.raises(ValueError):
+        ua.fill_diagonal(ua.zeros((2, 3, 2)), 1)
+    with pytest.raises(TypeError):
+        ua.fill_diagonal(ua.zeros((2, 2)), 1j)
+
+
+@pytest.mark.parametrize("dt", [None, "int32", "bool", "float32", "complex64"])
+def test_identity_and_tri(dt):
+    _same(ua.identity(4, dtype=dt), np.identity(4, dtype=dt or FLOAT), "identity")
+    for n, m, k in [(3, None, 0), (3, 5, 1), (5, 2, -1), (0, 3, 0), (4, 4, -9), (2, 3, 9)]:
+        _same(ua.tri(n, m, k, dtype=dt), np.tri(n, m, k, dtype=dt or FLOAT), f"tri {n} {m} {k}")
+    x = ua.asarray(np.zeros(2, np.float32))
+    _same(np.tri(3, 2, like=x), np.tri(3, 2, dtype=FLOAT), "tri like=")
+
+
+@pytest.mark.parametrize("n, k, m", [(4, 0, None), (4, -1, 6), (3, 2, 2), (5, 9, None),
+                                     (0, 0, 3), (3, -5, None)])
+def test_triangle_indices(variant, n, k, m):
+    _same(ua.tril_indices(n, k, m), np.tril_indices(n, k, m), "tril_indices")
+    _same(ua.triu_indices(n, k, m), np.triu_indices(n, k, m), "triu_indices")
+    h = np.zeros((n, n if m is None else m), np.float32)
+    _same(np.tril_indices_from(ua.asarray(h), k), np.tril_indices_from(h, k), "tril_from")
+    _same(np.triu_indices_from(ua.asarray(h), k=k), np.triu_indices_from(h, k=k), "triu_from")
+    with pytest.raises(ValueError):
+        ua.tril_indices_from(ua.zeros(3))
+
+
+def test_diag_indices():
+    _same(ua.diag_indices(3, 4), np.diag_indices(3, 4), "diag_indices")
+    h = np.zeros((4, 4, 4))
+    _same(np.diag_indices_from(ua.asarray(h)), np.diag_indices_from(h), "diag_indices_from")
+    with pytest.raises(ValueError):
+        ua.diag_indices_from(ua.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("dta, dtb", [("float32", "float32"), ("int32", "int64"),
+                                      ("bool", "bool"), ("int8", "float32"),
+                                      ("complex64", "float32")])
+@pytest.mark.parametrize("sa, sb", [((2, 3), (3, 2)), ((3,), (2, 2)), ((2, 1, 2), (3,)),
+                                    ((0, 2), (2, 2)), ((4,), (5,))], ids=str)
+def test_kron(variant, dta, dtb, sa, sb):
+    a, b = sample(sa, dta), sample(sb, dtb, 1)
+    _same(np.kron(ua.asarray(a), ua.asarray(b)), np.kron(a, b), "kron")
+    _same(ua.kron(ua.asarray(a), 2), np.kron(a, 2), "kron scalar")
+
+
+# ----------------------------------------------------------------- logspace, geomspace
+@pytest.mark.parametrize("start, stop, num, endpoint, base", [
+    (0, 3, 7, True, 10.0), (1.5, -2, 5, False, 2.0), (0, 1, 1, True, 10.0),
+    (0, 1, 0, True, 10.0), (2, 2, 4, True, np.e)])
+def test_logspace_scalars(variant, start, stop, num, endpoint, base):
+    _same(ua.logspace(start, stop, num, endpoint=endpoint, base=base),
+          np.logspace(start, stop, num, endpoint=endpoint, base=base).astype(FLOAT), "logspace")
+    _same(ua.logspace(start, stop, num, dtype=np.int64),
+          np.logspace(start, stop, num, dtype=np.int64), "logspace int")
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_logspace_and_geomspace_of_arrays(variant, axis):
+    s, e = np.array([0.5, 1.0, 2.0]), np.array([3.0, -1.0, 2.5])
+    _same(np.logspace(ua.asarray(s), ua.asarray(e), 4, axis=axis),
+          np.logspace(s, e, 4, axis=axis), "logspace arrays")
+    _same(np.geomspace(ua.asarray(s), ua.asarray(e * 7 + 30), 5, endpoint=False, axis=axis),
+          np.geomspace(s, e * 7 + 30, 5, endpoint=False, axis=axis), "geomspace arrays")
+    f = s.astype(np.float32)
+    _same(np.logspace(ua.asarray(f), ua.asarray(f + 1), 3), np.logspace(f, f + 1, 3), "float32")
+
+
+@pytest.mark.parametrize("start, stop, num, endpoint", [
+    (1, 1000, 4, True), (-1, -1000, 5, False), (1j, 1000j, 4, True), (2, 3, 1, True),
+    (0.5, 8, 0, True), (1 + 1j, 1000 + 1000j, 4, True), (8, 2, 3, True)])
+def test_geomspace_scalars(variant, start, stop, num, endpoint):
+    e = np.geomspace(start, stop, num, endpoint=endpoint)
+    _same(ua.geomspace(start, stop, num, endpoint=endpoint), e.astype(np.result_type(e, FLOAT)),
+          "geomspace")
+    _same(ua.geomspace(start, stop, num, dtype=np.float32 if not isinstance(start, complex)
+                       else np.complex64),
+          np.geomspace(start, stop, num, dtype=np.float32 if not isinstance(start, complex)
+                       else np.complex64), "geomspace dtype")
+
+
+def test_geomspace_rejects_zero():
+    with pytest.raises(ValueError, match="cannot include zero"):
+        ua.geomspace(0, 10)
+    with pytest.raises(ValueError):
+        ua.logspace(0, 1, -1)
+
+
+# ----------------------------------------------------------------- index helpers
+@pytest.mark.parametrize("dims", [(2, 3), (4,), (), (2, 0, 3), (3, 1, 2)], ids=str)
+@pytest.mark.parametrize("dt", [None, "int32", "float32"])
+def test_indices(variant, dims, dt):
+    _same(ua.indices(dims, dtype=dt), np.indices(dims, dtype=dt or int), "dense")
+    _same(ua.indices(dims, dtype=dt, sparse=True), np.indices(dims, dtype=dt or int,
+                                                               sparse=True), "sparse")
+
+
+def test_ix_(variant):
+    a, b = np.array([0, 2]), np.array([True, False, True, True])
+    h = sample((3, 4), "float32")
+    got = np.ix_(ua.asarray(a), ua.asarray(b))
+    _same(got, np.ix_(a, b), "ix_")
+    check(ua.asarray(h)[got], h[np.ix_(a, b)], True, "indexing with ix_")
+    _same(ua.ix_([1, 0], [], [3]), np.ix_([1, 0], [], [3]), "ix_ host sequences")
+    with pytest.raises(ValueError):
+        ua.ix_(ua.zeros((2, 2), dtype=ua.int64))
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "int32", "int64"])
+@pytest.mark.parametrize("shape", [(4, 6), (24,), (2, 3, 4), (1, 24, 1)], ids=str)
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_and_ravel_roundtrip(variant, dt, shape, order):
+    i = np.array([0, 5, 23, 7, 11, 17], dtype=dt)
+    got = np.unravel_index(ua.asarray(i), shape, order=order)
+    exp = np.unravel_index(i, shape, order=order)
+    _same(got, exp, "unravel_index")
+    _same(np.ravel_multi_index(got, shape, order=order),
+          np.ravel_multi_index(exp, shape, order=order), "ravel_multi_index")
+    _same(ua.unravel_index(ua.asarray(i.reshape(2, 3)), shape, order=order),
+          np.unravel_index(i.reshape(2, 3), shape, order=order), "unravel 2-d")
+
+
+def test_unravel_and_ravel_errors_and_modes(variant):
+    with pytest.raises(ValueError, match="out of bounds"):
+        ua.unravel_index(ua.asarray([3, 12]), (3, 4))
+    with pytest.raises(ValueError, match="out of bounds"):
+        ua.unravel_index(ua.asarray([-1]), (3, 4))
+    with pytest.raises(TypeError):
+        ua.unravel_index(ua.asarray([1.0]), (3, 4))
+    _same(ua.unravel_index(5, (3, 4)), tuple(np.asarray(v) for v in np.unravel_index(5, (3, 4))),
+          "scalar")
+    r, c = np.array([0, 5, -1, 2]), np.array([-3, 1, 9, 2])
+    dr, dc = ua.asarray(r), ua.asarray(c)
+    for mode in ("wrap", "clip", ("clip", "wrap")):
+        _same(np.ravel_multi_index((dr, dc), (3, 4), mode=mode),
+              np.ravel_multi_index((r, c), (3, 4), mode=mode), f"mode={mode}")
+    with pytest.raises(ValueError, match="invalid entry"):
+        np.ravel_multi_index((dr, dc), (3, 4))
+    with pytest.raises(ValueError):
+        ua.ravel_multi_index((dr,), (3, 4))
+    _same(ua.ravel_multi_index((dr[:1], 2), (6, 4)), np.ravel_multi_index((r[:1], 2), (6, 4)),
+          "an int coordinate broadcasts")
+
+
+@pytest.mark.parametrize("dt", ALL)
+@pytest.mark.parametrize("obj, axis", [
+    (1, 0), (-1, 1), ([0, 2], 1), ([], 0), (slice(1, 5, 2), 1), (slice(None, None, -2), 0),
+    ([True, False, True, False], 0), ([3, 3, 0], 1), (5, None), ([0, 1, 2, 3], 0)], ids=str)
+def test_delete(variant, dt, obj, axis):
+    h = sample((4, 6), dt)
+    _same(np.delete(ua.asarray(h), obj, axis), np.delete(h, obj, axis), "delete")
+
+
+def test_delete_errors():
+    x = ua.asarray(np.arange(12).reshape(3, 4))
+    with pytest.raises(IndexError, match="axis 1 with size 4"):
+        ua.delete(x, 7, axis=1)
+    with pytest.raises(ValueError):
+        ua.delete(x, [True, False], axis=0)
+    _same(ua.delete(x, ua.asarray([0, 2]), axis=1), np.delete(np.arange(12).reshape(3, 4),
+                                                             [0, 2], axis=1), "device obj")
+
+
+@pytest.mark.parametrize("dt", ALL)
+@pytest.mark.parametrize("obj, values, axis", [
+    (1, 5, 0), (0, 7, None), (4, 11, 1), (-2, 3, 1), ([1], 9, 1), ([0, 2, 2], 4, 1),
+    (slice(0, 6, 2), 2, 1), ([6, 0], 1, 1), ([], 1, 0)], ids=str)
+def test_insert_scalars(variant, dt, obj, values, axis):
+    h = sample((3, 6), dt)
+    v = values if dt != "bool" else bool(values)
+    _same(np.insert(ua.asarray(h), obj, v, axis), np.insert(h, obj, v, axis), "insert")
+
+
+@pytest.mark.parametrize("dt", ["int32", "float32", "complex64"])
+@pytest.mark.parametrize("obj, vshape, axis", [
+    (1, (3,), 1), ([1], (3, 1), 1), (2, (2, 6), 0), ([0, 3], (2,), 1), ([0, 3], (3, 2), 1),
+    (1, (4,), None), ([1, 1], (2,), None), (0, (), 0)], ids=str)
+def test_insert_arrays(variant, dt, obj, vshape, axis):
+    h = sample((3, 6), dt)
+    v = sample(vshape, "int32", 1)
+    _same(np.insert(ua.asarray(h), obj, ua.asarray(v), axis), np.insert(h, obj, v, axis),
+          "insert values")
+
+
+def test_insert_errors():
+    x = ua.asarray(np.arange(6))
+    with pytest.raises(IndexError):
+        ua.insert(x, 8, 1)
+    with pytest.raises(IndexError):
+        ua.insert(x, [8], 1)
+    with pytest.raises(TypeError, match=r"ua\.asarray"):
+        ua.insert(x, 1, [1, 2])
+
+
+# ----------------------------------------------------------------- type checks, nan_to_num
+@pytest.mark.parametrize("dt", ALL)
+def test_type_checks(dt):
+    h = sample((3, 4), dt)
+    if h.dtype.kind == "c":
+        h[0] = h[0].real
+    x = ua.asarray(h)
+    assert np.iscomplexobj(x) is (h.dtype.kind == "c")
+    assert np.isrealobj(x) is (h.dtype.kind != "c")
+    _same(np.iscomplex(x), np.iscomplex(h), "iscomplex")
+    _same(np.isreal(x), np.isreal(h), "isreal")
+    assert ua.iscomplexobj(h) is np.iscomplexobj(h) and ua.isrealobj(1.0) is True
+
+
+@pytest.mark.parametrize("dt", ["complex64"] + (["complex128"] if HAS_F64 else []))
+@pytest.mark.parametrize("tol", [100, 1e-3])
+def test_real_if_close(dt, tol):
+    small = np.array([1 + 1e-9j, 2 - 1e-10j], dtype=dt)
+    big = np.array([1 + 1e-2j, 2], dtype=dt)
+    for h in (small, big):
+        _same(np.real_if_close(ua.asarray(h), tol=tol), np.real_if_close(h, tol=tol), "ric")
+    r = sample((3,), "float32")
+    x = ua.asarray(r)
+    assert np.real_if_close(x) is x
+
+
+@pytest.mark.parametrize("dt", ALL)
+@pytest.mark.parametrize("kw", [{}, dict(nan=-1.5, posinf=7, neginf=-8), dict(posinf=1e30)],
+                         ids=str)
+def test_nan_to_num(variant, dt, kw):
+    h = sample((4, 5), dt)
+    if h.dtype.kind in "fc":
+        special = np.array([np.nan, np.inf, -np.inf], dtype=h.real.dtype)
+        h.real.flat[:3] = special
+        if h.dtype.kind == "c":
+            h.imag.flat[5:8] = special
+    e = np.nan_to_num(h, **kw)
+    x = ua.asarray(h)
+    _same(np.nan_to_num(x, **kw), e, "copy")
+    check(x, h, True, "input unchanged")
+    r = np.nan_to_num(x, copy=False, **kw)
+    assert r is x
+    check(x, e, True, "in place")
+
+
+# ----------------------------------------------------------------- conj, get_array_module
+@pytest.mark.parametrize("dt", ALL)
+def test_conj_methods(dt):
+    h = sample((3, 4), dt)
+    x = ua.asarray(h)
+    for name in ("conj", "conjugate"):
+        r = getattr(x, name)()
+        _same(r, getattr(h, name)(), name)
+        assert r._alloc is not x._alloc
+
+
+def test_get_array_module():
+    x = ua.asarray([1.0])
+    assert ua.get_array_module(x) is ua
+    assert ua.get_array_module(np.ones(2), 3, x) is ua
+    assert ua.get_array_module(np.ones(2)) is np
+    assert ua.get_array_module() is np
+    xp = ua.get_array_module(x)
+    check(xp.sum(x), np.array(1.0), False)

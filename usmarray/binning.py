@@ -1,0 +1,287 @@
+"""Counting and locating values in sorted data: ``bincount``, ``digitize``
+and ``interp``, as NumPy has them.
+
+usmarray has no atomic scatter-add kernel, so counts come from a sort: the
+sorted values' boundaries (``searchsorted`` of every bin) give the counts as
+differences, exactly; weighted counts are differences of the cumulative sum
+of the weights taken in sorted order (NumPy's own method for weighted
+histograms with given edges; the rounding is that of a running sum, within
+a few ulps of the total). ``digitize`` and ``interp`` are a ``searchsorted``
+of the points into the edges, then gathers and elementwise arithmetic.
+
+Host waits: ``bincount`` reads its input's minimum and maximum (the result's
+length depends on them, and NumPy rejects negative values); ``digitize``
+reads whether the bins are monotonic."""
+
+import operator
+
+import numpy as np
+
+from . import elementwise as ew
+from ._core import _dtypes
+from ._core._array import empty_array, usm_ndarray
+from ._core._copy import asnumpy, astype
+from ._core._device import common_queue
+from ._core._indexing import take
+from ._core._views import check_array, flip, reshape
+from ._core._kernels import compiled_together
+from .creation import arange, asarray, zeros
+from .elementwise import mixed_operand_error
+from .manipulation import stack
+from .reduction import all as _all, cumulative_sum, max as _max, min as _min
+from .searching import searchsorted, where
+from .sorting import sort, sort_with_order
+
+__all__ = ["bincount", "digitize", "interp"]
+
+
+def _device(name, v, like):
+    """`v` as a usm_ndarray: itself, or a Python scalar on `like`'s queue;
+    host arrays and lists are refused with the message that says how to move them."""
+    if isinstance(v, usm_ndarray):
+        common_queue(like, v)
+        return v
+    if isinstance(v, (list, tuple, np.ndarray)):
+        raise mixed_operand_error(name, v)
+    return asarray(v, sycl_queue=like.sycl_queue)
+
+
+def sorted_counts(s, edges, weights_sorted=None, last_closed=True):
+    """Counts of sorted values `s` in the bins ``[edges[i], edges[i + 1])``
+    (the last bin closed when `last_closed`): differences of the edges'
+    positions in `s`; with `weights_sorted` (the weights in `s`'s order),
+    differences of their cumulative sum there instead."""
+    lo = searchsorted(s, edges[:-1], side="left")
+    hi = searchsorted(s, edges[-1:], side="right" if last_closed else "left")
+    pos = _join(lo, hi)
+    if weights_sorted is None:
+        return ew.subtract(pos[1:], pos[:-1])
+    cw = cumulative_sum(weights_sorted, include_initial=True)
+    c = take(cw, pos)
+    return ew.subtract(c[1:], c[:-1])
+
+
+def _join(a, b):
+    out = empty_array((a.size + b.size,), a.dtype, a._q, a.usm_type)
+    if a.size:
+        out[:a.size] = a
+    out[a.size:] = b
+    return out
+
+
+def _accumulator(w):
+    """The type weights are summed in: float64 (float32 without fp64) for
+    real ones, as NumPy's bincount, complex128/complex64 for complex ones."""
+    qi = w._q
+    return qi.complex if w.dtype.kind == "c" else qi.float
+
+
+def bin_counts(idx, n, weights=None):
+    """Counts of the int64 values of `idx` (all in ``[0, n)``) in n bins,
+    with `weights` summed (no checks: histogramdd's bins)."""
+    edges = arange(n + 1, dtype=_dtypes.int64, sycl_queue=idx.sycl_queue)
+    if weights is None:
+        return sorted_counts(sort(idx), edges, last_closed=False)
+    s, order = sort_with_order(idx)
+    w = astype(take(weights, order), _accumulator(weights), copy=False)
+    return sorted_counts(s, edges, w, last_closed=False)
+
+
+@compiled_together
+def bincount(x, /, weights=None, minlength=0):
+    """Number of occurrences of each value, as ``numpy.bincount``.
+
+    Parameters
+    ----------
+    x : usm_ndarray
+        1-d, non-negative integers (bool and integer dtypes that cast safely
+        to int64; uint64 and floats are a TypeError, as in NumPy).
+    weights : usm_ndarray, optional
+        Of `x`'s shape: each occurrence counts its weight.
+    minlength : int
+        The least length of the result.
+
+    Returns
+    -------
+    usm_ndarray
+        Length ``max(x.max() + 1, minlength)``: int64 counts, or the sums of
+        the weights as float64 (float32 without fp64). The host waits for
+        `x`'s minimum and maximum.
+    """
+    check_array(x, "bincount")
+    if x.ndim != 1:
+        raise ValueError("bincount: object too deep for desired array" if x.ndim > 1 else
+                         "bincount: object of too small depth for desired array")
+    if not np.can_cast(x.dtype, np.int64, "safe"):
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according "
+                        "to the rule 'safe'")
+    if minlength is None:
+        raise TypeError("bincount: minlength must be an integer, not None")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    if weights is not None:
+        weights = _device("bincount", weights, x)
+        if weights.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
+        if weights.dtype.kind == "c":
+            raise TypeError(f"Cannot cast array data from {weights.dtype!r} to "
+                            "dtype('float64') according to the rule 'safe'")
+    xi = astype(x, _dtypes.int64, copy=False)
+    n = minlength
+    if x.size:
+        lo, hi = asnumpy(stack([_min(xi), _max(xi)])).tolist()
+        if lo < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        n = max(n, hi + 1)
+    if weights is None:
+        if not x.size:
+            return zeros((n,), dtype=_dtypes.int64, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+        return bin_counts(xi, n)
+    if not x.size:
+        return zeros((n,), dtype=x._q.float, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+    return bin_counts(xi, n, weights)
+
+
+def _monotonic(bins):
+    """1 for non-decreasing bins, -1 for non-increasing ones, else 0."""
+    if bins.size < 2:
+        return 1
+    d = ew.subtract(bins[1:], bins[:-1]) if bins.dtype.kind != "b" else \
+        ew.subtract(astype(bins[1:], _dtypes.int8), astype(bins[:-1], _dtypes.int8))
+    inc, dec = asnumpy(stack([_all(ew.greater_equal(d, 0)), _all(ew.less_equal(d, 0))])).tolist()
+    return 1 if inc else (-1 if dec else 0)
+
+
+@compiled_together
+def digitize(x, bins, right=False):
+    """Indices of the bins each value falls in, as ``numpy.digitize``.
+
+    Parameters
+    ----------
+    x : usm_ndarray
+        The values (not complex).
+    bins : usm_ndarray or sequence
+        1-d monotonic (increasing or decreasing) bin edges; a host sequence
+        is copied to `x`'s queue.
+    right : bool
+        Whether a bin holds its right edge instead of its left one.
+
+    Returns
+    -------
+    usm_ndarray
+        int64 indices of `x`'s shape: ``i`` such that ``bins[i-1] <= x <
+        bins[i]`` for increasing bins (with `right`: ``bins[i-1] < x <=
+        bins[i]``), NumPy's conventions for decreasing ones. The host waits
+        for the monotonicity check.
+    """
+    check_array(x, "digitize")
+    if x.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    if not isinstance(bins, usm_ndarray):
+        bins = asarray(np.asarray(bins), sycl_queue=x.sycl_queue)
+    common_queue(x, bins)
+    if bins.ndim != 1:
+        raise ValueError("digitize: bins must be one-dimensional")
+    if bins.dtype.kind == "c":
+        raise TypeError("digitize: bins may not be complex")
+    mono = _monotonic(bins)
+    if mono == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"     # (swapped: bins are searched for x)
+    if mono == -1:
+        return ew.subtract(bins.size, searchsorted(flip(bins), x, side=side))
+    return searchsorted(bins, x, side=side)
+
+
+def _interp_real(x, xp, fp, left, right, at_nan=None):
+    """NumPy's interpolation of real `fp` (all float arrays of one dtype);
+    a NaN in `x` gives NaN, or `at_nan` (NumPy's 0 for imaginary parts)."""
+    n = xp.shape[0]
+    lval = fp[0] if left is None else left
+    rval = fp[n - 1] if right is None else right
+    if n == 1:
+        return where(ew.less(x, xp[0]), lval, where(ew.greater(x, xp[0]), rval, fp[0]))
+    j = ew.subtract(searchsorted(xp, x, side="right"), 1)
+    jc = ew.clip(j, 0, n - 2)
+    x0, x1 = take(xp, reshape(jc, (-1,))), take(xp, reshape(ew.add(jc, 1), (-1,)))
+    y0, y1 = take(fp, reshape(jc, (-1,))), take(fp, reshape(ew.add(jc, 1), (-1,)))
+    x0, x1, y0, y1 = (reshape(v, x.shape) for v in (x0, x1, y0, y1))
+    slope = ew.divide(ew.subtract(y1, y0), ew.subtract(x1, x0))
+    r = ew.add(ew.multiply(slope, ew.subtract(x, x0)), y0)
+    # NumPy's fallbacks: from the right end when NaN, then the flat value
+    r2 = ew.add(ew.multiply(slope, ew.subtract(x, x1)), y1)
+    r = where(ew.isnan(r), where(ew.logical_and(ew.isnan(r2), ew.equal(y0, y1)), y0, r2), r)
+    r = where(ew.equal(x, x0), y0, r)
+    r = where(ew.equal(j, n - 1), fp[n - 1], r)
+    r = where(ew.greater(x, xp[n - 1]), rval, r)
+    r = where(ew.less(x, xp[0]), lval, r)
+    return where(ew.isnan(x), x if at_nan is None else at_nan, r)
+
+
+@compiled_together
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """One-dimensional piecewise linear interpolation, as ``numpy.interp``.
+
+    Parameters
+    ----------
+    x : usm_ndarray
+        Where to evaluate.
+    xp : usm_ndarray
+        1-d increasing sample points (not checked, as in NumPy; with `period`
+        any order).
+    fp : usm_ndarray
+        1-d values at `xp`, real or complex.
+    left, right : scalar, optional
+        The values below ``xp[0]`` and above ``xp[-1]`` (default ``fp[0]``
+        and ``fp[-1]``).
+    period : float, optional
+        Period of periodic x-coordinates (then `left` and `right` are
+        ignored).
+
+    Returns
+    -------
+    usm_ndarray
+        float64 (complex128 for complex `fp`; float32/complex64 on a device
+        without fp64) of `x`'s shape.
+    """
+    check_array(x, "interp")
+    xp, fp = _device("interp", xp, x), _device("interp", fp, x)
+    for name, v in (("x", x), ("xp", xp)):
+        if v.dtype.kind == "c":
+            raise TypeError(f"interp: {name} may not be complex (Cannot cast array data from "
+                            f"{v.dtype!r} to dtype('float64') according to the rule 'safe')")
+    qi = x._q
+    ft = qi.float
+    out_t = qi.complex if fp.dtype.kind == "c" else ft
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("Data points must be 1-D sequences")
+    if xp.shape[0] != fp.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    if xp.shape[0] == 0:
+        raise ValueError("array of sample points is empty")
+    xf, xpf, fpf = astype(x, ft, copy=False), astype(xp, ft, copy=False), \
+        astype(fp, out_t, copy=False)
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        xf = ew.remainder(xf, period)
+        xpf = ew.remainder(xpf, period)
+        xpf, order = sort_with_order(xpf)
+        fpf = take(fpf, order)
+        n = xpf.shape[0]
+        xpf = _join(_join(ew.subtract(xpf[n - 1:], period), xpf), ew.add(xpf[:1], period))
+        fpf = _join(_join(fpf[n - 1:], fpf), fpf[:1])
+    if out_t.kind != "c":
+        return _interp_real(xf, xpf, fpf, left, right)
+    out = empty_array(x.shape, out_t, qi, x.usm_type)
+    lv = None if left is None else complex(left)
+    rv = None if right is None else complex(right)
+    # the real and imaginary parts interpolated apart, as NumPy does
+    out.real[...] = _interp_real(xf, xpf, astype(fpf.real, ft), None if lv is None else lv.real,
+                                 None if rv is None else rv.real)
+    out.imag[...] = _interp_real(xf, xpf, astype(fpf.imag, ft), None if lv is None else lv.imag,
+                                 None if rv is None else rv.imag, at_nan=0.0)
+    return out

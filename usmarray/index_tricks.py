@@ -1,0 +1,354 @@
+"""NumPy's index helpers beyond the array API: ``indices``, ``ix_``,
+``unravel_index``, ``ravel_multi_index``, ``delete`` and ``insert``.
+
+Index arithmetic runs on the device in int64. Index *parameters* that shape
+the result (``delete``'s and ``insert``'s ``obj``, ``ix_``'s sequences, the
+``shape``/``dims`` tuples) may be host data, as NumPy users write them
+(``np.delete(x, [0, 2])``); a usm_ndarray ``obj`` is read to the host, since
+the result's length depends on it. Data (``insert``'s ``values``) must be on
+the device or a Python scalar. ``unravel_index`` and ``ravel_multi_index``
+check bounds as NumPy does: the host waits for one bool."""
+
+import math
+import operator
+
+import numpy as np
+
+from . import elementwise as ew
+from ._core import _dtypes
+from ._core._array import empty_array, usm_ndarray
+from ._core._copy import asnumpy, astype, broadcast_view, copy_into
+from ._core._device import common_queue, resolve_queue
+from ._core._indexing import take
+from ._core._layout import broadcast_shapes
+from ._core._views import check_array, moveaxis, normalize_axis, reshape
+from .creation import arange, asarray, full
+from .elementwise import mixed_operand_error
+from .reduction import any as _any, min as _min, max as _max
+from .searching import nonzero
+
+__all__ = ["indices", "ix_", "unravel_index", "ravel_multi_index", "delete", "insert"]
+
+
+def indices(dimensions, dtype=None, sparse=False, *, device=None, usm_type="device",
+            sycl_queue=None):
+    """An array of grid indices, as ``numpy.indices``.
+
+    Parameters
+    ----------
+    dimensions : sequence of ints
+        The shape of the grid.
+    dtype : dtype, optional
+        Default int64 (NumPy's int).
+    sparse : bool
+        Return one broadcastable array per dimension instead of a dense stack.
+    device, usm_type, sycl_queue
+        Where the arrays are made.
+
+    Returns
+    -------
+    usm_ndarray or tuple of usm_ndarray
+        Dense: shape ``(len(dimensions),) + dimensions``, ``out[i]`` the index
+        along dimension i. Sparse: arrays of shape (1, ..., n_i, ..., 1).
+    """
+    dims = tuple(operator.index(d) for d in dimensions)
+    if dtype is None or np.dtype(dtype) == np.dtype(int):
+        dtype = _dtypes.int64
+    qi = resolve_queue(device, sycl_queue)
+    n = len(dims)
+    parts = [reshape(arange(d, dtype=dtype, sycl_queue=qi.queue, usm_type=usm_type),
+                     (1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dims)]
+    if sparse:
+        return tuple(parts)
+    out = empty_array((n,) + dims, _dtypes.to_dtype(dtype), qi, usm_type)
+    for i, p in enumerate(parts):
+        if p.size and out[i].size:
+            copy_into(out[i], broadcast_view(p, dims))
+    return out
+
+
+def _device_index(value, q, what):
+    """An index sequence as a usm_ndarray on queue `q` (host data is copied)."""
+    if isinstance(value, usm_ndarray):
+        return value
+    h = np.asarray(value)
+    if h.size == 0:
+        h = h.astype(np.int64)   # an empty list indexes nothing, as in NumPy
+    if h.dtype.kind not in "biu":
+        raise IndexError(f"{what}: arrays used as indices must be of integer (or boolean) type")
+    return asarray(h, sycl_queue=q)
+
+
+def ix_(*args):
+    """An open mesh from 1-d index sequences, as ``numpy.ix_``.
+
+    Parameters
+    ----------
+    *args : usm_ndarray or sequence
+        1-d integer or boolean index arrays (host sequences are copied to the
+        queue of the usm_ndarrays among them, or the default one).
+
+    Returns
+    -------
+    tuple of usm_ndarray
+        ``out[k]`` of shape (1, ..., n_k, ..., 1), so that ``a[ix_(i, j)]``
+        is the cross product of the indices. Boolean arrays become the
+        indices of their true elements.
+    """
+    dev = [a for a in args if isinstance(a, usm_ndarray)]
+    q = dev[0].sycl_queue if dev else resolve_queue().queue
+    nd = len(args)
+    out = []
+    for k, a in enumerate(args):
+        a = _device_index(a, q, "ix_")
+        if a.ndim != 1:
+            raise ValueError("ix_: cross index must be 1 dimensional")
+        if a.dtype.kind == "b":
+            a = nonzero(a)[0]
+        out.append(reshape(a, (1,) * k + (a.size,) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+def _shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    return tuple(operator.index(s) for s in shape)
+
+
+def _as_int_array(name, a, q=None):
+    if isinstance(a, usm_ndarray):
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{name}: only int indices permitted")
+        return a
+    s = np.asarray(a)
+    if s.dtype.kind not in "iu":
+        raise TypeError(f"{name}: only int indices permitted")
+    if s.ndim:
+        raise mixed_operand_error(name, a)
+    return asarray(int(s), sycl_queue=q)
+
+
+def unravel_index(indices, shape, order="C"):
+    """Flat indices as tuples of coordinates, as ``numpy.unravel_index``.
+
+    Parameters
+    ----------
+    indices : usm_ndarray or int
+        Integer indices into the flattened array of `shape`.
+    shape : tuple of ints
+        The array's shape.
+    order : {'C', 'F'}
+        Row-major or column-major flattening.
+
+    Returns
+    -------
+    tuple of usm_ndarray
+        One int64 array of `indices`' shape per dimension. An index outside
+        ``[0, prod(shape))`` is a ValueError (the host waits for the check).
+    """
+    dims = _shape(shape)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    i = _as_int_array("unravel_index", indices)
+    size = 1
+    for d in dims:
+        size *= d
+    if i.size and bool(_any(ew.logical_or(ew.less(i, 0), ew.greater_equal(i, size)))):
+        lo, hi = int(_min(i)), int(_max(i))
+        bad = lo if lo < 0 else hi
+        raise ValueError(f"index {bad} is out of bounds for array with size {size}")
+    i = astype(i, _dtypes.int64, copy=False)
+    out = [None] * len(dims)
+    walk = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
+    for d in walk:
+        n = dims[d]
+        out[d] = ew.remainder(i, n)
+        i = ew.floor_divide(i, n)
+    return tuple(out)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """Tuples of coordinates as flat indices, as ``numpy.ravel_multi_index``.
+
+    Parameters
+    ----------
+    multi_index : tuple of usm_ndarray
+        One integer array (or int) per dimension; they broadcast.
+    dims : tuple of ints
+        The array's shape.
+    mode : {'raise', 'wrap', 'clip'} or tuple of them
+        Out-of-bounds coordinates: a ValueError (the host waits for the
+        check), wrapped around, or clipped; one mode per dimension in a tuple.
+    order : {'C', 'F'}
+        Row-major or column-major flattening.
+
+    Returns
+    -------
+    usm_ndarray
+        int64 flat indices of the broadcast shape.
+    """
+    dims = _shape(dims)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    if isinstance(multi_index, usm_ndarray):
+        multi_index = tuple(multi_index[k] for k in range(multi_index.shape[0]))
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError("ravel_multi_index: mode must be a string or a tuple of one per "
+                         "dimension")
+    dev = [m for m in multi_index if isinstance(m, usm_ndarray)]
+    q = dev[0].sycl_queue if dev else resolve_queue().queue
+    coords = [_as_int_array("ravel_multi_index", m, q) for m in multi_index]
+    common_queue(*coords)
+    shape = broadcast_shapes(*(c.shape for c in coords))
+    strides = [math.prod(dims[d + 1:]) if order == "C" else math.prod(dims[:d])
+               for d in range(len(dims))]
+    total = None
+    for c, n, m, st in zip(coords, dims, modes, strides):
+        c = astype(c, _dtypes.int64, copy=False)
+        if m == "raise":
+            if c.size and bool(_any(ew.logical_or(ew.less(c, 0), ew.greater_equal(c, n)))):
+                raise ValueError("invalid entry in coordinates array")
+        elif m == "wrap":
+            c = ew.remainder(c, n) if n else c
+        elif m == "clip":
+            c = ew.clip(c, 0, max(n - 1, 0))
+        else:
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', got {m!r}")
+        term = ew.multiply(c, st)
+        total = term if total is None else ew.add(total, term)
+    if total is None:
+        return full(shape, 0, dtype=_dtypes.int64, sycl_queue=q)
+    return astype(broadcast_view(total, shape), _dtypes.int64)
+
+
+def _flat_axis(name, arr, axis):
+    check_array(arr, name)
+    if axis is None:
+        return reshape(arr, (-1,)), 0
+    return arr, normalize_axis(axis, arr.ndim)
+
+
+def _host_obj(obj):
+    """delete/insert's `obj` as NumPy reads it (a slice stays a slice)."""
+    if isinstance(obj, usm_ndarray):
+        return asnumpy(obj)
+    return obj
+
+
+def delete(arr, obj, axis=None):
+    """A copy without the given entries along an axis, as ``numpy.delete``.
+
+    Parameters
+    ----------
+    arr : usm_ndarray
+        The array.
+    obj : slice, int, sequence of ints or bool mask (or usm_ndarray)
+        What to remove along `axis`; NumPy's rules and errors (a usm_ndarray is
+        read to the host: the result's length depends on it).
+    axis : int, optional
+        None: `arr` is flattened first.
+
+    Returns
+    -------
+    usm_ndarray
+        The kept entries, gathered on the device.
+    """
+    arr, axis = _flat_axis("delete", arr, axis)
+    n = arr.shape[axis]
+    try:
+        keep = np.delete(np.arange(n), _host_obj(obj))   # NumPy's checks and messages
+    except IndexError as e:
+        raise IndexError(str(e).replace("axis 0", f"axis {axis}")) from None
+    if keep.size == n:
+        return astype(arr, arr.dtype, copy=True)
+    return take(arr, asarray(keep, sycl_queue=arr.sycl_queue), axis=axis)
+
+
+def _values(arr, values):
+    if isinstance(values, usm_ndarray):
+        common_queue(arr, values)
+        return astype(values, arr.dtype, copy=False)
+    if isinstance(values, (list, tuple, np.ndarray)):
+        raise mixed_operand_error("insert", values)
+    return full((), values, dtype=arr.dtype, sycl_queue=arr.sycl_queue)
+
+
+def insert(arr, obj, values, axis=None):
+    """A copy with values inserted before the given indices, as ``numpy.insert``.
+
+    Parameters
+    ----------
+    arr : usm_ndarray
+        The array.
+    obj : int, slice or sequence of ints (or usm_ndarray)
+        Where to insert along `axis`: before these indices (NumPy's rules: a
+        scalar inserts `values` as a block, a sequence one entry per index).
+    values : usm_ndarray or scalar
+        The inserted values, cast to `arr`'s dtype and broadcast. Host data is
+        a TypeError that says to move it with ``ua.asarray(...)``.
+    axis : int, optional
+        None: `arr` is flattened first.
+
+    Returns
+    -------
+    usm_ndarray
+        The new array.
+    """
+    arr, axis = _flat_axis("insert", arr, axis)
+    obj = _host_obj(obj)
+    vals = _values(arr, values)
+    nd, n = arr.ndim, arr.shape[axis]
+    if isinstance(obj, slice):
+        idx = np.arange(*obj.indices(n), dtype=np.int64)
+    else:
+        idx = np.array(obj)
+        if idx.dtype == bool:
+            if idx.ndim != 1:
+                raise ValueError("boolean array argument obj to insert must be one dimensional")
+            idx = np.flatnonzero(idx)
+        elif idx.ndim > 1:
+            raise ValueError("index array argument obj to insert must be one dimensional or "
+                             "scalar")
+        elif idx.size == 0:
+            idx = idx.astype(np.int64)
+        elif idx.dtype.kind not in "iu":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    head = (slice(None),) * axis
+    if idx.size == 1:
+        index = int(idx.item())
+        if index < -n or index > n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        index += n if index < 0 else 0
+        vals = reshape(vals, (1,) * (nd - vals.ndim) + vals.shape)
+        if idx.ndim == 0:
+            vals = moveaxis(vals, 0, axis)
+        k = vals.shape[axis]
+        shape = arr.shape[:axis] + (n + k,) + arr.shape[axis + 1:]
+        new = empty_array(shape, arr.dtype, arr._q, arr.usm_type)
+        before, after = slice(None, index), slice(index, None)
+        for dst, src in ((new[head + (before,)], arr[head + (before,)]),
+                         (new[head + (slice(index + k, None),)], arr[head + (after,)])):
+            if dst.size:
+                copy_into(dst, src)
+        block = new[head + (slice(index, index + k),)]
+        if block.size:
+            copy_into(block, broadcast_view(vals, block.shape))
+        return new
+    idx = idx.astype(np.int64)
+    idx[idx < 0] += n
+    k = len(idx)
+    order = idx.argsort(kind="mergesort")
+    idx[order] += np.arange(k)
+    old = np.ones(n + k, dtype=bool)
+    old[idx] = False                  # (IndexError for an index beyond the end, as NumPy)
+    shape = arr.shape[:axis] + (n + k,) + arr.shape[axis + 1:]
+    new = empty_array(shape, arr.dtype, arr._q, arr.usm_type)
+    q = arr.sycl_queue
+    if k:
+        new[head + (asarray(idx, sycl_queue=q),)] = vals
+    if n and new.size:
+        new[head + (asarray(np.flatnonzero(old), sycl_queue=q),)] = arr
+    return new

@@ -1,0 +1,194 @@
+"""``usmarray.testing``: NumPy's array assertions for usm_ndarrays
+(``assert_allclose``, ``assert_array_equal``, ``assert_array_almost_equal``),
+as ``cupy.testing`` has them.
+
+Either argument may be a usm_ndarray, a NumPy array, a scalar or a
+sequence. When one of them is a usm_ndarray, the other is copied to its
+device and the comparison runs there: the host reads one bool. Only a
+failing comparison copies both to the host, where ``numpy.testing`` makes
+the message (the mismatch count, the largest differences, the arrays), so
+failures read as NumPy's. Arguments without a usm_ndarray, or whose dtypes
+the device cannot hold, are compared by ``numpy.testing`` itself."""
+
+import numpy as np
+
+from . import elementwise as ew
+from ._core import _dtypes
+from ._core._array import usm_ndarray
+from ._core._copy import asnumpy, astype
+from .comparison import close_mask
+from .creation import asarray
+from .reduction import all as _all
+from .searching import where
+
+__all__ = ["assert_allclose", "assert_array_equal", "assert_array_almost_equal"]
+
+
+def _on_device(actual, desired):
+    """(actual, desired) as usm_ndarrays on one device, or None when the
+    comparison should be NumPy's (no usm_ndarray, or data the device
+    cannot hold exactly)."""
+    if isinstance(actual, usm_ndarray):
+        like = actual
+    elif isinstance(desired, usm_ndarray):
+        like = desired
+    else:
+        return None
+    out = []
+    for v in (actual, desired):
+        if isinstance(v, usm_ndarray):
+            if v.sycl_queue != like.sycl_queue:
+                return None
+            out.append(v)
+            continue
+        h = np.asarray(v)
+        if h.dtype.kind not in "biufc":
+            return None
+        dt = _dtypes.to_dtype(h.dtype)
+        try:
+            _dtypes.check_device_support(dt, like._q)
+        except ValueError:
+            return None   # (float64 data for a device without fp64: NumPy compares exactly)
+        out.append(asarray(h, sycl_queue=like.sycl_queue))
+    return tuple(out)
+
+
+def _shapes_ok(x, y, strict):
+    if strict:
+        return x.shape == y.shape and x.dtype == y.dtype
+    return x.shape == y.shape or x.shape == () or y.shape == ()
+
+
+def _holds(pair, strict, mask_of):
+    """Whether the device comparison passes (False also when it cannot run)."""
+    x, y = pair
+    if not _shapes_ok(x, y, strict):
+        return False
+    if x.size == 0 or y.size == 0:
+        return True
+    try:
+        return bool(_all(mask_of(x, y)))
+    except TypeError:
+        return False   # (bool subtraction, say: NumPy decides)
+
+
+def _host(v):
+    return asnumpy(v) if isinstance(v, usm_ndarray) else v
+
+
+def _numpy(fn, actual, desired, **kwargs):
+    __tracebackhide__ = True
+    fn(_host(actual), _host(desired), **kwargs)
+
+
+def assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, err_msg="",
+                    verbose=True, *, strict=False):
+    """Raise AssertionError unless the arrays are equal within a tolerance,
+    as ``numpy.testing.assert_allclose``.
+
+    Parameters
+    ----------
+    actual, desired : usm_ndarray, NumPy array or array_like
+        The arrays; they must have one shape (a 0-d one broadcasts unless
+        `strict`).
+    rtol, atol : float
+        ``abs(actual - desired) <= atol + rtol * abs(desired)``.
+    equal_nan : bool
+        Whether NaNs at the same places compare equal.
+    err_msg : str
+        Added to the failure message.
+    verbose : bool
+        Whether the failure message shows the arrays.
+    strict : bool
+        Whether shapes and dtypes must match exactly.
+
+    Returns
+    -------
+    None
+    """
+    __tracebackhide__ = True   # (pytest shows the caller's line)
+    pair = _on_device(actual, desired)
+    if pair is not None and _holds(
+            pair, strict, lambda x, y: close_mask(x, y, atol, rtol, equal_nan, numpy_rule=True,
+                                                  what="assert_allclose")):
+        return
+    _numpy(np.testing.assert_allclose, actual, desired, rtol=rtol, atol=atol,
+           equal_nan=equal_nan, err_msg=err_msg, verbose=verbose, strict=strict)
+
+
+def _equal_mask(x, y):
+    eq = ew.equal(x, y)
+    if x.dtype.kind in "fc" or y.dtype.kind in "fc":
+        eq = ew.logical_or(eq, ew.logical_and(ew.isnan(x), ew.isnan(y)))
+    return eq
+
+
+def assert_array_equal(actual, desired, err_msg="", verbose=True, *, strict=False):
+    """Raise AssertionError unless the arrays are equal, as
+    ``numpy.testing.assert_array_equal``.
+
+    Parameters
+    ----------
+    actual, desired : usm_ndarray, NumPy array or array_like
+        The arrays (a 0-d one broadcasts unless `strict`). NaNs at the same
+        places compare equal.
+    err_msg : str
+        Added to the failure message.
+    verbose : bool
+        Whether the failure message shows the arrays.
+    strict : bool
+        Whether shapes and dtypes must match exactly.
+
+    Returns
+    -------
+    None
+    """
+    __tracebackhide__ = True   # (pytest shows the caller's line)
+    pair = _on_device(actual, desired)
+    if pair is not None and _holds(pair, strict, _equal_mask):
+        return
+    _numpy(np.testing.assert_array_equal, actual, desired, err_msg=err_msg, verbose=verbose,
+           strict=strict)
+
+
+def _almost_mask(decimal):
+    threshold = 1.5 * 10.0 ** (-decimal)
+
+    def mask(x, y):
+        ft = _dtypes.result_type(y, x._q.float) if y.dtype.kind not in "fc" else y.dtype
+        xf, yf = astype(x, _dtypes.result_type(x, ft), copy=False), astype(y, ft, copy=False)
+        nan_x, nan_y = ew.isnan(xf), ew.isnan(yf)
+        inf_any = ew.logical_or(ew.isinf(xf), ew.isinf(yf))
+        close = ew.less(ew.abs(ew.subtract(xf, yf)), threshold)
+        # NaNs must be at the same places, infinities equal; the rest within the threshold
+        return where(ew.logical_or(nan_x, nan_y), ew.logical_and(nan_x, nan_y),
+                     where(inf_any, ew.equal(xf, yf), close))
+    return mask
+
+
+def assert_array_almost_equal(actual, desired, decimal=6, err_msg="", verbose=True):
+    """Raise AssertionError unless the arrays agree to `decimal` places, as
+    ``numpy.testing.assert_array_almost_equal``.
+
+    Parameters
+    ----------
+    actual, desired : usm_ndarray, NumPy array or array_like
+        The arrays (a 0-d one broadcasts).
+    decimal : int
+        ``abs(desired - actual) < 1.5 * 10**(-decimal)``; NaNs and
+        infinities must be at the same places.
+    err_msg : str
+        Added to the failure message.
+    verbose : bool
+        Whether the failure message shows the arrays.
+
+    Returns
+    -------
+    None
+    """
+    __tracebackhide__ = True   # (pytest shows the caller's line)
+    pair = _on_device(actual, desired)
+    if pair is not None and _holds(pair, False, _almost_mask(decimal)):
+        return
+    _numpy(np.testing.assert_array_almost_equal, actual, desired, decimal=decimal,
+           err_msg=err_msg, verbose=verbose)
