@@ -47,7 +47,7 @@ Event unary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::ha
     const int64_t n = it.size();
     const sycl::kernel *kv = simd_variant(kc, "unary_vec<" + sig + ">", ptrs[1]);
     const sycl::kernel &k = kv ? *kv : kc.get("unary_contig<" + sig + ">");
-    return Event{submit(q, {x.alloc, r.alloc}, [&](sycl::handler &h) {
+    return Event{submit(q, {x.alloc, r.alloc}, [&](auto &h) {
       set_args(h, ptrs[0], ptrs[1], n);
       h.parallel_for(kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size), k);
     })};
@@ -80,7 +80,7 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
     const int64_t n = it.size();
     const sycl::kernel *kv = simd_variant(kc, "binary_vec<" + sig + ">", ptrs[2]);
     const sycl::kernel &k = kv ? *kv : kc.get("binary_contig<" + sig + ">");
-    return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+    return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](auto &h) {
       set_args(h, ptrs[0], ptrs[1], ptrs[2], n);
       h.parallel_for(kv ? simd_range(n, r.itemsize) : linear_range(n, kc.wg_size), k);
     })};
@@ -97,7 +97,7 @@ Event binary(std::uintptr_t qref, KernelCache &kc, const std::string &sig, nb::h
         kc, "binary_rows_vec<" + sig + ", " + std::to_string(inner) + ">", ptrs[2]);
     if (kv) {
       const Geometry<2, 3> g = geometry_of<2, 3>(it);
-      return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+      return Event{submit(q, {a.alloc, b.alloc, r.alloc}, [&](auto &h) {
         set_args(h, ptrs[0], ptrs[1], ptrs[2], g);
         h.parallel_for(simd_range(it.shape[1], r.itemsize, it.shape[0]), *kv);
       })};
@@ -124,12 +124,12 @@ template <size_t N> struct Raw {
 };
 
 template <size_t N>
-sycl::event scalar_launch(sycl::queue &q, const sycl::kernel &k, const char *value, char *arr,
+Ev scalar_launch(sycl::queue &q, const sycl::kernel &k, const char *value, char *arr,
                           char *out, bool left, int64_t n, Allocation *aa, Allocation *ra,
                           const sycl::nd_range<1> &range) {
   Raw<N> v;
   std::memcpy(v.b, value, N);
-  return submit(q, {aa, ra}, [&](sycl::handler &h) {
+  return submit(q, {aa, ra}, [&](auto &h) {
     if (left) set_args(h, v, arr, out, n);
     else set_args(h, arr, v, out, n);
     h.parallel_for(range, k);

@@ -4,7 +4,9 @@
 // placement; this layer validates, picks the fast path and submits.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstring>
 #include <sycl/sycl.hpp>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -39,13 +41,68 @@ enum UsmKind : int { KIND_UNKNOWN = 0, KIND_DEVICE = 1, KIND_SHARED = 2, KIND_HO
 constexpr int kMaxDims = 64;
 
 // ---------------------------------------------------------------- events
+// The event of a submitted command: the SYCL runtime's, or the OpenCL event
+// itself (a retained cl_event) for kernels launched on the OpenCL queue
+// underneath a SYCL queue (launch.cpp). Empty: nothing to wait for.
+class Ev {
+ public:
+  Ev() = default;
+  Ev(const sycl::event &e) : sycl_(e) {}
+  // Takes over the caller's reference to an OpenCL event.
+  static Ev adopt_native(void *cl_event);
+  Ev(const Ev &o) : sycl_(o.sycl_), native_(o.native_) {
+    if (native_) native_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  Ev(Ev &&o) noexcept : sycl_(std::move(o.sycl_)), native_(o.native_) { o.native_ = nullptr; }
+  Ev &operator=(const Ev &o) {
+    Ev t(o);
+    swap(t);
+    return *this;
+  }
+  Ev &operator=(Ev &&o) noexcept {
+    Ev t(std::move(o));
+    swap(t);
+    return *this;
+  }
+  ~Ev() {
+    if (native_ && native_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) release(native_);
+  }
+  void swap(Ev &o) noexcept {
+    std::swap(sycl_, o.sycl_);
+    std::swap(native_, o.native_);
+  }
+  bool empty() const { return !sycl_ && !native_; }
+  // the cl_event, when launched natively
+  void *native() const { return native_ ? native_->event : nullptr; }
+  const sycl::event *sycl_event() const { return sycl_ ? &*sycl_ : nullptr; }
+  bool complete() const;
+  void wait_and_throw() const;  // (host_wait is the deadlock-safe wait)
+  // For commands submitted through SYCL that must follow this one (a native
+  // event becomes a SYCL event of `ctx`: several microseconds, so only
+  // where a dependency is needed).
+  sycl::event to_sycl(const sycl::context &ctx) const;
+  bool operator==(const Ev &o) const;
+
+ private:
+  // One OpenCL reference shared by the copies (the engine copies an event
+  // into the last use of every allocation a command touches; the OpenCL
+  // runtime's retain and release cost more than a counter).
+  struct Native {
+    std::atomic<int> refs;
+    void *event;
+  };
+  static void release(Native *n);
+  std::optional<sycl::event> sycl_;
+  Native *native_ = nullptr;
+};
+
 // Ordering state of one memory region: the last submitted command that
 // touched it. Every later command touching it depends on that event unless
 // both run on the same in-order queue. Allocations viewing the same memory
 // (an array re-imported through SUAI or usm_data, two wrappers of one
 // dpctl.memory object) share one LastUse.
 struct LastUse {
-  std::optional<sycl::event> event;
+  std::optional<Ev> event;
   std::optional<sycl::queue> queue;
   bool in_order = false;
   bool pending() const;
@@ -54,10 +111,10 @@ struct LastUse {
 // Block until `e` completed. Every host wait goes through this (without the
 // GIL): the OpenCL CPU runtime deadlocks when several threads block in it at
 // once on out-of-order queues (memory.cpp).
-void host_wait(const sycl::event &e);
+void host_wait(const Ev &e);
 // The same, polling for up to `spin` before it blocks (for commands the
 // waiting thread cannot help to run).
-void host_wait(const sycl::event &e, std::chrono::microseconds spin);
+void host_wait(const Ev &e, std::chrono::microseconds spin);
 
 // ---------------------------------------------------------------- memory
 struct Allocation {
@@ -196,11 +253,15 @@ bool materialize(KernelCache &kc, const std::string &name);
 // The one place commands are submitted: adds the dependencies the touched
 // allocations need and records the new event as their last use.
 // (`touched` is an initializer list, or a vector when the count varies.)
-template <class Touched, class CGF> sycl::event submit(sycl::queue &q, const Touched &touched, CGF &&cgf);
+// A command group that only launches a kernel (`cgf(h)` sets its arguments
+// with set_args/set_arg and calls h.parallel_for, for any handler type h)
+// goes to the OpenCL queue underneath an OpenCL SYCL queue (launch.cpp):
+// the SYCL runtime's submission costs as much again as OpenCL's.
+template <class Touched, class CGF> Ev submit(sycl::queue &q, const Touched &touched, CGF &&cgf);
 template <class CGF>
-sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf);
+Ev submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf);
 template <class F>
-sycl::event enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue);
+Ev enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue);
 
 // Kernel arguments of usmarray's kernels: USM pointers go by value
 // (usm::KernelPtr, kernels/sycl/geometry.hpp, says why), everything else
@@ -210,35 +271,105 @@ template <class T> inline auto kernel_arg(const T &v) {
   else if constexpr (std::is_null_pointer_v<T>) return KernelPtr<const void>{nullptr};
   else return v;
 }
+
+// A kernel launch recorded instead of submitted: its arguments' bytes, the
+// kernel and its nd_range (in OpenCL's order: dimension 0 varies fastest).
+struct Launch {
+  static constexpr int kMaxArgs = 32;
+  static constexpr size_t kBytes = 2048;
+  const sycl::kernel *kernel = nullptr;
+  unsigned dims = 0;
+  size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+  int nargs = 0;
+  bool overflow = false;  // more arguments or bytes than recorded: launch through SYCL
+  uint16_t off[kMaxArgs] = {}, size[kMaxArgs] = {};
+  size_t used = 0;
+  alignas(16) unsigned char data[kBytes];
+
+  template <class T> void arg(int i, const T &v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const size_t at = (used + 15) & ~size_t(15);
+    if (i < 0 || i >= kMaxArgs || at + sizeof(T) > kBytes) {
+      overflow = true;
+      return;
+    }
+    std::memcpy(data + at, &v, sizeof(T));
+    off[i] = static_cast<uint16_t>(at);
+    size[i] = static_cast<uint16_t>(sizeof(T));
+    used = at + sizeof(T);
+    if (i + 1 > nargs) nargs = i + 1;
+  }
+  template <int D> void parallel_for(const sycl::nd_range<D> &r, const sycl::kernel &k) {
+    kernel = &k;
+    dims = D;
+    for (int d = 0; d < D; ++d) {
+      global[d] = r.get_global_range()[D - 1 - d];
+      local[d] = r.get_local_range()[D - 1 - d];
+    }
+  }
+};
+
 template <class... A> inline void set_args(sycl::handler &h, const A &...a) {
   h.set_args(kernel_arg(a)...);
 }
 template <class A> inline void set_arg(sycl::handler &h, int i, const A &a) {
   h.set_arg(i, kernel_arg(a));
 }
+template <class... A> inline void set_args(Launch &l, const A &...a) {
+  int i = 0;
+  (l.arg(i++, kernel_arg(a)), ...);
+}
+template <class A> inline void set_arg(Launch &l, int i, const A &a) { l.arg(i, kernel_arg(a)); }
 
-void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
-                      std::vector<sycl::event> &deps);
-void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl::event &e);
+// `through_sycl`: the command is submitted through the SYCL runtime.
+void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n, std::vector<Ev> &deps,
+                      bool through_sycl);
+void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const Ev &e);
+
+// The OpenCL queue underneath `q` when kernels are launched on it (an
+// OpenCL backend, USMARRAY_NATIVE_LAUNCH not 0), else nullptr.
+void *native_queue(const sycl::queue &q);
+// Launches `l` on the OpenCL queue `cq` (native_queue(q)) after the
+// touched allocations' last uses and records it as their last use; empty
+// when the kernel cannot be launched so (its arguments differ from what
+// the OpenCL kernel has: the caller submits it through SYCL).
+std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *touched, size_t n,
+                                const Launch &l);
 
 // `enqueue(deps)` submits one command depending on `deps` and returns its
 // event: queue shortcuts (q.memcpy(dst, src, n, deps)) are cheaper than a
 // command group for copies and fills.
 template <class Touched, class F>
-sycl::event enqueue_touching(sycl::queue &q, const Touched &touched, F &&enqueue) {
-  thread_local std::vector<sycl::event> deps;
+Ev enqueue_touching(sycl::queue &q, const Touched &touched, F &&enqueue) {
+  thread_local std::vector<Ev> deps;
+  thread_local std::vector<sycl::event> sdeps;
   deps.clear();
-  add_dependencies(q, std::data(touched), std::size(touched), deps);
-  sycl::event e = enqueue(static_cast<const std::vector<sycl::event> &>(deps));
+  sdeps.clear();
+  add_dependencies(q, std::data(touched), std::size(touched), deps, true);
+  if (!deps.empty()) {
+    const sycl::context ctx = q.get_context();
+    for (const Ev &d : deps) sdeps.push_back(d.to_sycl(ctx));
+  }
+  Ev e(enqueue(static_cast<const std::vector<sycl::event> &>(sdeps)));
   record_use(q, std::data(touched), std::size(touched), e);
   return e;
 }
 template <class F>
-sycl::event enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue) {
+Ev enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqueue) {
   return enqueue_touching(q, touched, enqueue);
 }
 
-template <class Touched, class CGF> sycl::event submit(sycl::queue &q, const Touched &touched, CGF &&cgf) {
+template <class Touched, class CGF> Ev submit(sycl::queue &q, const Touched &touched, CGF &&cgf) {
+  if constexpr (std::is_invocable_v<CGF &, Launch &>) {
+    if (void *cq = native_queue(q)) {
+      Launch l;
+      cgf(l);
+      if (l.kernel && !l.overflow) {
+        std::optional<Ev> e = launch_native(cq, q, std::data(touched), std::size(touched), l);
+        if (e) return std::move(*e);
+      }
+    }
+  }
   return enqueue_touching(q, touched, [&](const std::vector<sycl::event> &deps) {
     return q.submit([&](sycl::handler &h) {
       if (!deps.empty()) h.depends_on(deps);
@@ -247,7 +378,7 @@ template <class Touched, class CGF> sycl::event submit(sycl::queue &q, const Tou
   });
 }
 template <class CGF>
-sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {
+Ev submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {
   return submit<std::initializer_list<Allocation *>>(q, touched, cgf);
 }
 
@@ -257,20 +388,20 @@ sycl::event submit(sycl::queue &q, std::initializer_list<Allocation *> touched, 
 // `ptrs` are the operands' element-zero pointers (after it.offset applied).
 // `extra` are appended after the Geometry argument.
 template <int NA, class... Extra>
-sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+Ev launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
                            const Iteration &it, char *const (&ptrs)[NA],
                            const int64_t (&itemsizes)[NA],
                            std::initializer_list<Allocation *> touched, Extra... extra);
 // The same, preferring `<inner>, ND>` (a kernel assuming unit stride in the
 // last dimension) when every operand has it.
 template <int NA, class... Extra>
-sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+Ev launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
                            const std::string &inner, const Iteration &it,
                            char *const (&ptrs)[NA], const int64_t (&itemsizes)[NA],
                            std::initializer_list<Allocation *> touched, Extra... extra);
 
 // t = s copied into `tmp` (at least s.size() items), C-contiguous.
-sycl::event copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &s, ArrayRef &t,
+Ev copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &s, ArrayRef &t,
                                Allocation *tmp);
 
 // 1-D launch over n items of a contiguous kernel taking (ptrs..., n, extra...).
@@ -289,7 +420,7 @@ sycl::nd_range<1> simd_range(int64_t n, int64_t min_itemsize, int64_t rows = 1);
 
 // Python-visible event handle.
 struct Event {
-  sycl::event ev;
+  Ev ev;
   void wait();
   bool complete() const;
 };

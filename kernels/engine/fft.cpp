@@ -129,7 +129,7 @@ Event fft(std::uintptr_t qref, nb::handle x_h, nb::handle out_h, const std::vect
   char *xp = x.data(), *rp = r.data();
   const int64_t xs = x.itemsize, rs = r.itemsize;
   std::vector<int64_t> idx(dims.size(), 0);
-  sycl::event ev;
+  Ev ev;
   for (;;) {
     int64_t ox = 0, orr = 0;
     for (size_t i = 0; i < dims.size(); ++i) {

@@ -12,8 +12,8 @@ inline size_t pow2_at_least(int64_t n) {
 }
 inline size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
-template <int ND, int NA, class... Extra, size_t... I>
-void set_strided_args(sycl::handler &h, char *const *ptrs, const Geometry<ND, NA> &g,
+template <int ND, int NA, class H, class... Extra, size_t... I>
+void set_strided_args(H &h, char *const *ptrs, const Geometry<ND, NA> &g,
                       std::index_sequence<I...>, Extra... extra) {
   set_args(h, ptrs[I]..., g, extra...);
 }
@@ -82,12 +82,12 @@ sycl::nd_range<(ND < 3 ? ND : 3)> strided_range(const Geometry<ND, NA> &g, int n
 
 // Dimensions [first, it.nd) of `it` on the ND variant.
 template <int ND, int NA, class... Extra>
-sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
+Ev launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
                       char *const *ptrs, std::initializer_list<Allocation *> touched,
                       size_t wgmax, Extra... extra) {
   const Geometry<ND, NA> g = geometry_of<ND, NA>(it, first);
   const auto range = strided_range<ND, NA>(g, NA, wgmax);
-  return submit(q, touched, [&](sycl::handler &h) {
+  return submit(q, touched, [&](auto &h) {
     set_strided_args<ND, NA>(h, ptrs, g, std::make_index_sequence<NA>{}, extra...);
     h.parallel_for(range, k);
   });
@@ -98,11 +98,11 @@ sycl::event launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it
 // the outer dimensions (it.nd - kMaxKernelDims of them). Collapsed
 // dimensions all have extent >= 2, so each launch covers at least 2^8 items
 // and there are at most size/256 launches. `launch(offsets)` per index.
-template <class F> sycl::event for_outer_indices(const Iteration &it, F &&launch) {
+template <class F> Ev for_outer_indices(const Iteration &it, F &&launch) {
   const int outer = it.nd - kMaxKernelDims;
   int64_t idx[kMaxDims] = {0};
   int64_t off[kMaxOperands];
-  sycl::event e;
+  Ev e;
   for (;;) {
     for (int a = 0; a < it.na; ++a) {
       off[a] = 0;
@@ -119,7 +119,7 @@ template <class F> sycl::event for_outer_indices(const Iteration &it, F &&launch
 // With `inner` ("family_inner<types"): use the inner variant when every
 // operand walks the last dimension with unit stride and one exists.
 template <int NA, class... Extra>
-sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+Ev launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
                            const std::string &inner, const Iteration &it,
                            char *const (&ptrs)[NA], const int64_t (&itemsizes)[NA],
                            std::initializer_list<Allocation *> touched, Extra... extra) {
@@ -153,7 +153,7 @@ sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &b
 }
 
 template <int NA, class... Extra>
-sycl::event launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
+Ev launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
                            const Iteration &it, char *const (&ptrs)[NA],
                            const int64_t (&itemsizes)[NA],
                            std::initializer_list<Allocation *> touched, Extra... extra) {

@@ -76,7 +76,7 @@ Result with_scratch(sycl::queue &q, Allocation *a0, Allocation *a1, Allocation *
   // in-order queue (which enqueue leaves out): it gets the pending last use
   // of every operand, whatever its queue.
   std::vector<sycl::event> own = pending_uses({a0, a1, a2, a3, scratch.get()});
-  sycl::event e = enqueue(q, {a0, a1, a2, a3, scratch.get()},
+  Ev e = enqueue(q, {a0, a1, a2, a3, scratch.get()},
                           [&](const std::vector<sycl::event> &deps) {
     for (const sycl::event &d : deps)
       if (std::find(own.begin(), own.end(), d) == own.end()) own.push_back(d);
@@ -241,7 +241,7 @@ Result lapack_gesvd(std::uintptr_t qref, nb::handle a_h, nb::handle s_h, nb::han
     int64_t info;
     {
       nb::gil_scoped_release nogil;
-      for (const sycl::event &e : pending) host_wait(e);
+      for (const sycl::event &e : pending) host_wait(Ev(e));
       info = hfn(type, a.batch, job, m, n, ap, a.ld, a.stride, sp, ss, up, u.ld, u.stride, vp,
                  vt.ld, vt.stride);
     }

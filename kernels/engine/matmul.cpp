@@ -31,7 +31,7 @@ Event matmul(std::uintptr_t qref, KernelCache &kc, nb::handle a_h, nb::handle x_
   const size_t L = std::min<size_t>(kc.wg_size, pow2_at_least(m));
   const size_t T = std::max<size_t>(1, std::min<size_t>(kc.wg_size / L, pow2_at_least(tiles)));
   char *ap = a.data(), *xp = x.data(), *rp = r.data();
-  return Event{submit(q, {a.alloc, x.alloc, r.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {a.alloc, x.alloc, r.alloc}, [&](auto &h) {
     set_args(h, ap, xp, rp, n, k, m, sa, sx);
     h.parallel_for(sycl::nd_range<3>{{static_cast<size_t>(B), round_up(static_cast<size_t>(tiles), T),
                                       round_up(static_cast<size_t>(m), L)},

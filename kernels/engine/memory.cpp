@@ -36,10 +36,7 @@ const char *move_type_name(int itemsize) {
   throw std::invalid_argument("no move type for item size " + std::to_string(itemsize));
 }
 
-static bool event_complete(const sycl::event &e) {
-  return e.get_info<sycl::info::event::command_execution_status>() ==
-         sycl::info::event_command_status::complete;
-}
+static bool event_complete(const Ev &e) { return e.complete(); }
 
 bool LastUse::pending() const { return event && !event_complete(*event); }
 
@@ -75,15 +72,15 @@ const std::chrono::microseconds kSpinWait{[] {
 }()};
 }
 
-void host_wait(const sycl::event &e) { host_wait(e, kSpinWait); }
+void host_wait(const Ev &e) { host_wait(e, kSpinWait); }
 
-void host_wait(const sycl::event &e, std::chrono::microseconds spin) {
+void host_wait(const Ev &e, std::chrono::microseconds spin) {
   if (event_complete(e)) return;
   const auto until = std::chrono::steady_clock::now() + spin;
   for (unsigned i = 1; spin.count() > 0; ++i) {
     std::this_thread::yield();
     if (event_complete(e)) {
-      sycl::event(e).wait_and_throw();  // (complete: returns at once, with errors raised)
+      e.wait_and_throw();  // (complete: returns at once, with errors raised)
       return;
     }
     if (i % 8 == 0 && std::chrono::steady_clock::now() > until) break;
@@ -91,7 +88,7 @@ void host_wait(const sycl::event &e, std::chrono::microseconds spin) {
   for (unsigned round = 0;; ++round) {
     if (g_wait_turn.try_lock()) {
       std::lock_guard<std::mutex> turn(g_wait_turn, std::adopt_lock);
-      sycl::event(e).wait_and_throw();
+      e.wait_and_throw();
       return;
     }
     if (event_complete(e)) return;
@@ -104,23 +101,28 @@ void host_wait(const sycl::event &e, std::chrono::microseconds spin) {
 }
 
 // ------------------------------------------------------------- ordering
-void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n,
-                      std::vector<sycl::event> &deps) {
+void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n, std::vector<Ev> &deps,
+                      bool through_sycl) {
   const bool in_order = q.is_in_order();
   for (size_t i = 0; i < n; ++i) {
     Allocation *a = touched[i];
     if (!a) continue;
     const LastUse &l = *a->last;
     if (!l.event) continue;
-    // Same in-order queue: the queue itself orders the commands.
-    if (in_order && l.in_order && *l.queue == q) continue;
+    // Same in-order queue: the queue itself orders the commands. Except a
+    // command the SYCL runtime submits after a kernel launched on the
+    // OpenCL queue underneath (launch.cpp): a host task (oneMKL's on CPU
+    // devices) waits only for events the SYCL runtime knows.
+    if (in_order && l.in_order && *l.queue == q &&
+        !(through_sycl && l.event->native() && !l.event->complete()))
+      continue;
     bool dup = false;
     for (auto &d : deps) dup = dup || d == *l.event;
     if (!dup) deps.push_back(*l.event);
   }
 }
 
-void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const sycl::event &e) {
+void record_use(sycl::queue &q, Allocation *const *touched, size_t n, const Ev &e) {
   const bool in_order = q.is_in_order();
   for (size_t i = 0; i < n; ++i) {
     Allocation *a = touched[i];
@@ -177,7 +179,7 @@ struct Region {
 };
 
 struct Deferred {
-  sycl::event ev;
+  Ev ev;
   void *ptr;  // freed with sycl::free once ev completed, if not null
   std::optional<sycl::context> ctx;
   nb::object owner;  // released once ev completed
@@ -320,7 +322,7 @@ void collect_deferred_all() {
 
 namespace {
 // Host wait (without the GIL) for `evs`, then release what completed.
-void wait_then_collect(const std::vector<sycl::event> &evs) {
+void wait_then_collect(const std::vector<Ev> &evs) {
   {
     nb::gil_scoped_release rel;
     for (auto &e : evs) host_wait(e);
@@ -334,7 +336,7 @@ void limit_deferred() {
   if (p.deferred_bytes <= kDeferredLimit || p.shut_down) return;
   collect_deferred_all();
   if (p.deferred_bytes <= kDeferredLimit) return;
-  std::vector<sycl::event> evs;
+  std::vector<Ev> evs;
   for (auto &d : p.deferred) evs.push_back(d.ev);
   wait_then_collect(evs);
 }
@@ -344,9 +346,9 @@ namespace {
 // The last commands on memory usmarray knows (of queue `only`, when given).
 // Every command usmarray submitted is the last use of some allocation or
 // ordered before one (commands on one allocation are chained).
-std::vector<sycl::event> last_uses(const sycl::queue *only) {
+std::vector<Ev> last_uses(const sycl::queue *only) {
   Pool &p = P();
-  std::vector<sycl::event> evs;
+  std::vector<Ev> evs;
   auto add = [&](const LastUse *l) {
     if (l && l->event && (!only || (l->queue && *l->queue == *only))) evs.push_back(*l->event);
   };
@@ -359,7 +361,7 @@ std::vector<sycl::event> last_uses(const sycl::queue *only) {
 }  // namespace
 
 void synchronize_all() {
-  std::vector<sycl::event> evs = last_uses(nullptr);
+  std::vector<Ev> evs = last_uses(nullptr);
   for (auto &d : P().deferred) evs.push_back(d.ev);
   wait_then_collect(evs);
 }
@@ -378,7 +380,7 @@ void synchronize_all() {
 // ua.synchronize(): 146 µs blocking at once, against 112 µs without the
 // synchronize).
 void queue_wait(sycl::queue &q) {
-  const std::vector<sycl::event> evs = last_uses(&q);
+  const std::vector<Ev> evs = last_uses(&q);
   nb::gil_scoped_release rel;
   for (auto &e : evs) host_wait(e);
   host_wait(q.ext_oneapi_submit_barrier(), std::max(kSpinWait, std::chrono::microseconds(100)));
@@ -468,7 +470,7 @@ Allocation::~Allocation() {
 
 void Allocation::wait() {
   if (!last->event) return;
-  sycl::event e = *last->event;
+  Ev e = *last->event;
   {
     nb::gil_scoped_release rel;
     host_wait(e);
@@ -492,7 +494,7 @@ void pool_free_cached() {
   Pool &p = P();
   evict_until(0);
   // Waiting here is what the caller asked for: memory back to the system.
-  std::vector<sycl::event> evs;
+  std::vector<Ev> evs;
   for (auto &d : p.deferred) evs.push_back(d.ev);
   wait_then_collect(evs);
 }

@@ -57,10 +57,8 @@ std::vector<sycl::event> pending_uses(std::initializer_list<Allocation *> allocs
   std::vector<sycl::event> own;
   for (Allocation *x : allocs) {
     if (!x || !x->last->event) continue;
-    const sycl::event &ev = *x->last->event;
-    if (ev.get_info<sycl::info::event::command_execution_status>() !=
-        sycl::info::event_command_status::complete)
-      own.push_back(ev);
+    const Ev &ev = *x->last->event;
+    if (!ev.complete()) own.push_back(ev.to_sycl(x->ctx));
   }
   return own;
 }

@@ -237,7 +237,7 @@ NB_MODULE(_engine, m) {
         // Make work submitted to `q` later wait for the memory's pending
         // commands, without a host wait.
         sycl::queue &q = queue_from_ref(qref);
-        if (a.last->pending()) q.ext_oneapi_submit_barrier({*a.last->event});
+        if (a.last->pending()) q.ext_oneapi_submit_barrier({a.last->event->to_sycl(q.get_context())});
       }, "Make later commands of a queue wait for the memory's pending work.");
 
   nb::class_<KernelCache>(m, "KernelCache", "Kernels compiled for one (context, device).")
@@ -407,6 +407,9 @@ NB_MODULE(_engine, m) {
         "Wait for every command on memory usmarray knows, then release the deferred list.");
   m.def("queue_wait", [](std::uintptr_t qref) { queue_wait(queue_from_ref(qref)); },
         "Wait for every command submitted to a queue so far (deadlock-safe queue.wait()).");
+  m.def("native_launch", [](std::uintptr_t qref) { return native_queue(queue_from_ref(qref)) != nullptr; },
+        "Whether kernels on this queue launch through the OpenCL queue underneath it "
+        "(kernels/engine/launch.cpp; USMARRAY_NATIVE_LAUNCH=0 turns it off).");
   m.def("shutdown", &engine_shutdown);
   m.def("is_shut_down", &engine_is_shut_down);
 }

@@ -20,13 +20,13 @@ namespace usm {
 namespace {
 
 template <int ND>
-sycl::event launch_nary_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
+Ev launch_nary_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int first,
                            const std::vector<char *> &ptrs, const std::vector<char *> &raw,
                            const std::vector<Allocation *> &touched, size_t wgmax,
                            const Params &prm) {
   const Geometry<ND, kMaxOperands> g = geometry_of<ND, kMaxOperands>(it, first);
   const auto range = strided_range<ND, kMaxOperands>(g, it.na, wgmax);
-  return submit(q, touched, [&](sycl::handler &h) {
+  return submit(q, touched, [&](auto &h) {
     int i = 0;
     for (char *p : ptrs) set_arg(h, i++, p);
     for (char *p : raw) set_arg(h, i++, p);
@@ -100,7 +100,7 @@ Event nary(std::uintptr_t qref, KernelCache &kc, const std::string &name,
       if (aligned) kv = simd_variant(kc, name + "_vec<1>", ptrs[n_in]);
     }
     const sycl::kernel &k = kv ? *kv : kc.get(name + "_contig");
-    return Event{submit(q, touched, [&](sycl::handler &h) {
+    return Event{submit(q, touched, [&](auto &h) {
       int i = 0;
       for (char *p : ptrs) set_arg(h, i++, p);
       for (char *p : raws) set_arg(h, i++, p);

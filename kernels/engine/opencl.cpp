@@ -23,6 +23,12 @@ const OpenCL &opencl() {
             sym(c->ReleaseDevice, "clReleaseDevice") &&
             sym(c->GetExtensionFunctionAddressForPlatform,
                 "clGetExtensionFunctionAddressForPlatform");
+    c->launch_ok = sym(c->SetKernelArg, "clSetKernelArg") &&
+                   sym(c->EnqueueNDRangeKernel, "clEnqueueNDRangeKernel") &&
+                   sym(c->GetKernelInfo, "clGetKernelInfo") &&
+                   sym(c->GetEventInfo, "clGetEventInfo") &&
+                   sym(c->WaitForEvents, "clWaitForEvents") &&
+                   sym(c->RetainEvent, "clRetainEvent") && sym(c->ReleaseEvent, "clReleaseEvent");
     return c;
   }();
   return *cl;

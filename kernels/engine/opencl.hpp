@@ -1,6 +1,7 @@
 // OpenCL entry points, looked up in the libOpenCL.so.1 the SYCL runtime
 // already loaded (the engine does not link OpenCL): device binaries for the
-// kernel cache, USM allocation ranges for validating imported memory.
+// kernel cache, USM allocation ranges for validating imported memory, and
+// kernel launches on the OpenCL queue underneath a SYCL queue (launch.cpp).
 #pragma once
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -21,6 +22,15 @@ struct OpenCL {
   decltype(&clReleaseDevice) ReleaseDevice = nullptr;
   decltype(&clGetExtensionFunctionAddressForPlatform) GetExtensionFunctionAddressForPlatform =
       nullptr;
+  // launches (launch_ok: all of them found)
+  bool launch_ok = false;
+  decltype(&clSetKernelArg) SetKernelArg = nullptr;
+  decltype(&clEnqueueNDRangeKernel) EnqueueNDRangeKernel = nullptr;
+  decltype(&clGetKernelInfo) GetKernelInfo = nullptr;
+  decltype(&clGetEventInfo) GetEventInfo = nullptr;
+  decltype(&clWaitForEvents) WaitForEvents = nullptr;
+  decltype(&clRetainEvent) RetainEvent = nullptr;
+  decltype(&clReleaseEvent) ReleaseEvent = nullptr;
 };
 
 const OpenCL &opencl();

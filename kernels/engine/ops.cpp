@@ -20,11 +20,11 @@ struct alignas(16) X16 {
 
 std::string tname(int tc) { return kTypeName[tc]; }
 
-sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d);
+Ev copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d);
 
 // Copies `s` into fresh contiguous device memory first: used when source
 // and destination overlap in a way a single pass would corrupt.
-sycl::event copy_through_temporary(sycl::queue &q, KernelCache &kc, const ArrayRef &s,
+Ev copy_through_temporary(sycl::queue &q, KernelCache &kc, const ArrayRef &s,
                                    const ArrayRef &d) {
   std::unique_ptr<Allocation> tmp(allocate(q, static_cast<size_t>(s.size() * s.itemsize),
                                            KIND_DEVICE));
@@ -46,15 +46,15 @@ bool copy_on_host(const Allocation &s, const Allocation &d, int64_t nbytes) {
          !s.last->pending() && !d.last->pending();
 }
 
-sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d) {
+Ev copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const ArrayRef &d) {
   if (overlaps(s, d)) {
-    if (same_view(s, d) && s.tc == d.tc) return sycl::event();
+    if (same_view(s, d) && s.tc == d.tc) return Ev();
     return copy_through_temporary(q, kc, s, d);
   }
   const int64_t *strides[2] = {s.strides, d.strides};
   Iteration it;
   collapse(d.nd, d.shape, 2, strides, /*primary=*/1, it);
-  if (it.nd < 0) return sycl::event();
+  if (it.nd < 0) return Ev();
   char *const ptrs[2] = {s.data() + it.offset[0] * s.itemsize, d.data() + it.offset[1] * d.itemsize};
   const int64_t isz[2] = {s.itemsize, d.itemsize};
   const int64_t n = it.size();
@@ -62,7 +62,7 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
   if (same_type && it.contiguous()) {
     if (copy_on_host(*s.alloc, *d.alloc, n * s.itemsize)) {
       std::memcpy(ptrs[1], ptrs[0], static_cast<size_t>(n * s.itemsize));
-      return sycl::event();
+      return Ev();
     }
     return enqueue(q, {s.alloc, d.alloc}, [&](const std::vector<sycl::event> &deps) {
       return q.memcpy(ptrs[1], ptrs[0], n * s.itemsize, deps);
@@ -76,13 +76,13 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
   const std::string types = tname(s.tc) + ", " + tname(d.tc);
   if (it.contiguous()) {
     if (const sycl::kernel *kv = simd_variant(kc, "cast_vec<" + types + ">", ptrs[1])) {
-      return submit(q, {s.alloc, d.alloc}, [&](sycl::handler &h) {
+      return submit(q, {s.alloc, d.alloc}, [&](auto &h) {
         set_args(h, ptrs[0], ptrs[1], n);
         h.parallel_for(simd_range(n, std::min(s.itemsize, d.itemsize)), *kv);
       });
     }
     sycl::kernel k = kc.get("cast_contig<" + types + ">");
-    return submit(q, {s.alloc, d.alloc}, [&](sycl::handler &h) {
+    return submit(q, {s.alloc, d.alloc}, [&](auto &h) {
       set_args(h, ptrs[0], ptrs[1], n);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     });
@@ -91,7 +91,7 @@ sycl::event copy_impl(sycl::queue &q, KernelCache &kc, const ArrayRef &s, const 
 }
 
 template <typename T>
-sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const Iteration &it,
+Ev fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const Iteration &it,
                        char *ptr, T value) {
   const int64_t n = it.size();
   if (it.contiguous()) {
@@ -105,7 +105,7 @@ sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const
     // (a kernel rather than queue::fill: the runtime's pattern fill is
     // several times slower than a store per work-item on some devices)
     sycl::kernel k = kc.get(std::string("fill_contig<") + move_type_name(d.itemsize) + ">");
-    return submit(q, {d.alloc}, [&](sycl::handler &h) {
+    return submit(q, {d.alloc}, [&](auto &h) {
       set_args(h, ptr, n, value);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     });
@@ -119,7 +119,7 @@ sycl::event fill_typed(sycl::queue &q, KernelCache &kc, const ArrayRef &d, const
 } // namespace
 
 // t = s copied, C-contiguous, into `tmp` (at least s.size() items).
-sycl::event copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &s, ArrayRef &t,
+Ev copy_to_contiguous(sycl::queue &q, KernelCache &kc, const ArrayRef &s, ArrayRef &t,
                                Allocation *tmp) {
   t = s;
   t.alloc = tmp;
@@ -201,7 +201,7 @@ Event sequence(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::handle 
   sycl::kernel k = kc.get("sequence<" + tname(d.tc) + ", " + tname(ctc) + ">");
   char *ptr = d.data();
   auto go = [&](auto a, auto b) {
-    return Event{submit(q, {d.alloc}, [&](sycl::handler &h) {
+    return Event{submit(q, {d.alloc}, [&](auto &h) {
       set_args(h, ptr, a, b, n);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     })};
@@ -261,7 +261,7 @@ void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_
     return;
   }
   sycl::queue &q = queue_from_ref(qref);
-  sycl::event e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
+  Ev e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
     return to_host ? q.memcpy(h, dev, static_cast<size_t>(n), deps)
                    : q.memcpy(dev, h, static_cast<size_t>(n), deps);
   });

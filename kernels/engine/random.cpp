@@ -81,7 +81,7 @@ Event random_fill(std::uintptr_t qref, KernelCache &kc, const std::string &kerne
     k = kernel == "rng_fill" ? kc.get("rng_fill<" + D + ", " + T + ">")
                              : kc.get("rng_dist<" + D + ", " + T + ", " + kTypeName[ctc] + ">");
   }
-  return Event{submit(q, {out.alloc, apa, apb}, [&](sycl::handler &h) {
+  return Event{submit(q, {out.alloc, apa, apb}, [&](auto &h) {
     set_args(h, ptr, n, key[0], key[1], ctr[0], ctr[1], ctr[2], ctr[3], first, lead, lead_bits, a,
                b, ppa, ppb);
     h.parallel_for(range, *k);
@@ -111,7 +111,7 @@ Event random_bounds(std::uintptr_t qref, KernelCache &kc, nb::handle keys_h, nb:
   sycl::kernel k = kc.get(std::string("rng_bounds<") + kTypeName[keys.tc] + ">");
   const void *pk = keys.data(), *pi = idx.data();
   void *pb = bounds.data();
-  return Event{submit(q, {keys.alloc, idx.alloc, bounds.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {keys.alloc, idx.alloc, bounds.alloc}, [&](auto &h) {
     set_args(h, pk, pi, rows, L, B, pb);
     h.parallel_for(linear_range(rows * L, kc.wg_size), k);
   })};
@@ -136,7 +136,7 @@ Event random_shuffle(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb:
   sycl::kernel k = kc.get("rng_shuffle<i8>");
   void *pi = idx.data();
   const void *pb = bounds.data();
-  return Event{submit(q, {idx.alloc, bounds.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {idx.alloc, bounds.alloc}, [&](auto &h) {
     set_args(h, pi, pb, nseg, key[0], key[1], ctr[0], ctr[1], ctr[2], ctr[3], first);
     h.parallel_for(linear_range(nseg, kc.wg_size), k);
   })};
@@ -160,7 +160,7 @@ Event random_first_seen(std::uintptr_t qref, KernelCache &kc, nb::handle v_h, nb
   sycl::kernel k = kc.get("rng_first_seen<i8>");
   const void *pv = v.data();
   void *pt = table.data();
-  return Event{submit(q, {v.alloc, table.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {v.alloc, table.alloc}, [&](auto &h) {
     set_args(h, pv, m, size, pt);
     h.parallel_for(linear_range(m, kc.wg_size), k);
   })};

@@ -48,14 +48,14 @@ template <int N> struct Sources {
 };
 
 // Sets kernel argument 0 to the sources `p` (with `scalars`).
-template <int N>
-void set_sources_n(sycl::handler &h, const std::vector<char *> &p, const std::string &scalars) {
+template <int N, class H>
+void set_sources_n(H &h, const std::vector<char *> &p, const std::string &scalars) {
   Sources<N> src{};
   for (int i = 0; i < N; ++i) src.p[i] = p[i];
   std::memcpy(src.s, scalars.data(), scalars.size());
-  h.set_arg(0, src);
+  set_arg(h, 0, src);
 }
-void set_sources(sycl::handler &h, const std::vector<char *> &p, const std::string &scalars) {
+template <class H> void set_sources(H &h, const std::vector<char *> &p, const std::string &scalars) {
   switch (p.size()) {
   case 1: return set_sources_n<1>(h, p, scalars);
   case 2: return set_sources_n<2>(h, p, scalars);
@@ -181,7 +181,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
 
   Allocation *cur_alloc = xcopy ? xcopy.get() : x.alloc;
   std::unique_ptr<Allocation> part, prev;
-  sycl::event e;
+  Ev e;
   bool first = true;
   int64_t n = n_red;
   for (;;) {
@@ -251,7 +251,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
     // the kernel's arguments: the items (a pointer, or the first pass's
     // sources), then `rest`
     const bool from_sources = first && sources;
-    auto args = [&](sycl::handler &h, auto... rest) {
+    auto args = [&](auto &h, auto... rest) {
       if (from_sources) {
         set_sources(h, srcs, scalar_bytes);
         int i = 1;
@@ -264,13 +264,13 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
     touched.push_back(dst_alloc);
     if (use_cols) {
       if (vec) {
-        e = submit(q, touched, [&](sycl::handler &h) {
+        e = submit(q, touched, [&](auto &h) {
           args(h, dst, n_out, n, s_r, B, ns);
           h.parallel_for(range, *k);
         });
       } else {
         const sycl::kernel &kk = kc.get("reduce_cols<" + sig + tail);
-        e = submit(q, touched, [&](sycl::handler &h) {
+        e = submit(q, touched, [&](auto &h) {
           args(h, dst, n_out, n, s_o, s_r, B, nb);
           // groups small enough to spread few work-items over the compute units
           size_t g = 1;
@@ -279,14 +279,14 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
         });
       }
     } else if (vec) {
-      e = submit(q, touched, [&](sycl::handler &h) {
+      e = submit(q, touched, [&](auto &h) {
         args(h, dst, n_out, n, s_o, B, nb, rpw);
         h.parallel_for(range, *k);
       });
     } else {
       const sycl::kernel &kk = kc.get("reduce_group<" + sig + tail);
       const size_t groups = static_cast<size_t>(n_out * nb);
-      e = submit(q, touched, [&](sycl::handler &h) {
+      e = submit(q, touched, [&](auto &h) {
         args(h, dst, n, s_o, s_r, B, nb);
         h.parallel_for(sycl::nd_range<1>{{groups * wg}, {wg}}, kk);
       });

@@ -21,7 +21,7 @@ struct Rows {
 
 // y = inclusive scan of x along each row; x and y may be the same memory
 // (the totals arrays are scanned in place).
-sycl::event scan_rows(sycl::queue &q, KernelCache &kc, const std::string &op, int xtc, int ytc,
+Ev scan_rows(sycl::queue &q, KernelCache &kc, const std::string &op, int xtc, int ytc,
                       const Rows &a, Allocation *xa, Allocation *ya) {
   const std::string targs = op + ", " + kTypeName[xtc] + ", " + kTypeName[ytc] + ">";
   const sycl::kernel *vt = nullptr, *va = nullptr;
@@ -45,7 +45,7 @@ sycl::event scan_rows(sycl::queue &q, KernelCache &kc, const std::string &op, in
     tot.reset(allocate(q, static_cast<size_t>(groups * isz), KIND_DEVICE));
     tp = static_cast<char *>(tot->ptr);
     const sycl::kernel &k = vec ? *vt : kc.get("scan_totals<" + targs);
-    submit(q, {xa, tot.get()}, [&](sycl::handler &h) {
+    submit(q, {xa, tot.get()}, [&](auto &h) {
       if (vec) set_args(h, a.x, tp, a.rows, a.n, a.C, a.xb, a.xc, ntiles);
       else set_args(h, a.x, tp, a.rows, a.n, a.C, a.xb, a.xc, a.xs, ntiles);
       h.parallel_for(range(), k);
@@ -55,7 +55,7 @@ sycl::event scan_rows(sycl::queue &q, KernelCache &kc, const std::string &op, in
   }
   const sycl::kernel &k = vec ? *va : kc.get("scan_apply<" + targs);
   // tot returns to the pool carrying this last event
-  return submit(q, {xa, ya, tot.get()}, [&](sycl::handler &h) {
+  return submit(q, {xa, ya, tot.get()}, [&](auto &h) {
     if (vec) set_args(h, a.x, a.y, tp, a.rows, a.n, a.C, a.xb, a.xc, a.yb, a.yc, ntiles);
     else set_args(h, a.x, a.y, tp, a.rows, a.n, a.C, a.xb, a.xc, a.xs, a.yb, a.yc, a.ys, ntiles);
     h.parallel_for(range(), k);
@@ -89,13 +89,13 @@ Event scan(std::uintptr_t qref, KernelCache &kc, const std::string &op, nb::hand
     if (kv) {
       const int64_t L = simd_lanes(static_cast<int>(kItemSize[y.tc]));
       const int64_t items = B * ceil_div(C, L);
-      return Event{submit(q, {x.alloc, y.alloc}, [&](sycl::handler &h) {
+      return Event{submit(q, {x.alloc, y.alloc}, [&](auto &h) {
         set_args(h, xp, yp, B, n, C, xs[0], xs[1], ys[0], ys[1]);
         h.parallel_for(vector_items(items), *kv);
       })};
     }
     const sycl::kernel &k = kc.get("scan_cols<" + targs);
-    return Event{submit(q, {x.alloc, y.alloc}, [&](sycl::handler &h) {
+    return Event{submit(q, {x.alloc, y.alloc}, [&](auto &h) {
       set_args(h, xp, yp, B, n, C, xs[0], xs[1], xs[2], ys[0], ys[1], ys[2]);
       h.parallel_for(linear_range(B * C, kc.wg_size), k);
     })};
@@ -142,17 +142,17 @@ int64_t mask_count(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::han
   ntiles = ceil_div(n, mask_tile(kc));
   char *mp = m.data(), *op = off.data();
   const sycl::kernel &kcount = kc.get(mask_vec(kc) ? "mask_count_vec<i8>" : "mask_count<i8>");
-  submit(q, {m.alloc, off.alloc}, [&](sycl::handler &h) {
+  submit(q, {m.alloc, off.alloc}, [&](auto &h) {
     set_args(h, mp, op, n);
     h.parallel_for(mask_range(kc, ntiles), kcount);
   });
   const sycl::kernel &koff = kc.get("mask_offsets<i8>");
-  submit(q, {off.alloc}, [&](sycl::handler &h) {
+  submit(q, {off.alloc}, [&](auto &h) {
     set_args(h, op, ntiles);
     h.parallel_for(sycl::nd_range<1>{{size_t(kScanGroup)}, {size_t(kScanGroup)}}, koff);
   });
   int64_t total = 0;
-  sycl::event e = enqueue(q, {off.alloc}, [&](const std::vector<sycl::event> &deps) {
+  Ev e = enqueue(q, {off.alloc}, [&](const std::vector<sycl::event> &deps) {
     return q.memcpy(&total, op + ntiles * sizeof(int64_t), sizeof(int64_t), deps);
   });
   {
@@ -193,7 +193,7 @@ Event mask_compact(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::han
   char *xp = idx ? rp : x.data();
   const int64_t xs = idx ? 0 : x.strides[0];
   Allocation *xa = idx ? r.alloc : x.alloc;
-  return Event{submit(q, {m.alloc, off.alloc, xa, r.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {m.alloc, off.alloc, xa, r.alloc}, [&](auto &h) {
     set_args(h, mp, xp, xs, rp, op, n);
     h.parallel_for(mask_range(kc, ntiles), k);
   })};
@@ -223,7 +223,7 @@ Event mask_expand(std::uintptr_t qref, KernelCache &kc, nb::handle m_h, nb::hand
       kc.get(std::string(mask_vec(kc) ? "mask_expand_vec<" : "mask_expand<") + T + ">");
   char *mp = m.data(), *op = off.data(), *xp = x.data(), *vp = v.data();
   const int64_t xs = x.strides[0];
-  return Event{submit(q, {m.alloc, off.alloc, x.alloc, v.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {m.alloc, off.alloc, x.alloc, v.alloc}, [&](auto &h) {
     set_args(h, mp, xp, xs, vp, op, n);
     h.parallel_for(mask_range(kc, ntiles), k);
   })};

@@ -35,7 +35,7 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
     const int inner = static_cast<int>(it.strides[1][0] + 2 * it.strides[2][0]);
     if (const sycl::kernel *kv =
             simd_variant(kc, "where_vec<" + T + ", " + std::to_string(inner) + ">", ptrs[3]))
-      return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+      return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](auto &h) {
         set_args(h, ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
         h.parallel_for(simd_range(n, 1), *kv);
       })};
@@ -43,7 +43,7 @@ Event where(std::uintptr_t qref, KernelCache &kc, nb::handle c_h, nb::handle a_h
   if (it.contiguous()) {
     const int64_t n = it.size();
     sycl::kernel k = kc.get("where_contig<" + T + ">");
-    return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](sycl::handler &h) {
+    return Event{submit(q, {c.alloc, a.alloc, b.alloc, r.alloc}, [&](auto &h) {
       set_args(h, ptrs[0], ptrs[1], ptrs[2], ptrs[3], n);
       h.parallel_for(linear_range(n, kc.wg_size), k);
     })};
@@ -68,7 +68,7 @@ class BoundsFlag {
   void raise_if_set(const std::function<std::string(int32_t)> &what = nullptr) {
     int32_t flag = 0;
     const int32_t *p = ptr();
-    sycl::event e = enqueue(q_, {a_.get()}, [&](const std::vector<sycl::event> &deps) {
+    Ev e = enqueue(q_, {a_.get()}, [&](const std::vector<sycl::event> &deps) {
       return q_.memcpy(&flag, p, sizeof(int32_t), deps);
     });
     {
@@ -206,7 +206,7 @@ Event search_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::ha
   const sycl::kernel &k = kc.get(std::string("search_sorted<") + kTypeName[s.tc] +
                                  (right ? ", 1>" : ", 0>"));
   char *sp = s.data(), *vp = v.data(), *rp = r.data();
-  return Event{submit(q, {s.alloc, v.alloc, r.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {s.alloc, v.alloc, r.alloc}, [&](auto &h) {
     set_args(h, sp, n, vp, rp, m);
     h.parallel_for(linear_range(m, kc.wg_size), k);
   })};
@@ -242,7 +242,7 @@ void gather(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle idx
   const sycl::kernel *kr = kc.simd && inner > 1 ? kc.find("gather_rows_vec<" + T + ">") : nullptr;
   const sycl::kernel &k = kv ? *kv : kr ? *kr : kc.get("gather<" + T + ">");
   char *xp = x.data(), *ip = idx.data(), *rp = r.data();
-  submit(q, {x.alloc, idx.alloc, r.alloc, err.alloc()}, [&](sycl::handler &h) {
+  submit(q, {x.alloc, idx.alloc, r.alloc, err.alloc()}, [&](auto &h) {
     if (kr) {
       constexpr int64_t kChunk = 1024;  // kGatherRowChunk in kernels/sycl/where.cpp
       set_args(h, xp, ip, rp, m, inner, n0, s0, si, ep);
@@ -290,7 +290,7 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   if (kc.simd && inner == 1)
     for (int c = 0; c < 2; ++c) kv[c] = kc.find("scatter_vec<" + T + ", " + std::to_string(c) + ">");
   const sycl::kernel &kcheck = kv[1] ? *kv[1] : kc.get("scatter<" + T + ", 1>");
-  submit(q, {idx.alloc, err.alloc()}, [&](sycl::handler &h) {
+  submit(q, {idx.alloc, err.alloc()}, [&](auto &h) {
     if (kv[1]) {
       set_args(h, xp, ip, vp, total, n0, s0, ep);
       h.parallel_for(index_block_range(total), kcheck);
@@ -301,7 +301,7 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
   });
   err.raise_if_set();
   const sycl::kernel &k = kv[0] ? *kv[0] : kc.get("scatter<" + T + ", 0>");
-  submit(q, {x.alloc, idx.alloc, v.alloc}, [&](sycl::handler &h) {
+  submit(q, {x.alloc, idx.alloc, v.alloc}, [&](auto &h) {
     if (kv[0]) {
       set_args(h, xp, ip, vp, total, n0, s0, ep);
       h.parallel_for(index_block_range(total), k);

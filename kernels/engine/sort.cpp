@@ -34,19 +34,19 @@ sycl::nd_range<1> rows_range(int64_t rows) {
 }
 
 // Indices 0..n-1 in every row of idx (the chunk sort with chunks of one).
-sycl::event iota_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const ArrayRef &ix,
+Ev iota_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &k, const ArrayRef &ix,
                       int64_t rows, int64_t n) {
   const sycl::kernel &chunks = kc.get("sort_chunks<" + std::string(kTypeName[k.tc]) + ", 1>");
   char *kp = k.data(), *ip = ix.data();
   const int64_t one = 1;
   const int zero = 0;
-  return submit(q, {k.alloc, ix.alloc}, [&](sycl::handler &h) {
+  return submit(q, {k.alloc, ix.alloc}, [&](auto &h) {
     set_args(h, kp, ip, rows, n, one, zero);
     h.parallel_for(linear_range(rows * n, kc.wg_size), chunks);
   });
 }
 
-sycl::event copy_bytes(sycl::queue &q, char *dst, Allocation *da, const char *src, Allocation *sa,
+Ev copy_bytes(sycl::queue &q, char *dst, Allocation *da, const char *src, Allocation *sa,
                        size_t nbytes) {
   return enqueue(q, {da, sa}, [&](const std::vector<sycl::event> &deps) {
     return q.memcpy(dst, src, nbytes, deps);
@@ -56,7 +56,7 @@ sycl::event copy_bytes(sycl::queue &q, char *dst, Allocation *da, const char *sr
 // LSD radix sort of the (rows, n) src into keys (and idx), n >= 2; see
 // kernels/sycl/sort.cpp. The first pass reads src, the passes alternate
 // between keys and a temporary so that the last one writes keys.
-sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
+Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
                        const ArrayRef *ix, int64_t rows, int64_t n, bool desc) {
   const bool with_idx = ix != nullptr;
   const int64_t N = rows * n, isz = k.itemsize;
@@ -77,7 +77,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
     void *bp = bits->ptr;
     size_t L = 1;   // a power of two dividing G
     while (static_cast<int64_t>(2 * L) <= std::min<int64_t>(G, 64) && 2 * L <= kc.wg_size) L *= 2;
-    submit(q, {sa, bits.get()}, [&](sycl::handler &h) {
+    submit(q, {sa, bits.get()}, [&](auto &h) {
       set_args(h, static_cast<const char *>(sp), N, bp);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
     });
@@ -94,7 +94,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
   for (int s = 0; s < 8 * isz; s += 8)
     if ((vary >> s) & 0xff) shifts.push_back(s);
   if (shifts.empty()) {   // all keys equal: in order already
-    sycl::event e = copy_bytes(q, kp, ka, sp, sa, static_cast<size_t>(N * isz));
+    Ev e = copy_bytes(q, kp, ka, sp, sa, static_cast<size_t>(N * isz));
     if (with_idx) e = iota_rows(q, kc, k, *ix, rows, n);
     return e;
   }
@@ -110,7 +110,7 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
     uint32_t passes = 0;
     for (int s : shifts) passes |= 1u << (s / 8);
     const sycl::kernel &kr = kc.get("radix_rows<" + targs);
-    return submit(q, {sa, ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
+    return submit(q, {sa, ka, ia, kt.get(), ita}, [&](auto &h) {
       set_args(h, static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, passes, dflip);
       h.parallel_for(rows_range(rows), kr);
     });
@@ -134,22 +134,22 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
   const sycl::nd_range<1> grid{{static_cast<size_t>(blocks * W)}, {static_cast<size_t>(W)}};
   const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256),
                                     pow2_at_least(ceil_div(m, 64)));
-  sycl::event e;
+  Ev e;
   const int P = static_cast<int>(shifts.size());
   const char *ks = sp, *is = nullptr;   // the first pass: src, indices implicit
   for (int j = 0; j < P; ++j) {
     const int shift = shifts[j];
     const bool last_parity = ((P - 1 - j) & 1) == 0;
     char *kd = last_parity ? kp : tkp, *id = last_parity ? ip : tip;
-    submit(q, {sa, ka, kt.get(), counts.get()}, [&](sycl::handler &h) {
+    submit(q, {sa, ka, kt.get(), counts.get()}, [&](auto &h) {
       set_args(h, ks, n, bpr, items, shift, dflip, cp);
       h.parallel_for(grid, hist);
     });
-    submit(q, {counts.get()}, [&](sycl::handler &h) {
+    submit(q, {counts.get()}, [&](auto &h) {
       set_args(h, cp, m);
       h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
     });
-    e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](sycl::handler &h) {
+    e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](auto &h) {
       set_args(h, ks, is, kd, id, n, bpr, items, shift, dflip, static_cast<const void *>(cp));
       h.parallel_for(grid, scatter);
     });
@@ -162,14 +162,14 @@ sycl::event radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, cons
 
 // The rows of src sorted in chunks of N keys (all of a row when n <= N) into
 // keys (and idx): sorting networks, a work-item per chunk.
-sycl::event sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
+Ev sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
                      const ArrayRef *ix, int64_t rows, int64_t n, bool desc, int64_t N) {
   const sycl::kernel &net = kc.get("sort_net<" + std::string(kTypeName[k.tc]) +
                                    (ix ? ", 1, " : ", 0, ") + std::to_string(N) + ">");
   const char *sp = sr.data();
   char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
   const int idesc = desc ? 1 : 0;
-  return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](sycl::handler &h) {
+  return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](auto &h) {
     set_args(h, sp, kp, ip, rows, n, idesc);
     h.parallel_for(linear_range(rows * ceil_div(n, N), kc.wg_size), net);
   });
@@ -177,13 +177,13 @@ sycl::event sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const 
 
 // The rows of src sorted into keys (and idx) on CPU devices: a work-item
 // per row through a network in explicit vectors (kVecNetMin < n <= kVecNetMax).
-sycl::event sort_vec(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
+Ev sort_vec(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
                      const ArrayRef *ix, int64_t rows, int64_t n, bool desc) {
   const sycl::kernel &kv = kc.get("sort_vec<" + std::string(kTypeName[k.tc]) + (ix ? ", 1>" : ", 0>"));
   const char *sp = sr.data();
   char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
   const int idesc = desc ? 1 : 0;
-  return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](sycl::handler &h) {
+  return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](auto &h) {
     set_args(h, sp, kp, ip, rows, n, idesc);
     h.parallel_for(rows_range(rows), kv);
   });
@@ -228,14 +228,14 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   char *kp = k.data(), *ip = with_idx ? ix.data() : nullptr;
   Allocation *ka = k.alloc, *ia = with_idx ? ix.alloc : k.alloc;
   const int64_t chunk = real ? net_max : kSortChunk;
-  sycl::event e;
+  Ev e;
   if (real) {
     e = sort_net(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc, chunk);
   } else {
     copy_bytes(q, k.data(), k.alloc, sr.data(), sr.alloc, static_cast<size_t>(rows * n * k.itemsize));
     const int64_t nch = (n + chunk - 1) / chunk;
     const sycl::kernel &chunks = kc.get("sort_chunks<" + targs);
-    e = submit(q, {ka, ia}, [&](sycl::handler &h) {
+    e = submit(q, {ka, ia}, [&](auto &h) {
       set_args(h, kp, ip, rows, n, chunk, idesc);
       h.parallel_for(linear_range(rows * nch, kc.wg_size), chunks);
     });
@@ -252,20 +252,15 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   int src = 0;
   for (int64_t width = chunk; width < n; width *= 2) {
     char *ks = bufk[src], *is = bufi[src], *kd = bufk[1 - src], *id = bufi[1 - src];
-    e = submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
+    e = submit(q, {ka, ia, kt.get(), ita}, [&](auto &h) {
       set_args(h, ks, is, kd, id, rows, n, width, idesc);
       h.parallel_for(linear_range(rows * n, kc.wg_size), merge);
     });
     src = 1 - src;
   }
   if (src == 1) {  // the result is in the temporaries: copy it home
-    e = submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-      h.memcpy(kp, bufk[1], kbytes);
-    });
-    if (with_idx)
-      e = submit(q, {ka, ia, kt.get(), ita}, [&](sycl::handler &h) {
-        h.memcpy(ip, bufi[1], ibytes);
-      });
+    e = copy_bytes(q, kp, ka, bufk[1], kt.get(), kbytes);
+    if (with_idx) e = copy_bytes(q, ip, ia, bufi[1], ita, ibytes);
   }
   return Event{e};
 }
@@ -304,18 +299,18 @@ int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::h
   char *sp = s.data(), *op = o.data();
   const sycl::kernel &kcount = kc.get("unique_count<" + t + ">");
   const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
-  submit(q, {s.alloc, o.alloc}, [&](sycl::handler &h) {
+  submit(q, {s.alloc, o.alloc}, [&](auto &h) {
     set_args(h, static_cast<const char *>(sp), n, items, B, op);
     h.parallel_for(unique_range(kc, B), kcount);
   });
   const int64_t m = B + 1;
   const size_t S = std::min<size_t>(std::min<size_t>(kc.wg_size, 256), pow2_at_least(ceil_div(m, 64)));
-  submit(q, {o.alloc}, [&](sycl::handler &h) {
+  submit(q, {o.alloc}, [&](auto &h) {
     set_args(h, op, m);
     h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
   });
   int64_t total = 0;
-  sycl::event e = enqueue(q, {o.alloc}, [&](const std::vector<sycl::event> &deps) {
+  Ev e = enqueue(q, {o.alloc}, [&](const std::vector<sycl::event> &deps) {
     return q.memcpy(&total, op + B * 8, 8, deps);
   });
   {
@@ -354,7 +349,7 @@ Event unique_scatter(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::h
   char *odp = with_inv ? od.data() : nullptr, *ivp = with_inv ? iv.data() : nullptr;
   Allocation *pa = with_pos ? p.alloc : v.alloc;
   Allocation *oda = with_inv ? od.alloc : v.alloc, *iva = with_inv ? iv.alloc : v.alloc;
-  return Event{submit(q, {s.alloc, o.alloc, v.alloc, pa, oda, iva}, [&](sycl::handler &h) {
+  return Event{submit(q, {s.alloc, o.alloc, v.alloc, pa, oda, iva}, [&](auto &h) {
     set_args(h, static_cast<const char *>(sp), n, items, B, static_cast<const char *>(op), vp, pp,
                static_cast<const char *>(odp), ivp);
     h.parallel_for(unique_range(kc, B), k);
@@ -385,7 +380,7 @@ Event isin_sorted(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::hand
   const sycl::kernel &k = kc.get("isin_sorted<" + std::string(kTypeName[s.tc]) + ">");
   char *sp = s.data(), *vp = v.data(), *op = o.data();
   const int inv = invert ? 1 : 0;
-  return Event{submit(q, {s.alloc, v.alloc, o.alloc}, [&](sycl::handler &h) {
+  return Event{submit(q, {s.alloc, v.alloc, o.alloc}, [&](auto &h) {
     set_args(h, static_cast<const char *>(sp), m, static_cast<const char *>(vp), n, op, inv);
     h.parallel_for(linear_range(n, kc.wg_size), k);
   })};

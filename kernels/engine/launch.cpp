@@ -1,0 +1,177 @@
+// Kernel launches on the OpenCL queue underneath an OpenCL SYCL queue, and
+// the engine's events (Ev), which hold either a SYCL event or an OpenCL one.
+//
+// Why: on the OpenCL CPU device a 1-item kernel launched through SYCL cost
+// 2.7-4.6 us of the submitting thread, through clEnqueueNDRangeKernel on
+// the same queue 1.6-3.1 us (C++ loops of 20000 launches on the 2-core VM,
+// alternating runs); the SYCL runtime's handler, command group and event
+// objects are the difference. usmarray's kernels take only values (USM
+// pointers by value: usm::KernelPtr), so a launch is a list of argument
+// bytes and an nd_range, recorded by the command group (Launch) and set
+// with clSetKernelArg. Commands the SYCL runtime submits on the same queue
+// (copies, fills, oneMKL) are ordered with these by the queue itself when
+// it is in order, and by events otherwise (Ev::to_sycl, launch_native's
+// wait list).
+#include "engine.hpp"
+
+#include <cstdlib>
+#include <mutex>
+
+#include "opencl.hpp"
+
+namespace usm {
+
+namespace {
+const OpenCL &cl() { return opencl(); }
+
+// USMARRAY_NATIVE_LAUNCH=0 launches every kernel through SYCL.
+const bool kNativeLaunch = [] {
+  const char *v = std::getenv("USMARRAY_NATIVE_LAUNCH");
+  return !(v && v[0] == '0');
+}();
+
+std::mutex g_mutex;  // the caches below, and a kernel's arguments until its launch
+
+struct NativeQueue {
+  sycl::queue q;
+  cl_command_queue cq;  // retained for the process (get_native retains)
+};
+std::vector<NativeQueue> g_queues;      // OpenCL queues, looked up by SYCL queue
+std::vector<sycl::queue> g_not_native;  // other backends
+
+struct NativeKernel {
+  cl_kernel k = nullptr;  // retained for the process
+  cl_uint nargs = 0;
+};
+std::unordered_map<sycl::kernel, NativeKernel> g_kernels;
+
+const NativeKernel &native_kernel(const sycl::kernel &k) {
+  auto it = g_kernels.find(k);
+  if (it != g_kernels.end()) return it->second;
+  NativeKernel nk;
+  try {
+    nk.k = sycl::get_native<sycl::backend::opencl>(k);
+    if (cl().GetKernelInfo(nk.k, CL_KERNEL_NUM_ARGS, sizeof(nk.nargs), &nk.nargs, nullptr) !=
+        CL_SUCCESS)
+      nk.nargs = ~cl_uint(0);
+  } catch (const sycl::exception &) {
+    nk.k = nullptr;
+  }
+  return g_kernels.emplace(k, nk).first->second;
+}
+
+std::string cl_error(cl_int err, const char *what) {
+  return std::string("OpenCL error ") + std::to_string(err) + " " + what;
+}
+} // namespace
+
+void *native_queue(const sycl::queue &q) {
+  if (!kNativeLaunch) return nullptr;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (auto &n : g_queues)
+    if (n.q == q) return n.cq;
+  for (auto &n : g_not_native)
+    if (n == q) return nullptr;
+  if (q.get_backend() != sycl::backend::opencl || !cl().launch_ok) {
+    g_not_native.push_back(q);
+    return nullptr;
+  }
+  cl_command_queue cq = sycl::get_native<sycl::backend::opencl>(q);
+  g_queues.push_back(NativeQueue{q, cq});
+  return cq;
+}
+
+std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *touched, size_t n,
+                                const Launch &l) {
+  thread_local std::vector<Ev> deps;
+  thread_local std::vector<cl_event> wait;
+  deps.clear();
+  wait.clear();
+  // After a command of the SYCL runtime still running (it may be a host
+  // task, which has no OpenCL event), through SYCL, which orders them; so
+  // the SYCL events left among the dependencies have completed.
+  for (size_t i = 0; i < n; ++i) {
+    const LastUse *u = touched[i] ? touched[i]->last.get() : nullptr;
+    if (u && u->event && u->event->sycl_event() && !u->event->complete()) return std::nullopt;
+  }
+  add_dependencies(q, touched, n, deps, false);
+  for (const Ev &d : deps)
+    if (d.native()) wait.push_back(static_cast<cl_event>(d.native()));
+  cl_event ev = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    const NativeKernel &nk = native_kernel(*l.kernel);
+    // a kernel whose OpenCL form has other arguments than those set (an
+    // argument the SYCL runtime adds) goes through SYCL
+    if (!nk.k || nk.nargs != static_cast<cl_uint>(l.nargs)) return std::nullopt;
+    for (int i = 0; i < l.nargs; ++i) {
+      const cl_int err = cl().SetKernelArg(nk.k, static_cast<cl_uint>(i), l.size[i], l.data + l.off[i]);
+      if (err != CL_SUCCESS) throw std::runtime_error(cl_error(err, "setting a kernel argument"));
+    }
+    const cl_int err = cl().EnqueueNDRangeKernel(
+        static_cast<cl_command_queue>(cq), nk.k, l.dims, nullptr, l.global, l.local,
+        static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &ev);
+    if (err != CL_SUCCESS) throw std::runtime_error(cl_error(err, "launching a kernel"));
+  }
+  Ev e = Ev::adopt_native(ev);
+  record_use(q, touched, n, e);
+  return e;
+}
+
+// ---------------------------------------------------------------- Ev
+Ev Ev::adopt_native(void *c) {
+  Ev e;
+  e.native_ = new Native{{1}, c};
+  return e;
+}
+
+void Ev::release(Native *n) {
+  cl().ReleaseEvent(static_cast<cl_event>(n->event));
+  delete n;
+}
+
+namespace {
+cl_int native_status(void *c) {  // (a cl_event)
+  cl_int status = CL_COMPLETE;
+  if (cl().GetEventInfo(static_cast<cl_event>(c), CL_EVENT_COMMAND_EXECUTION_STATUS,
+                        sizeof(status), &status, nullptr) != CL_SUCCESS)
+    return -1;
+  return status;
+}
+} // namespace
+
+bool Ev::complete() const {
+  if (native_) return native_status(native_->event) <= CL_COMPLETE;  // (negative: failed)
+  if (sycl_)
+    return sycl_->get_info<sycl::info::event::command_execution_status>() ==
+           sycl::info::event_command_status::complete;
+  return true;
+}
+
+void Ev::wait_and_throw() const {
+  if (native_) {
+    cl_event c = static_cast<cl_event>(native_->event);
+    const cl_int err = cl().WaitForEvents(1, &c);
+    const cl_int status = native_status(c);
+    if (err != CL_SUCCESS || status < 0)
+      throw std::runtime_error(cl_error(status < 0 ? status : err, "in a kernel on the device"));
+    return;
+  }
+  if (sycl_) sycl::event(*sycl_).wait_and_throw();
+}
+
+sycl::event Ev::to_sycl(const sycl::context &ctx) const {
+  if (native_)
+    return sycl::make_event<sycl::backend::opencl>(
+        std::vector<cl_event>{static_cast<cl_event>(native_->event)}, ctx);  // (retains it)
+  if (sycl_) return *sycl_;
+  return sycl::event();
+}
+
+bool Ev::operator==(const Ev &o) const {
+  if (native_ || o.native_) return native() == o.native();
+  if (sycl_ && o.sycl_) return *sycl_ == *o.sycl_;
+  return !sycl_ && !o.sycl_;
+}
+
+} // namespace usm

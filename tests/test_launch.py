@@ -1,0 +1,83 @@
+"""Kernel launches on the OpenCL queue underneath a SYCL queue
+(kernels/engine/launch.cpp) and the SYCL path that USMARRAY_NATIVE_LAUNCH=0
+selects: both give NumPy's results, order their commands with copies,
+oneMKL's host tasks and frees, and the switch does what it says."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from usmarray._core import _engine
+
+
+def _run(code, **env):
+    e = dict(os.environ)
+    e.update(env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e,
+                          cwd="/", timeout=600)
+
+
+# A few operations of each kind of launch (elementwise, reduction, scan,
+# sort, gather, oneMKL after a kernel, a result freed while pending), each
+# checked against NumPy; prints whether launches went to the OpenCL queue.
+_WORKLOAD = """
+import numpy as np, usmarray as ua
+from usmarray._core import _engine
+rng = np.random.default_rng(0)
+h = rng.standard_normal(100003).astype(np.float32)
+x = ua.asarray(h)
+print(_engine.native_launch(x._q.ref))
+np.testing.assert_allclose(ua.asnumpy(x * 2 + 1), h * 2 + 1, rtol=1e-6)
+np.testing.assert_allclose(float(ua.sum(x)), float(h.astype(np.float64).sum()), rtol=1e-3)
+np.testing.assert_allclose(ua.asnumpy(ua.cumulative_sum(x)), np.cumsum(h), rtol=1e-3, atol=1e-2)
+np.testing.assert_array_equal(ua.asnumpy(ua.sort(x)), np.sort(h))
+np.testing.assert_array_equal(ua.asnumpy(ua.argsort(x)), np.argsort(h, kind="stable"))
+i = rng.integers(0, h.size, 1000)
+np.testing.assert_array_equal(ua.asnumpy(ua.take(x, ua.asarray(i))), h[i])
+a = rng.standard_normal((64, 64))
+m = ua.asarray(a) * 2.0 + ua.eye(64)          # a kernel, then oneMKL reads its result
+np.testing.assert_allclose(ua.asnumpy(ua.linalg.inv(m)), np.linalg.inv(a * 2.0 + np.eye(64)),
+                           rtol=1e-8, atol=1e-8)
+for k in range(50):                            # temporaries freed while their kernels run
+    y = ua.asarray(h) + float(k)
+    z = y * 3.0
+    del y
+np.testing.assert_allclose(ua.asnumpy(z), (h + 49.0) * 3.0, rtol=1e-6)
+print("ok")
+"""
+
+
+def _opencl():
+    return ua.asarray([0])._q.device.backend.name == "opencl"
+
+
+@pytest.mark.parametrize("setting", ["0", "1"])
+def test_workload_with_and_without_native_launches(setting):
+    r = _run(_WORKLOAD, USMARRAY_NATIVE_LAUNCH=setting)
+    assert r.returncode == 0, r.stderr
+    native, ok = r.stdout.split()
+    assert ok == "ok"
+    # only OpenCL queues have an OpenCL queue underneath; 0 turns it off
+    assert native == str(setting == "1" and _opencl())
+
+
+def test_native_launch_state_of_this_process():
+    q = ua.asarray([0])._q
+    off = os.environ.get("USMARRAY_NATIVE_LAUNCH", "1").startswith("0")
+    assert _engine.native_launch(q.ref) == (_opencl() and not off)
+
+
+def test_out_of_order_queue_orders_native_launches():
+    import dpctl
+    qi = ua.asarray([0])._q
+    q = dpctl.SyclQueue(qi.context, qi.device)   # out of order
+    h = np.arange(200000, dtype=np.float64)
+    x = ua.asarray(h, sycl_queue=q)
+    for _ in range(20):   # each step reads the previous one's result
+        x = x + 1.0
+    np.testing.assert_array_equal(ua.asnumpy(x), h + 20.0)
+    np.testing.assert_array_equal(ua.asnumpy(ua.sort(-x)), np.sort(-(h + 20.0)))
