@@ -178,6 +178,22 @@ def test_radix_strided_views(variant):
     _check_sorts(h.T[::-1], axis=0, x=x.T[::-1])
 
 
+@pytest.mark.parametrize("shape", [(32768 * 8 + 1,), (2, 32768 * 3 - 1), (5, 40001)])
+@pytest.mark.parametrize("dt", [ua.int32, ua.uint16, ua.float32, ua.int64, ua.float64],
+                         ids=lambda d: d.name)
+def test_radix_many_tiles_and_determinism(variant, dt, shape):
+    # rows long enough for many tiles and count chunks (the look-back
+    # between a row's tiles, rows of their own); two runs are bit-identical
+    n = int(np.prod(shape))
+    h = _wide(n, dt, seed=7).reshape(shape)
+    _check_sorts(h)
+    _check_sorts(_ties(shape, dt, seed=8))
+    x = ua.asarray(h)
+    for f in (ua.sort, ua.argsort):
+        a, b = ua.asnumpy(f(x, descending=True)), ua.asnumpy(f(x, descending=True))
+        assert a.tobytes() == b.tobytes()
+
+
 def test_sort_many_short_rows_and_empty(variant):
     h = _ties((3000, 7), np.int32, seed=6)
     _check_sorts(h)
