@@ -81,3 +81,18 @@ def test_out_of_order_queue_orders_native_launches():
         x = x + 1.0
     np.testing.assert_array_equal(ua.asnumpy(x), h + 20.0)
     np.testing.assert_array_equal(ua.asnumpy(ua.sort(-x)), np.sort(-(h + 20.0)))
+
+
+def test_many_queues_come_and_go():
+    # the engine remembers a few queues; older ones are looked up again
+    # (and freed by their owners meanwhile)
+    import dpctl
+    qi = ua.asarray([0])._q
+    h = np.arange(1000, dtype=np.float32)
+    first = ua.asarray(h, sycl_queue=dpctl.SyclQueue(qi.context, qi.device, property="in_order"))
+    for k in range(20):
+        q = dpctl.SyclQueue(qi.context, qi.device, property="in_order")
+        x = ua.asarray(h, sycl_queue=q)
+        np.testing.assert_array_equal(ua.asnumpy(x * 2.0 + k), h * 2.0 + k)
+        del x, q
+    np.testing.assert_array_equal(ua.asnumpy(first + 1.0), h + 1.0)

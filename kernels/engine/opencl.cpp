@@ -28,7 +28,8 @@ const OpenCL &opencl() {
                    sym(c->GetKernelInfo, "clGetKernelInfo") &&
                    sym(c->GetEventInfo, "clGetEventInfo") &&
                    sym(c->WaitForEvents, "clWaitForEvents") &&
-                   sym(c->RetainEvent, "clRetainEvent") && sym(c->ReleaseEvent, "clReleaseEvent");
+                   sym(c->RetainEvent, "clRetainEvent") && sym(c->ReleaseEvent, "clReleaseEvent") &&
+                   sym(c->ReleaseCommandQueue, "clReleaseCommandQueue") && sym(c->Flush, "clFlush");
     return c;
   }();
   return *cl;

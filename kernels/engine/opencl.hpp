@@ -31,6 +31,8 @@ struct OpenCL {
   decltype(&clWaitForEvents) WaitForEvents = nullptr;
   decltype(&clRetainEvent) RetainEvent = nullptr;
   decltype(&clReleaseEvent) ReleaseEvent = nullptr;
+  decltype(&clReleaseCommandQueue) ReleaseCommandQueue = nullptr;
+  decltype(&clFlush) Flush = nullptr;
 };
 
 const OpenCL &opencl();
