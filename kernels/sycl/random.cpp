@@ -172,7 +172,9 @@ void rng_vec(USM_RNG_ARGS) {
         const auto r = from_draws<D, T, L>(usmk::load_raw<U, L>(draws + v * L), a, b, t, bad);
         usmk::store_vec<decltype(S)::value, T, L>(r, out + e0 + v * L);
         if constexpr (D == D_INT32) {
-          // rejected draws (probability below range / 2^32): sub-streams
+          // rejected draws (probability below range / 2^32): sub-streams;
+          // one test of the whole vector first, as lanes are rarely rejected
+          if (__builtin_reduce_or(bad) == 0) continue;
           for (int k = 0; k < L; ++k)
             if (bad[k]) {
               const std::int64_t e = e0 + v * L + k;
