@@ -12,7 +12,7 @@ namespace usm {
 
 namespace {
 
-// Steps of 8 blocks per work-item of rng_vec (kernels/sycl/random.cpp kVecGroups).
+// Steps of 8 blocks per work-item of rng_vec (kernels/sycl/philox.hpp kVecGroups).
 constexpr int64_t kRngVecGroups = 4;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -66,9 +66,15 @@ Event random_fill(std::uintptr_t qref, KernelCache &kc, const std::string &kerne
   sycl::nd_range<1> range{{1}, {1}};
   const sycl::kernel *kv = nullptr;
   // the vector-block variant: calls starting at a block boundary with
-  // scalar parameters (kernels/sycl/random.cpp: rng_vec)
-  if (kernel == "rng_fill" && first == 0 && lead == 0 && !apa && !apb)
-    kv = simd_variant(kc, "rng_vec<" + D + ", " + T + ">", ptr);
+  // scalar parameters
+  // (kernels/sycl/random.cpp: rng_vec; random_dist.cpp: rng_dist_vec for
+  // the distributions reading one word per element)
+  if (first == 0 && lead == 0 && !apa && !apb) {
+    if (kernel == "rng_fill")
+      kv = simd_variant(kc, "rng_vec<" + D + ", " + T + ">", ptr);
+    else if (unit == 0)
+      kv = simd_variant(kc, "rng_dist_vec<" + D + ", " + T + ", " + kTypeName[ctc] + ">", ptr);
+  }
   std::optional<sycl::kernel> k;
   if (kv) {
     range = vector_items(ceil_div(ceil_div(n, unit == 1 ? 64 : 32), kRngVecGroups));
