@@ -159,6 +159,10 @@ def test_vector_and_generic_kernels_agree(variant, n):
              # rejected and redrawn from their sub-streams
              ("rejections", lambda r: r.integers(0, 3 * 2**30 + 1, n)),
              ("normal", lambda r: r.standard_normal(n)),
+             ("normal32", lambda r: r.normal(1.5, 2.0, n, dtype=np.float32)),
+             ("lognormal", lambda r: r.lognormal(0.5, 0.75, n)),
+             ("exponential", lambda r: r.exponential(2.0, n)),
+             ("exponential32", lambda r: r.standard_exponential(n, dtype=np.float32)),
              ("uniform32", lambda r: r.uniform(-1, 1, n, dtype=np.float32))]
     got = {}
     for name, f in draws:
