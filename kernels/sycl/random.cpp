@@ -214,3 +214,14 @@ void rng_first_seen(const I *v, std::int64_t m, std::int64_t size, std::int32_t 
       table[v[i]]);
   t.fetch_min(static_cast<std::int32_t>(i));
 }
+
+// first[i] = whether draw i is the first occurrence of its value, once
+// rng_first_seen has filled the table.
+template <typename I>
+USM_KERNEL(1)
+void rng_is_first(const I *v, std::int64_t m, std::int64_t size, const std::int32_t *table,
+                  bool *first) {
+  const std::int64_t i = usmk::linear_id();
+  if (i >= m) return;
+  first[i] = v[i] >= 0 && v[i] < size && table[v[i]] == static_cast<std::int32_t>(i);
+}
