@@ -151,24 +151,27 @@ def test_vector_and_generic_kernels_agree(variant, n):
     assert (host(g.bit_generator.random_raw(n)) == ng.bit_generator.random_raw(n)).all()
     assert (host(g.integers(0, 2**32, n, dtype=np.uint32)) ==
             ng.integers(0, 2**32, n, dtype=np.uint32)).all()
+    draws = [("int64", lambda r: r.integers(-3, 1000, n)),
+             ("uint8", lambda r: r.integers(0, 200, n, dtype=np.uint8)),
+             ("uint16", lambda r: r.integers(0, 60000, n, dtype=np.uint16)),
+             ("int32", lambda r: r.integers(-5, 5, n, dtype=np.int32)),
+             # 2^32 mod this range is 2^30 - 1: about a quarter of the draws are
+             # rejected and redrawn from their sub-streams
+             ("rejections", lambda r: r.integers(0, 3 * 2**30 + 1, n)),
+             ("normal", lambda r: r.standard_normal(n)),
+             ("normal32", lambda r: r.normal(1.5, 2.0, n, dtype=np.float32)),
+             ("lognormal", lambda r: r.lognormal(0.5, 0.75, n)),
+             ("exponential", lambda r: r.exponential(2.0, n)),
+             ("exponential32", lambda r: r.standard_exponential(n, dtype=np.float32)),
+             ("uniform32", lambda r: r.uniform(-1, 1, n, dtype=np.float32))]
     got = {}
-    for name, f in [("int64", lambda r: r.integers(-3, 1000, n)),
-                    ("uint8", lambda r: r.integers(0, 200, n, dtype=np.uint8)),
-                    ("uint16", lambda r: r.integers(0, 60000, n, dtype=np.uint16)),
-                    ("int32", lambda r: r.integers(-5, 5, n, dtype=np.int32)),
-                    ("normal", lambda r: r.standard_normal(n)),
-                    ("uniform32", lambda r: r.uniform(-1, 1, n, dtype=np.float32))]:
+    for name, f in draws:
         got[name] = host(f(R.default_rng(77)))
     kc = ua.asarray([0])._q.kc
     old = kc.simd
     kc.simd = not old
     try:
-        for name, f in [("int64", lambda r: r.integers(-3, 1000, n)),
-                        ("uint8", lambda r: r.integers(0, 200, n, dtype=np.uint8)),
-                        ("uint16", lambda r: r.integers(0, 60000, n, dtype=np.uint16)),
-                        ("int32", lambda r: r.integers(-5, 5, n, dtype=np.int32)),
-                        ("normal", lambda r: r.standard_normal(n)),
-                        ("uniform32", lambda r: r.uniform(-1, 1, n, dtype=np.float32))]:
+        for name, f in draws:
             assert np.array_equal(got[name], host(f(R.default_rng(77)))), name
     finally:
         kc.simd = old

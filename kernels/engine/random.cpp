@@ -12,7 +12,7 @@ namespace usm {
 
 namespace {
 
-// Steps of 8 blocks per work-item of rng_vec (kernels/sycl/random.cpp kVecGroups).
+// Steps of 8 blocks per work-item of rng_vec (kernels/sycl/philox.hpp kVecGroups).
 constexpr int64_t kRngVecGroups = 4;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -66,9 +66,15 @@ Event random_fill(std::uintptr_t qref, KernelCache &kc, const std::string &kerne
   sycl::nd_range<1> range{{1}, {1}};
   const sycl::kernel *kv = nullptr;
   // the vector-block variant: calls starting at a block boundary with
-  // scalar parameters (kernels/sycl/random.cpp: rng_vec)
-  if (kernel == "rng_fill" && first == 0 && lead == 0 && !apa && !apb)
-    kv = simd_variant(kc, "rng_vec<" + D + ", " + T + ">", ptr);
+  // scalar parameters
+  // (kernels/sycl/random.cpp: rng_vec; random_dist.cpp: rng_dist_vec for
+  // the distributions reading one word per element)
+  if (first == 0 && lead == 0 && !apa && !apb) {
+    if (kernel == "rng_fill")
+      kv = simd_variant(kc, "rng_vec<" + D + ", " + T + ">", ptr);
+    else if (unit == 0)
+      kv = simd_variant(kc, "rng_dist_vec<" + D + ", " + T + ", " + kTypeName[ctc] + ">", ptr);
+  }
   std::optional<sycl::kernel> k;
   if (kv) {
     range = vector_items(ceil_div(ceil_div(n, unit == 1 ? 64 : 32), kRngVecGroups));
@@ -142,27 +148,37 @@ Event random_shuffle(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb:
   })};
 }
 
-// table[v[i]] = min(table[v[i]], i) over i (int64 v with values in
-// [0, len(table)), int32 table; m < 2^31).
-Event random_first_seen(std::uintptr_t qref, KernelCache &kc, nb::handle v_h, nb::handle table_h) {
-  ArrayRef v, table;
+// first[i] = whether v[i] is the first occurrence of its value (int64 v
+// with values in [0, len(table)), m < 2^31): table[v[i]] = min(table[v[i]], i)
+// over i, then a look-up per draw. `table`: int32, filled with INT32_MAX.
+Event random_first_seen(std::uintptr_t qref, KernelCache &kc, nb::handle v_h, nb::handle table_h,
+                        nb::handle first_h) {
+  ArrayRef v, table, first;
   read_array(v_h, v);
   read_array(table_h, table);
+  read_array(first_h, first);
   sycl::queue &q = queue_from_ref(qref);
   check_operand(q, v, v, "the draws");
   check_operand(q, table, table, "the table");
+  check_operand(q, first, first, "the result");
   if (v.tc != TC_I8 || !v.is_c_contiguous() || table.tc != TC_I4 || !table.is_c_contiguous() ||
+      first.tc != TC_BOOL || !first.is_c_contiguous() || first.size() != v.size() ||
       v.size() >= (int64_t(1) << 31))
-    throw nb::value_error("random_first_seen: expected contiguous int64 draws (fewer than 2^31) "
-                          "and an int32 table");
+    throw nb::value_error("random_first_seen: expected contiguous int64 draws (fewer than 2^31), "
+                          "an int32 table and a bool result of the draws' size");
   const int64_t m = v.size(), size = table.size();
   if (m == 0) return Event{};
-  sycl::kernel k = kc.get("rng_first_seen<i8>");
+  sycl::kernel k = kc.get("rng_first_seen<i8>"), kf = kc.get("rng_is_first<i8>");
   const void *pv = v.data();
   void *pt = table.data();
-  return Event{submit(q, {v.alloc, table.alloc}, [&](auto &h) {
+  void *pf = first.data();
+  submit(q, {v.alloc, table.alloc}, [&](auto &h) {
     set_args(h, pv, m, size, pt);
     h.parallel_for(linear_range(m, kc.wg_size), k);
+  });
+  return Event{submit(q, {v.alloc, table.alloc, first.alloc}, [&](auto &h) {
+    set_args(h, pv, m, size, pt, pf);
+    h.parallel_for(linear_range(m, kc.wg_size), kf);
   })};
 }
 

@@ -164,6 +164,35 @@ struct Pos {
   u32 lead, lead_bits;
 };
 
+// Blocks of 8 consecutive counters per vector step, kVecGroups steps per
+// work-item (32 Philox blocks: 128 words).
+constexpr int kVecGroups = 4;
+using V8 = usmk::raw_vec<u64, 8>;
+
+// The 32 words of blocks 8q .. 8q + 7 from the base, in stream order.
+inline void words_of_group(const Pos &p, u64 q, u64 (&out)[32]) {
+  const V8 d = V8{0, 1, 2, 3, 4, 5, 6, 7} + 8 * q;
+  V8 c[4];
+  c[0] = p.base[0] + d;
+  V8 carry = (V8)(c[0] < d) & 1;
+  c[1] = p.base[1] + carry;
+  carry = carry & ((V8)(c[1] == 0) & 1);
+  c[2] = p.base[2] + carry;
+  carry = carry & ((V8)(c[2] == 0) & 1);
+  c[3] = p.base[3] + carry;
+  philox10(c, p.k0, p.k1);
+  // lane j of c[k] is word k of block j: interleave into 4 j + k
+  using V16 = usmk::raw_vec<u64, 16>;
+  const V16 lo = __builtin_shufflevector(c[0], c[1], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6,
+                                         14, 7, 15);
+  const V16 hi = __builtin_shufflevector(c[2], c[3], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6,
+                                         14, 7, 15);
+  const usmk::raw_vec<u64, 32> all = __builtin_shufflevector(
+      lo, hi, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23, 8, 9, 24, 25, 10, 11, 26, 27,
+      12, 13, 28, 29, 14, 15, 30, 31);
+  __builtin_memcpy(out, &all, sizeof(out));
+}
+
 // Generic kernels, one work-item per block: f(i, w, k, g) for the elements
 // i whose word is lane k of the block w, g its unit's offset from the base.
 template <class F> inline void for_words(const Pos &p, std::int64_t n, F &&f) {

@@ -77,35 +77,6 @@ void rng_fill(USM_RNG_ARGS) {
 
 namespace usmk::rng {
 
-// Blocks of 8 consecutive counters per vector step, kVecGroups steps per
-// work-item (32 Philox blocks: 128 words).
-constexpr int kVecGroups = 4;
-using V8 = usmk::raw_vec<u64, 8>;
-
-// The 32 words of blocks 8q .. 8q + 7 from the base, in stream order.
-inline void words_of_group(const Pos &p, u64 q, u64 (&out)[32]) {
-  const V8 d = V8{0, 1, 2, 3, 4, 5, 6, 7} + 8 * q;
-  V8 c[4];
-  c[0] = p.base[0] + d;
-  V8 carry = (V8)(c[0] < d) & 1;
-  c[1] = p.base[1] + carry;
-  carry = carry & ((V8)(c[1] == 0) & 1);
-  c[2] = p.base[2] + carry;
-  carry = carry & ((V8)(c[2] == 0) & 1);
-  c[3] = p.base[3] + carry;
-  philox10(c, p.k0, p.k1);
-  // lane j of c[k] is word k of block j: interleave into 4 j + k
-  using V16 = usmk::raw_vec<u64, 16>;
-  const V16 lo = __builtin_shufflevector(c[0], c[1], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6,
-                                         14, 7, 15);
-  const V16 hi = __builtin_shufflevector(c[2], c[3], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6,
-                                         14, 7, 15);
-  const usmk::raw_vec<u64, 32> all = __builtin_shufflevector(
-      lo, hi, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23, 8, 9, 24, 25, 10, 11, 26, 27,
-      12, 13, 28, 29, 14, 15, 30, 31);
-  __builtin_memcpy(out, &all, sizeof(out));
-}
-
 // L elements of T from L draws (vectors of u64 words or u32 halves).
 // `bad`: lanes of bounded integers whose draw was rejected (fixed up after).
 template <int D, typename T, int L, typename U>
@@ -172,7 +143,9 @@ void rng_vec(USM_RNG_ARGS) {
         const auto r = from_draws<D, T, L>(usmk::load_raw<U, L>(draws + v * L), a, b, t, bad);
         usmk::store_vec<decltype(S)::value, T, L>(r, out + e0 + v * L);
         if constexpr (D == D_INT32) {
-          // rejected draws (probability below range / 2^32): sub-streams
+          // rejected draws (probability below range / 2^32): sub-streams;
+          // one test of the whole vector first, as lanes are rarely rejected
+          if (__builtin_reduce_or(bad) == 0) continue;
           for (int k = 0; k < L; ++k)
             if (bad[k]) {
               const std::int64_t e = e0 + v * L + k;
@@ -240,4 +213,15 @@ void rng_first_seen(kptr<const I> v, std::int64_t m, std::int64_t size, kptr<std
   sycl::atomic_ref<std::int32_t, sycl::memory_order::relaxed, sycl::memory_scope::device> t(
       table[v[i]]);
   t.fetch_min(static_cast<std::int32_t>(i));
+}
+
+// first[i] = whether draw i is the first occurrence of its value, once
+// rng_first_seen has filled the table.
+template <typename I>
+USM_KERNEL(1)
+void rng_is_first(kptr<const I> v, std::int64_t m, std::int64_t size, kptr<const std::int32_t> table,
+                  kptr<bool> first) {
+  const std::int64_t i = usmk::linear_id();
+  if (i >= m) return;
+  first[i] = v[i] >= 0 && v[i] < size && table[v[i]] == static_cast<std::int32_t>(i);
 }

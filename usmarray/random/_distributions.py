@@ -32,7 +32,7 @@ class Dist(NamedTuple):
     kernel: str      # "rng_fill" (random.cpp) or "rng_dist" (random_dist.cpp)
     unit: str        # how it reads the stream (module docstring)
     types: tuple     # item types of its kernels
-    vector: tuple    # item types with a CPU vector-block variant (rng_vec)
+    vector: tuple    # item types with a CPU vector-block variant (rng_vec, rng_dist_vec)
 
 
 _FLOATS = ("f4", "f8")
@@ -45,9 +45,9 @@ DISTS = {
     # (uint8/uint16 vectors for the bucket keys of permutations)
     "int32": Dist(3, "rng_fill", "halves", _INTS, ("u1", "u2", "i4", "u4", "i8", "u8")),
     "int64": Dist(4, "rng_fill", "words", ("i8", "u8"), ()),
-    "normal": Dist(5, "rng_dist", "pairs", _FLOATS, ()),
-    "exponential": Dist(6, "rng_dist", "words", _FLOATS, ()),
-    "lognormal": Dist(7, "rng_dist", "pairs", _FLOATS, ()),
+    "normal": Dist(5, "rng_dist", "pairs", _FLOATS, _FLOATS),
+    "exponential": Dist(6, "rng_dist", "words", _FLOATS, _FLOATS),
+    "lognormal": Dist(7, "rng_dist", "pairs", _FLOATS, _FLOATS),
     "gamma": Dist(8, "rng_dist", "element", _FLOATS, ()),
     "beta": Dist(9, "rng_dist", "element", _FLOATS, ()),
     "poisson": Dist(10, "rng_dist", "element", ("i4", "i8"), ()),
@@ -78,7 +78,10 @@ def _fill_names(name, qi):
 
 def _dist_names(name, qi):
     d = DISTS[name]
-    return [f"rng_dist<{d.id}, {t}, {_compute_type(t, qi)}>" for t in _kernel_types(d, qi)]
+    names = [f"rng_dist<{d.id}, {t}, {_compute_type(t, qi)}>" for t in _kernel_types(d, qi)]
+    if _kernels.simd_kernels(qi):
+        names += [f"rng_dist_vec<{d.id}, {t}, {t}>" for t in d.vector if t != "f8" or qi.fp64]
+    return names
 
 
 # one bundle per distribution (all its item types and variants)
@@ -86,11 +89,13 @@ _kernels.register_family(_kernels.Family(
     ("rng_fill", "rng_vec"), "random.cpp", lambda a: _BY_ID[int(a[0])], _fill_names,
     lambda qi: [n for n, d in DISTS.items() if d.kernel == "rng_fill"]))
 _kernels.register_family(_kernels.Family(
-    ("rng_dist",), "random_dist.cpp", lambda a: _BY_ID[int(a[0])], _dist_names,
+    ("rng_dist", "rng_dist_vec"), "random_dist.cpp", lambda a: _BY_ID[int(a[0])], _dist_names,
     lambda qi: [n for n, d in DISTS.items() if d.kernel == "rng_dist"], cost=3))
 _kernels.register_family(_kernels.Family(
-    ("rng_bounds", "rng_shuffle", "rng_first_seen"), "random.cpp", lambda a: "perm",
-    lambda k, qi: ["rng_bounds<u1>", "rng_bounds<u2>", "rng_shuffle<i8>", "rng_first_seen<i8>"],
+    ("rng_bounds", "rng_shuffle", "rng_first_seen", "rng_is_first"), "random.cpp",
+    lambda a: "perm",
+    lambda k, qi: ["rng_bounds<u1>", "rng_bounds<u2>", "rng_shuffle<i8>", "rng_first_seen<i8>",
+                   "rng_is_first<i8>"],
     lambda qi: ("perm",), cost=2))
 
 

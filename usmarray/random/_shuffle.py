@@ -26,7 +26,6 @@ from .._core._array import empty_array, usm_ndarray
 from .._core._copy import asnumpy, copy, copy_into
 from .._core._device import resolve_queue
 from .._core._views import moveaxis, normalize_axis, reshape
-from .._core._masks import true_positions
 from ..creation import arange, asarray, full
 from ..indexing import take, take_along_axis
 from ..manipulation import concat
@@ -136,16 +135,16 @@ def _first_occurrences(draws, pop_size):
     m = draws.shape[0]
     if pop_size <= _TABLE_LIMIT:
         table = full(pop_size, np.iinfo(np.int32).max, dtype=_dtypes.int32, sycl_queue=qi.queue)
-        _engine.random_first_seen(qi.ref, qi.kc, draws, table)
-        first = ew.equal(take(table, draws, axis=0), arange(m, dtype=_dtypes.int32,
-                                                           sycl_queue=qi.queue))
+        first = empty_array((m,), _dtypes.bool, qi)
+        _engine.random_first_seen(qi.ref, qi.kc, draws, table, first)
     else:
         order = argsort(draws, stable=True)
         s = take(draws, order, axis=0)
         head = concat([full(1, True, sycl_queue=qi.queue), ew.not_equal(s[1:], s[:-1])])
         first = empty_array((m,), _dtypes.bool, qi)
         first[order] = head
-    return take(draws, true_positions(first), axis=0)
+    # (a mask's compaction: no bounds-checking gather, whose check waits)
+    return draws[first]
 
 
 def _sample_without_replacement(gen, pop_size, k, qi):
