@@ -351,6 +351,8 @@ Ev enqueue_touching(sycl::queue &q, const Touched &touched, F &&enqueue) {
     for (const Ev &d : deps) sdeps.push_back(d.to_sycl(ctx));
   }
   Ev e(enqueue(static_cast<const std::vector<sycl::event> &>(sdeps)));
+  deps.clear();  // (no events held between commands: none left at exit)
+  sdeps.clear();
   record_use(q, std::data(touched), std::size(touched), e);
   return e;
 }

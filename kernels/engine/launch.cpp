@@ -40,13 +40,16 @@ struct NativeQueue {
   sycl::queue q;
   cl_command_queue cq;  // null: not an OpenCL queue; else retained (get_native retains)
 };
-std::vector<NativeQueue> g_queues;
+// (this and g_kernels are never destroyed, as the memory pool: SYCL
+// objects destroyed after the runtime's own teardown at exit crash it)
+std::vector<NativeQueue> &g_queues = *new std::vector<NativeQueue>;
 
 struct NativeKernel {
   cl_kernel k = nullptr;  // retained for the process
   cl_uint nargs = 0;
 };
-std::unordered_map<sycl::kernel, NativeKernel> g_kernels;
+std::unordered_map<sycl::kernel, NativeKernel> &g_kernels =
+    *new std::unordered_map<sycl::kernel, NativeKernel>;
 
 const NativeKernel &native_kernel(const sycl::kernel &k) {
   auto it = g_kernels.find(k);
@@ -110,7 +113,10 @@ std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *tou
     const NativeKernel &nk = native_kernel(*l.kernel);
     // a kernel whose OpenCL form has other arguments than those set (an
     // argument the SYCL runtime adds) goes through SYCL
-    if (!nk.k || nk.nargs != static_cast<cl_uint>(l.nargs)) return std::nullopt;
+    if (!nk.k || nk.nargs != static_cast<cl_uint>(l.nargs)) {
+      deps.clear();
+      return std::nullopt;
+    }
     for (int i = 0; i < l.nargs; ++i) {
       const cl_int err = cl().SetKernelArg(nk.k, static_cast<cl_uint>(i), l.size[i], l.data + l.off[i]);
       if (err != CL_SUCCESS) throw std::runtime_error(cl_error(err, "setting a kernel argument"));
@@ -125,6 +131,7 @@ std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *tou
     // launches without waits measured the same either way).
     cl().Flush(static_cast<cl_command_queue>(cq));
   }
+  deps.clear();  // (no events held between launches: none left at exit)
   Ev e = Ev::adopt_native(ev);
   record_use(q, touched, n, e);
   return e;
