@@ -41,6 +41,7 @@ the warm-up row a few minutes more.
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import datetime
 import inspect
@@ -291,6 +292,60 @@ def make_cases(ua, np):
     c["print_options"] = print_options_block
     c["usm_ndarray_repr"] = _call(ua, "usm_ndarray_repr", xf)
     c["usm_ndarray_str"] = _call(ua, "usm_ndarray_str", xf)
+
+    # NumPy's functions beyond the array API
+    bins = A(np.linspace(0.0, 1.0, 11).astype(f32))
+    m8 = A(rng.uniform(0.1, 0.9, (8, 8)).astype(f32))
+    pts = A(rng.uniform(0.1, 0.9, (n, 2)).astype(f32))
+    i4 = A(np.arange(4, dtype=np.int64))
+    mf = A(np.asarray(rng.uniform(0.1, 0.9, (64, 64)), dtype=f32))   # written by fill_diagonal
+    c["bincount"] = _call(ua, "bincount", xu)
+    c["digitize"] = _call(ua, "digitize", xf, bins)
+    c["interp"] = _call(ua, "interp", xf, xs, wf)
+    for name in ("histogram", "histogram_bin_edges"):
+        c[name] = _call(ua, name, xf, bins=10)
+    c["histogram2d"] = _call(ua, "histogram2d", xf, yf, bins=8)
+    c["histogramdd"] = _call(ua, "histogramdd", pts, bins=4)
+    c["delete"] = _call(ua, "delete", xf, [1, 5, 7])
+    c["insert"] = _call(ua, "insert", xf, 3, 2.5)
+    c["diag"] = _call(ua, "diag", m)
+    c["diagflat"] = _call(ua, "diagflat", a32)
+    c["diag_indices"] = _call(ua, "diag_indices", 64)
+    c["diag_indices_from"] = _call(ua, "diag_indices_from", m)
+    c["fill_diagonal"] = _call(ua, "fill_diagonal", mf, 0.5)
+    c["einsum"] = _call(ua, "einsum", "ij,jk->ik", m, m)
+    c["einsum_path"] = _call(ua, "einsum_path", "ij,jk->ik", m, m)
+    c["kron"] = _call(ua, "kron", m8, m8)
+    c["pad"] = _call(ua, "pad", xf, 3)
+    c["nan_to_num"] = _call(ua, "nan_to_num", xn)
+    c["geomspace"] = _call(ua, "geomspace", 1.0, 1000.0, n, dtype=ua.float32)
+    c["logspace"] = _call(ua, "logspace", 0.0, 3.0, n, dtype=ua.float32)
+    c["identity"] = _call(ua, "identity", 64, dtype=ua.float32)
+    c["tri"] = _call(ua, "tri", 64, dtype=ua.float32)
+    c["indices"] = _call(ua, "indices", (8, 8))
+    for name in ("tril_indices", "triu_indices"):
+        c[name] = _call(ua, name, 64)
+    for name in ("tril_indices_from", "triu_indices_from"):
+        c[name] = _call(ua, name, m)
+    c["ix_"] = _call(ua, "ix_", i4, i4)
+    c["ravel_multi_index"] = _call(ua, "ravel_multi_index", (idx, idx), (n, n))
+    c["unravel_index"] = _call(ua, "unravel_index", idx, (10, 100))
+    for name in ("iscomplex", "isreal", "real_if_close"):
+        c[name] = _call(ua, name, xc)
+    c["iscomplexobj"] = _call(ua, "iscomplexobj", xc)
+    c["isrealobj"] = _call(ua, "isrealobj", xf)
+    c["get_array_module"] = _call(ua, "get_array_module", xf)
+    # (a fused function's first call: tracing it and compiling its kernel)
+    c["fuse"] = lambda: ua.fuse()(lambda a, b: a * b + 1.5)(xf, yf)
+
+    # files through the host (NumPy's formats), in a directory of the child's own
+    d = tempfile.mkdtemp(prefix="usmarray-coldstart-")
+    atexit.register(shutil.rmtree, d, True)
+    np.save(os.path.join(d, "in.npy"), hf)
+    c["save"] = _call(ua, "save", os.path.join(d, "out.npy"), xf)
+    c["savez"] = _call(ua, "savez", os.path.join(d, "out.npz"), a=xf)
+    c["savez_compressed"] = _call(ua, "savez_compressed", os.path.join(d, "outc.npz"), a=xf)
+    c["load"] = _call(ua, "load", os.path.join(d, "in.npy"))
     return c
 
 

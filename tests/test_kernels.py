@@ -719,6 +719,14 @@ def test_compiled_together_key_and_nesting():
     assert seen == ["inner(float32,int64)", "outer(float32)", "outer(float32)"]
     assert _kernels._together.key is None
     assert outer._compiled_together and outer.__name__ == "outer"
+    # a call of scalars only is keyed by the dtype it asks for
+    assert _kernels._together_key("geomspace", (1.0, 1000.0), {"dtype": ua.float32}) == \
+        "geomspace(dtype=float32)"
+    assert _kernels._together_key("geomspace", (1.0, 1000.0), {"dtype": "int64"}) == \
+        "geomspace(dtype=int64)"
+    assert _kernels._together_key("geomspace", (1.0, 1000.0), {}) == "geomspace()"
+    assert _kernels._together_key("geomspace", (x, x), {"dtype": "int64"}) == \
+        "geomspace(float32,float32)"
 
 
 def test_first_calls_table_matches_the_kernels():

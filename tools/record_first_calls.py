@@ -72,7 +72,7 @@ CALLS = {
     "place": "ua.place(x, m, y)",
     "extract": "ua.extract(m, x)",
     "top_k": "ua.top_k(x, 5)",
-    "bincount": "ua.bincount(i, y[:100])",
+    "bincount": ["ua.bincount(i, y[:100])", "ua.bincount(ua.abs(x))"],
     "digitize": "ua.digitize(x, ua.sort(y[:10]))",
     "interp": "ua.interp(x, ua.sort(y), y)",
     "histogram": "ua.histogram(x)",
@@ -81,7 +81,11 @@ CALLS = {
     "nan_to_num": "ua.nan_to_num(x)",
     "pad": "ua.pad(x2, 2)",
     "einsum": "ua.einsum('ij,kj->ik', x2, x2)",
-    "geomspace": "ua.geomspace(ua.abs(x[:1]) + 1, ua.abs(x[1:2]) + 2)",
+    # (arrays for ends, and Python scalars with and without dtype=)
+    "geomspace": ["ua.geomspace(ua.abs(x[:1]) + 1, ua.abs(x[1:2]) + 2)",
+                  "ua.geomspace(1.0, 1000.0, 50, dtype=dt)", "ua.geomspace(1.0, 1000.0, 50)"],
+    "logspace": ["ua.logspace(x[:1], x[1:2])", "ua.logspace(0.0, 3.0, 50, dtype=dt)",
+                 "ua.logspace(0.0, 3.0, 50)"],
 }
 
 CHILD = r"""
@@ -100,39 +104,56 @@ _kernels.recorded = {}
 try:
     r = CALL
     ua.synchronize()
-except (TypeError, ValueError):   # (not defined for the dtype)
-    pass
+except (TypeError, ValueError):   # (not defined for the dtype: nothing to compile ahead)
+    _kernels.recorded = {}
 print("RESULT " + json.dumps(_kernels.recorded))
 """
 
 
-def main():
+def main(argv=None):
+    import argparse
     import usmarray as ua
 
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", type=lambda s: s.split(","), default=None,
+                   help="record these functions again (comma-separated), keep the other entries")
+    args = p.parse_args(argv)
     decorated = sorted(n for n in dir(ua) if getattr(getattr(ua, n), "_compiled_together", False))
     missing = sorted(set(decorated) - set(CALLS))
     if missing:
         sys.exit(f"no call for: {', '.join(missing)} (add them to CALLS)")
     table = {"simd": {}, "generic": {}}
+    if args.only:
+        unknown = sorted(set(args.only) - set(decorated))
+        if unknown:
+            sys.exit(f"not composite functions: {', '.join(unknown)}")
+        with open(OUT) as f:
+            table = json.load(f)
+        for mode in table:
+            table[mode] = {k: v for k, v in table[mode].items()
+                           if k.split("(")[0] not in args.only}
+        decorated = args.only
     cache = tempfile.mkdtemp(prefix="usmarray-record-")
     env0 = {k: v for k, v in os.environ.items() if k != "USMARRAY_GENERIC_KERNELS"}
     env0["USMARRAY_CACHE_DIR"] = cache
     for mode in table:
         env = dict(env0, USMARRAY_GENERIC_KERNELS="1" if mode == "generic" else "0")
         for name in decorated:
+            calls = CALLS[name] if isinstance(CALLS[name], list) else [CALLS[name]]
             for dt in DTYPES:
-                code = CHILD.replace("CALL", CALLS[name])
-                r = subprocess.run([sys.executable, "-c", code, dt], env=env, capture_output=True,
-                                   text=True, cwd="/")
-                if r.returncode != 0:
-                    sys.exit(f"{name}({dt}) failed:\n{r.stderr}")
-                rec = json.loads(r.stdout.split("RESULT ")[-1])
-                for key, names in rec.items():
-                    table[mode][key] = list(dict.fromkeys(names))
-                if not rec:   # (no kernels: oneMKL's matmul under einsum of floats)
-                    table[mode].setdefault(f"{name}({dt})", [])
-                print(f"{mode:8s} {name}({dt}): {sum(len(v) for v in rec.values())} kernels",
-                      flush=True)
+                for call in calls:
+                    code = CHILD.replace("CALL", call)
+                    r = subprocess.run([sys.executable, "-c", code, dt], env=env,
+                                       capture_output=True, text=True, cwd="/")
+                    if r.returncode != 0:
+                        sys.exit(f"{name}({dt}) failed:\n{r.stderr}")
+                    rec = json.loads(r.stdout.split("RESULT ")[-1])
+                    for key, names in rec.items():
+                        table[mode][key] = list(dict.fromkeys(names))
+                    if not rec:   # (no kernels: oneMKL's matmul under einsum of floats)
+                        table[mode].setdefault(f"{name}({dt})", [])
+                    print(f"{mode:8s} {call} ({dt}): {sum(len(v) for v in rec.values())} "
+                          "kernels", flush=True)
     shutil.rmtree(cache, ignore_errors=True)
     with open(OUT, "w") as f:
         json.dump(table, f, indent=0, sort_keys=True)

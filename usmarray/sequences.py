@@ -63,6 +63,7 @@ def _num(num):
     return num
 
 
+@compiled_together
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *,
              device=None, usm_type=None, sycl_queue=None):
     """Numbers spaced evenly on a log scale, as ``numpy.logspace``.

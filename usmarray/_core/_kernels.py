@@ -31,6 +31,8 @@ import time
 import warnings
 from typing import NamedTuple
 
+import numpy as np
+
 from . import _engine, _env
 from ._dtypes import TYPE_NAMES
 
@@ -438,8 +440,7 @@ def compiled_together(func):
     def wrapper(*args, **kwargs):
         if getattr(_together, "key", None) is not None:
             return func(*args, **kwargs)
-        dts = ",".join(a._dtype.name for a in args if hasattr(a, "_tc"))
-        _together.key = f"{name}({dts})"
+        _together.key = _together_key(name, args, kwargs)
         try:
             return func(*args, **kwargs)
         finally:
@@ -447,6 +448,19 @@ def compiled_together(func):
 
     wrapper._compiled_together = True   # (tools/record_first_calls.py finds them by it)
     return wrapper
+
+
+def _together_key(name, args, kwargs):
+    """A composite call's entry in first_calls.json: its name and the dtypes
+    of its array arguments; a call of scalars only (geomspace(1, 1000,
+    dtype=...)) by the dtype it asks for instead."""
+    dts = ",".join(a._dtype.name for a in args if hasattr(a, "_tc"))
+    if not dts and kwargs.get("dtype") is not None:
+        try:
+            dts = "dtype=" + np.dtype(kwargs["dtype"]).name
+        except TypeError:
+            pass
+    return f"{name}({dts})"
 
 
 def _first_calls_table():
