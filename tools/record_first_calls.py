@@ -84,6 +84,12 @@ CALLS = {
     # (arrays for ends, and Python scalars with and without dtype=)
     "geomspace": ["ua.geomspace(ua.abs(x[:1]) + 1, ua.abs(x[1:2]) + 2)",
                   "ua.geomspace(1.0, 1000.0, 50, dtype=dt)", "ua.geomspace(1.0, 1000.0, 50)"],
+    "unravel_index": "ua.unravel_index(i, (10, 100))",
+    "ravel_multi_index": "ua.ravel_multi_index((i, i), (1000, 1000))",
+    "tril_indices": "ua.tril_indices(64)",
+    "triu_indices": "ua.triu_indices(64)",
+    "tril_indices_from": "ua.tril_indices_from(x2)",
+    "triu_indices_from": "ua.triu_indices_from(x2)",
     "logspace": ["ua.logspace(x[:1], x[1:2])", "ua.logspace(0.0, 3.0, 50, dtype=dt)",
                  "ua.logspace(0.0, 3.0, 50)"],
 }

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import elementwise as ew
 from ._core import _dtypes
+from ._core._kernels import compiled_together
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import asnumpy, astype, broadcast_view, copy_into
 from ._core._device import common_queue, resolve_queue
@@ -128,6 +129,7 @@ def _as_int_array(name, a, q=None):
     return asarray(int(s), sycl_queue=q)
 
 
+@compiled_together
 def unravel_index(indices, shape, order="C"):
     """Flat indices as tuples of coordinates, as ``numpy.unravel_index``.
 
@@ -167,6 +169,7 @@ def unravel_index(indices, shape, order="C"):
     return tuple(out)
 
 
+@compiled_together
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """Tuples of coordinates as flat indices, as ``numpy.ravel_multi_index``.
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import elementwise as ew
 from ._core import _dtypes
+from ._core._kernels import compiled_together
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype, copy_into
 from ._core._device import resolve_queue
@@ -253,6 +254,7 @@ def _tri_indices(n, k, m, upper, device, usm_type, sycl_queue):
     return nonzero(ew.logical_not(t) if upper else t)
 
 
+@compiled_together
 def tril_indices(n, k=0, m=None, *, device=None, usm_type="device", sycl_queue=None):
     """Row and column indices of the lower triangle, as ``numpy.tril_indices``.
 
@@ -275,6 +277,7 @@ def tril_indices(n, k=0, m=None, *, device=None, usm_type="device", sycl_queue=N
     return _tri_indices(n, k, m, False, device, usm_type, sycl_queue)
 
 
+@compiled_together
 def triu_indices(n, k=0, m=None, *, device=None, usm_type="device", sycl_queue=None):
     """Row and column indices of the upper triangle, as ``numpy.triu_indices``.
 
@@ -305,6 +308,7 @@ def _from(name, arr, k, upper):
                         arr.sycl_queue)
 
 
+@compiled_together
 def tril_indices_from(arr, k=0):
     """Indices of the lower triangle of `arr`, as ``numpy.tril_indices_from``.
 
@@ -323,6 +327,7 @@ def tril_indices_from(arr, k=0):
     return _from("tril_indices_from", arr, k, False)
 
 
+@compiled_together
 def triu_indices_from(arr, k=0):
     """Indices of the upper triangle of `arr`, as ``numpy.triu_indices_from``.
 
