@@ -31,6 +31,11 @@ __all__ = ["REPS", "Stat", "time_reps", "time_interleaved", "time_calls", "run_p
 
 REPS = 7
 BUSY_CPUS = 0.1   # other processes' average CPU use above which a row is flagged
+# the legend printed under a table with an "other load" column
+OTHER_LOAD_LEGEND = (f"other load: average CPUs used by other processes (and stolen by the "
+                     f"hypervisor) while the row was measured, from /proc/stat; BUSY above "
+                     f"{BUSY_CPUS} CPU means the row shared the device's cores and is not "
+                     "reliable.")
 
 
 # ------------------------------------------------------------------ timing

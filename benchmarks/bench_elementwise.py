@@ -143,9 +143,7 @@ def main(argv=None):
         shutil.rmtree(d, ignore_errors=True)
     print("\n".join(_util.header(ua, np, dpt, dpt_reason)))
     print(t.render())
-    print(f"other load: average CPUs used by other processes (and stolen by the hypervisor) "
-          f"while the row was measured, from /proc/stat; BUSY above {_util.BUSY_CPUS} CPU means "
-          "the row shared the device's cores and is not reliable.")
+    print(_util.OTHER_LOAD_LEGEND)
     busy = [r.label for r in t.rows
             if not isinstance(r, str) and r.other_load is not None and r.other_load > _util.BUSY_CPUS]
     if busy:

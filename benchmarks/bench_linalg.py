@@ -180,9 +180,7 @@ def main(argv=None):
                   if dp is not None else f"dpnp:        not importable, column omitted ({dp_reason})")
     print("\n".join(header))
     print(t.render())
-    print(f"other load: average CPUs used by other processes (and stolen by the hypervisor) "
-          f"while the row was measured, from /proc/stat; BUSY above {_util.BUSY_CPUS} CPU means "
-          "the row shared the device's cores and is not reliable.")
+    print(_util.OTHER_LOAD_LEGEND)
     return 0
 
 
