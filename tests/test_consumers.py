@@ -155,27 +155,27 @@ def test_scipy(name, fn, args):
     _same(fn(*(ua.asarray(h) for h in args)), expected)
 
 
-WELCH_XFAIL = pytest.mark.xfail(
-    strict=True, raises=TypeError,
-    reason="SciPy 1.17's csd() converts x with np.asarray but keeps y, the caller's array, when "
-           "y is x (welch calls csd(x, x)); ShortTimeFFT.stft_detrend then multiplies the "
-           "usm_ndarray segments (np.iscomplexobj and np.pad now run on the device) by its NumPy "
-           "window, x_ * self.win.conj(), which usmarray's no-implicit-transfer rule refuses "
-           "(docs/numpy.md)")
-
-
-@WELCH_XFAIL
-def test_scipy_signal_welch():
+def test_scipy_signal_welch_refuses_its_own_window_by_default():
+    """SciPy 1.17's csd() converts x with np.asarray but keeps y, the caller's
+    array, when y is x (welch calls csd(x, x)); ShortTimeFFT then multiplies
+    the usm_ndarray segments by its NumPy window. Without the opt-in that is
+    the no-implicit-transfer TypeError, and its message names the opt-in."""
     h = X.reshape(-1)[:160]
-    f0, p0 = scipy.signal.welch(h, nperseg=32)
-    try:
-        f, p = scipy.signal.welch(ua.asarray(h), nperseg=32)
-    except TypeError as e:
-        # it gets past np.iscomplexobj and np.pad: it stops at the window product
-        assert "numpy.multiply: operand of type numpy.ndarray" in str(e), e
-        raise
+    with pytest.raises(TypeError, match=r"numpy.multiply: operand of type numpy.ndarray.*"
+                                        r"ua.allow_host_operands\(\)"):
+        scipy.signal.welch(ua.asarray(h), nperseg=32)
+
+
+@pytest.mark.parametrize("kw", [dict(nperseg=32), dict(nperseg=40, noverlap=10, detrend="linear"),
+                                dict(nperseg=32, average="median", scaling="spectrum")],
+                         ids=["default", "linear-detrend", "median-spectrum"])
+def test_scipy_signal_welch(kw):
+    h = X.reshape(-1)[:160]
+    f0, p0 = scipy.signal.welch(h, **kw)
+    with ua.allow_host_operands():
+        f, p = scipy.signal.welch(ua.asarray(h), **kw)
     for got, expected in ((f, f0), (p, p0)):
-        got = ua.asnumpy(got) if isinstance(got, ua.usm_ndarray) else got
+        got = ua.asnumpy(got) if isinstance(got, ua.usm_ndarray) else np.asarray(got)
         np.testing.assert_allclose(got, expected, rtol=RTOL, atol=100 * RTOL)
 
 

@@ -57,6 +57,49 @@ def test_operator_with_a_list_says_what_np_add_says():
     assert "ua.asarray(...)" in str(e1.value)
 
 
+def test_allow_host_operands_copies_numpy_arrays_to_the_device():
+    h = np.arange(6.0).reshape(2, 3)
+    x = ua.asarray(h, usm_type="shared")
+    w = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="allow_host_operands"):
+        w * x
+    with ua.allow_host_operands():
+        for got, expected in ((w * x, w * h), (x - w, h - w), (np.add(w, x), w + h),
+                              (np.concatenate([x, w[None]]), np.concatenate([h, w[None]])),
+                              (np.where(x > 2, w, x), np.where(h > 2, w, h))):
+            assert isinstance(got, ua.usm_ndarray)
+            assert got.sycl_queue == x.sycl_queue and got.usm_type == "shared"
+            np.testing.assert_array_equal(ua.asnumpy(got), expected)
+        with pytest.raises(TypeError, match="builtins.list"):
+            x + [1.0, 2.0, 3.0]          # lists stay refused
+        with pytest.raises(TypeError):
+            np.add(x, w, out=np.empty((2, 3)))   # a NumPy out= would need a copy back
+        with ua.allow_host_operands(False):
+            with pytest.raises(TypeError, match="operand of type numpy.ndarray"):
+                w * x
+        np.testing.assert_array_equal(ua.asnumpy(w * x), w * h)
+    with pytest.raises(TypeError):       # the block's end restores the refusal
+        w * x
+
+
+def test_allow_host_operands_is_per_thread():
+    import threading
+    x = ua.asarray(np.arange(3.0))
+    seen = []
+
+    def other():
+        try:
+            np.ones(3) + x
+            seen.append("copied")
+        except TypeError:
+            seen.append("refused")
+    with ua.allow_host_operands():
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert seen == ["refused"]
+
+
 def test_foreign_ufunc_named_by_its_own_module():
     special = pytest.importorskip("scipy.special")
     # the ufunc itself: with SCIPY_ARRAY_API=1 (tests/test_consumers.py sets it),

@@ -80,6 +80,7 @@ from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd
 from .contractions import einsum, einsum_path
 from .io import save, savez, savez_compressed, load
 from . import testing
+from .numpy_protocols import allow_host_operands
 from . import random
 from .user_kernels import ElementwiseKernel, RawKernel, RawModule
 from .user_reductions import ReductionKernel

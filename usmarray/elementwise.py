@@ -566,7 +566,9 @@ def mixed_operand_error(what, obj):
     return TypeError(
         f"{what}: operand of type {type(obj).__module__}.{type(obj).__name__} next to a "
         "usm_ndarray; usmarray does not move data between host and device implicitly: "
-        "move it to the device with ua.asarray(...) (or to the host with ua.asnumpy(x) / x.get())")
+        "move it to the device with ua.asarray(...) (or to the host with ua.asnumpy(x) / x.get()); "
+        "for a library that mixes NumPy arrays of its own into a call, run the call inside "
+        "`with ua.allow_host_operands():`")
 
 
 def _host_data(other, dunder):

@@ -26,8 +26,14 @@ array) next to a usm_ndarray is a TypeError that says to move it with
 ``ua.asarray(...)``; Python and NumPy scalars are fine. A NumPy function
 without a counterpart is a TypeError naming it, never a silent host round
 trip. ``np.asarray(x)`` still copies to the host through ``__array__``.
+Inside ``with allow_host_operands():`` NumPy arrays next to a usm_ndarray
+in a ufunc or a NumPy function are copied to that array's device instead,
+for host-side libraries (SciPy's ``welch``) that mix their own NumPy arrays
+into a computation on the caller's array.
 """
 
+import contextlib
+import contextvars
 import inspect
 import sys
 
@@ -43,7 +49,54 @@ from ._dask import register_if_loaded as register_with_dask
 from ._core._scalars import as_scalar as _as_scalar
 from .elementwise import OP, mixed_operand_error
 
-__all__ = ["UFUNCS", "FUNCTIONS", "REDUCE", "ACCUMULATE", "Function", "mixed_operand_error"]
+__all__ = ["UFUNCS", "FUNCTIONS", "REDUCE", "ACCUMULATE", "Function", "mixed_operand_error",
+           "allow_host_operands"]
+
+# A context variable, not a global: the permission belongs to the code in the
+# with block, not to other threads or tasks that happen to run meanwhile.
+_HOST_OPERANDS = contextvars.ContextVar("usmarray_host_operands", default=False)
+
+
+@contextlib.contextmanager
+def allow_host_operands(allow=True):
+    """Within the block, copy NumPy arrays that meet a usm_ndarray in a NumPy
+    ufunc or function to that usm_ndarray's device, instead of refusing them.
+
+    usmarray follows CuPy: ``np.ones(3) + x`` is a TypeError, so that no
+    transfer happens unseen. Host-side libraries sometimes combine arrays of
+    their own with the caller's array (SciPy's ``signal.welch`` multiplies
+    the caller's segments by a NumPy window); this block lets such calls run
+    on the device. Only ``numpy.ndarray`` operands are copied: lists stay a
+    TypeError, as does a NumPy ``out=`` (the result would have to come back
+    to the host).
+
+    Parameters
+    ----------
+    allow : bool, optional
+        ``False`` restores the refusal inside an enclosing block.
+
+    Examples
+    --------
+    >>> with ua.allow_host_operands():
+    ...     f, p = scipy.signal.welch(x, nperseg=256)   # doctest: +SKIP
+    """
+    token = _HOST_OPERANDS.set(bool(allow))
+    try:
+        yield
+    finally:
+        _HOST_OPERANDS.reset(token)
+
+
+def _to_device(values, like):
+    """`values` with NumPy arrays (at the top level and in lists/tuples)
+    copied to `like`'s queue and USM kind."""
+    def move(v):
+        if isinstance(v, np.ndarray):
+            return creation.asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
+        if isinstance(v, (list, tuple)) and any(isinstance(w, np.ndarray) for w in v):
+            return type(v)(move(w) for w in v)
+        return v
+    return [move(v) for v in values]
 
 
 _NS = []   # the public namespace, set by build() (from usmarray.methods.install)
@@ -193,6 +246,8 @@ def ufunc_name(ufunc):
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """``usm_ndarray.__array_ufunc__``: NumPy ufuncs computed by usmarray."""
     what = ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
+    if _HOST_OPERANDS.get():
+        inputs = tuple(_to_device(inputs, self))
     for v in inputs + tuple(kwargs.get("out", None) or ()):
         if v is None or isinstance(v, usm_ndarray) or _as_scalar(v) is not None:
             continue
@@ -773,6 +828,9 @@ def array_function(self, func, types, args, kwargs):
         if not issubclass(t, (usm_ndarray, np.ndarray)):
             return NotImplemented
     f = FUNCTIONS.get(func)
+    if f is not None and not f.host_operands and _HOST_OPERANDS.get():
+        args = tuple(_to_device(args, self))
+        kwargs = dict(zip(kwargs, _to_device(kwargs.values(), self)))
     if f is None and func in LIKE_FUNCTIONS:
         # np.zeros(..., like=self): the new array on self's queue, with self's USM kind
         return LIKE_FUNCTIONS[func](args, kwargs, {"sycl_queue": self.sycl_queue,
