@@ -268,6 +268,37 @@ def test_choice_statistics():
     assert chi2_counts(firsts, np.full(5, 0.2)) > ALPHA
 
 
+@pytest.mark.parametrize("pop", [65_537, 100_003, 1 << 20, (1 << 20) + 1, 3 * 10**9])
+def test_choice_without_replacement_large_populations(pop):
+    """Populations past the uniform-permutation limit take the first k items
+    of a Feistel permutation of range(pop) (kernels/sycl/random.cpp:
+    rng_sample), walked back into range: distinct, in range, uniform values
+    with no relation between neighbours, different for every seed and the
+    same for the same seed."""
+    k = 30_000
+    s = host(R.default_rng(pop).choice(pop, k, replace=False))
+    assert s.dtype == np.int64 and s.shape == (k,) and len(np.unique(s)) == k
+    assert s.min() >= 0 and s.max() < pop
+    assert np.array_equal(s, host(R.default_rng(pop).choice(pop, k, replace=False)))
+    assert not np.array_equal(s, host(R.default_rng(pop + 1).choice(pop, k, replace=False)))
+    deciles = s * 10 // pop
+    assert chi2_counts(deciles, np.full(10, 0.1)) > ALPHA
+    # neighbours: the deciles of items i and i + 1 independent (100 cells)
+    assert chi2_counts(deciles[:-1] * 10 + deciles[1:], np.full(100, 0.01)) > ALPHA
+    # low bits too (the Feistel halves' boundary)
+    assert chi2_counts(s % 16, np.full(16, 1 / 16)) > ALPHA
+
+
+def test_choice_without_replacement_first_items_over_seeds():
+    """Over many seeds, the first item of a sample of a large population
+    falls in every decile equally often, and so does the 100th."""
+    pop = 200_000
+    s = np.array([host(R.default_rng(seed).choice(pop, 100, replace=False))[[0, 99]]
+                  for seed in range(1500)])
+    for j in range(2):
+        assert chi2_counts(s[:, j] * 10 // pop, np.full(10, 0.1)) > ALPHA
+
+
 @pytest.mark.parametrize("n", [0, 1, 10, 4096, 4097, 100_000, 3_000_000])
 def test_permutation_is_a_permutation(n):
     x = host(R.default_rng(n).permutation(n))

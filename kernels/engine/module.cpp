@@ -62,8 +62,8 @@ Event random_bounds(std::uintptr_t qref, KernelCache &kc, nb::handle keys, nb::h
                     nb::handle bounds);
 Event random_shuffle(std::uintptr_t qref, KernelCache &kc, nb::handle idx, nb::handle bounds,
                      std::array<uint64_t, 2> key, std::array<uint64_t, 4> ctr, int64_t first);
-Event random_first_seen(std::uintptr_t qref, KernelCache &kc, nb::handle v, nb::handle table,
-                        nb::handle first);
+Event random_sample(std::uintptr_t qref, KernelCache &kc, nb::handle out, uint64_t n,
+                    std::array<uint64_t, 4> words);
 int64_t mask_count(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle off);
 Event mask_compact(std::uintptr_t qref, KernelCache &kc, nb::handle m, nb::handle x,
                    nb::handle off, nb::handle out, bool indices);
@@ -323,8 +323,8 @@ NB_MODULE(_engine, m) {
         "out = a distribution drawn from a Philox stream position (random kernels).");
   m.def("random_bounds", &random_bounds, "Bucket bounds of stably sorted rows of random keys.");
   m.def("random_shuffle", &random_shuffle, "Fisher-Yates shuffles of segments of positions.");
-  m.def("random_first_seen", &random_first_seen,
-        "first[i] = whether v[i] is its value's first occurrence (an atomic minimum per value).");
+  m.def("random_sample", &random_sample,
+        "out = the first items of a keyed pseudo-random permutation of range(n).");
   bind_linalg(m);
   m.def("matmul", &matmul, "Batched products of contiguous matrices.");
   m.def("gemm", &gemm, nb::arg("q"), nb::arg("a"), nb::arg("x"), nb::arg("out"),

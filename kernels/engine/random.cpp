@@ -148,37 +148,28 @@ Event random_shuffle(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb:
   })};
 }
 
-// first[i] = whether v[i] is the first occurrence of its value (int64 v
-// with values in [0, len(table)), m < 2^31): table[v[i]] = min(table[v[i]], i)
-// over i, then a look-up per draw. `table`: int32, filled with INT32_MAX.
-Event random_first_seen(std::uintptr_t qref, KernelCache &kc, nb::handle v_h, nb::handle table_h,
-                        nb::handle first_h) {
-  ArrayRef v, table, first;
-  read_array(v_h, v);
-  read_array(table_h, table);
-  read_array(first_h, first);
+// out (contiguous int64, k items) = the first k values of a keyed
+// pseudo-random permutation of [0, n) (kernels/sycl/random.cpp: rng_sample),
+// from the eight 32-bit round keys in `words` (host-drawn stream words).
+Event random_sample(std::uintptr_t qref, KernelCache &kc, nb::handle out_h, uint64_t n,
+                    std::array<uint64_t, 4> words) {
+  ArrayRef out;
+  read_array(out_h, out);
   sycl::queue &q = queue_from_ref(qref);
-  check_operand(q, v, v, "the draws");
-  check_operand(q, table, table, "the table");
-  check_operand(q, first, first, "the result");
-  if (v.tc != TC_I8 || !v.is_c_contiguous() || table.tc != TC_I4 || !table.is_c_contiguous() ||
-      first.tc != TC_BOOL || !first.is_c_contiguous() || first.size() != v.size() ||
-      v.size() >= (int64_t(1) << 31))
-    throw nb::value_error("random_first_seen: expected contiguous int64 draws (fewer than 2^31), "
-                          "an int32 table and a bool result of the draws' size");
-  const int64_t m = v.size(), size = table.size();
-  if (m == 0) return Event{};
-  sycl::kernel k = kc.get("rng_first_seen<i8>"), kf = kc.get("rng_is_first<i8>");
-  const void *pv = v.data();
-  void *pt = table.data();
-  void *pf = first.data();
-  submit(q, {v.alloc, table.alloc}, [&](auto &h) {
-    set_args(h, pv, m, size, pt);
-    h.parallel_for(linear_range(m, kc.wg_size), k);
-  });
-  return Event{submit(q, {v.alloc, table.alloc, first.alloc}, [&](auto &h) {
-    set_args(h, pv, m, size, pt, pf);
-    h.parallel_for(linear_range(m, kc.wg_size), kf);
+  check_operand(q, out, out, "the result");
+  const int64_t k = out.size();
+  if (out.tc != TC_I8 || !out.is_c_contiguous() || n == 0 || static_cast<uint64_t>(k) > n)
+    throw nb::value_error("random_sample: expected a contiguous int64 result of at most n items");
+  if (k == 0) return Event{};
+  // halves of h bits: the smallest even width holding n - 1 (at least 2)
+  uint32_t bits = 0;
+  while (bits < 64 && ((n - 1) >> bits) != 0) ++bits;
+  const uint32_t h = std::max<uint32_t>(1, (bits + 1) / 2);
+  sycl::kernel kern = kc.get("rng_sample<i8>");
+  void *po = out.data();
+  return Event{submit(q, {out.alloc}, [&](auto &hd) {
+    set_args(hd, po, k, n, h, words[0], words[1], words[2], words[3]);
+    hd.parallel_for(linear_range(k, kc.wg_size), kern);
   })};
 }
 

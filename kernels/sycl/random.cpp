@@ -10,7 +10,6 @@
 // `low + range * u`.
 #pragma clang fp contract(off)
 #include "philox.hpp"
-#include <sycl/atomic_ref.hpp>
 
 namespace usmk::rng {
 
@@ -202,26 +201,46 @@ void rng_shuffle(kptr<I> idx, kptr<const std::int64_t> bounds, std::int64_t nseg
   }
 }
 
-// Sampling without replacement: table[v[i]] = the first i drawing v[i]
-// (an atomic minimum, so the result does not depend on the order; values
-// outside the table are skipped).
-template <typename I>
-USM_KERNEL(1)
-void rng_first_seen(kptr<const I> v, std::int64_t m, std::int64_t size, kptr<std::int32_t> table) {
-  const std::int64_t i = usmk::linear_id();
-  if (i >= m || v[i] < 0 || v[i] >= size) return;
-  sycl::atomic_ref<std::int32_t, sycl::memory_order::relaxed, sycl::memory_scope::device> t(
-      table[v[i]]);
-  t.fetch_min(static_cast<std::int32_t>(i));
+// Sampling without replacement: out[i] = P(i) for i < k, where P is a
+// keyed pseudo-random permutation of [0, n): a balanced Feistel network of
+// kFeistelRounds rounds on 2h bits (2^2h >= n, halves of h <= 32 bits),
+// walked until it lands in [0, n) ("cycle walking": P restricted to [0, n)
+// is a permutation of it, and from i < n the walk ends on i's cycle). The
+// round keys are eight 32-bit words of the Philox stream (host-drawn); the
+// round function is a 32-bit integer hash (multiply and xor-shift, full
+// avalanche). Each item is computed alone: the values are distinct by
+// construction, with no table, atomics or compaction.
+constexpr int kFeistelRounds = 8;
+
+inline std::uint32_t feistel_mix(std::uint32_t z) {
+  z ^= z >> 16;
+  z *= 0x7feb352dU;
+  z ^= z >> 15;
+  z *= 0x846ca68bU;
+  z ^= z >> 16;
+  return z;
 }
 
-// first[i] = whether draw i is the first occurrence of its value, once
-// rng_first_seen has filled the table.
 template <typename I>
 USM_KERNEL(1)
-void rng_is_first(kptr<const I> v, std::int64_t m, std::int64_t size, kptr<const std::int32_t> table,
-                  kptr<bool> first) {
+void rng_sample(kptr<I> out, std::int64_t k, u64 n, std::uint32_t h, u64 w0, u64 w1, u64 w2,
+                u64 w3) {
   const std::int64_t i = usmk::linear_id();
-  if (i >= m) return;
-  first[i] = v[i] >= 0 && v[i] < size && table[v[i]] == static_cast<std::int32_t>(i);
+  if (i >= k) return;
+  const std::uint32_t keys[8] = {std::uint32_t(w0), std::uint32_t(w0 >> 32), std::uint32_t(w1),
+                                 std::uint32_t(w1 >> 32), std::uint32_t(w2), std::uint32_t(w2 >> 32),
+                                 std::uint32_t(w3), std::uint32_t(w3 >> 32)};
+  const std::uint32_t mask = h >= 32 ? ~std::uint32_t(0) : (std::uint32_t(1) << h) - 1;
+  u64 x = static_cast<u64>(i);
+  do {
+    std::uint32_t l = static_cast<std::uint32_t>(x >> h), r = static_cast<std::uint32_t>(x) & mask;
+#pragma unroll
+    for (int j = 0; j < kFeistelRounds; ++j) {
+      const std::uint32_t t = l ^ (feistel_mix(r ^ keys[j]) & mask);
+      l = r;
+      r = t;
+    }
+    x = (static_cast<u64>(l) << h) | r;
+  } while (x >= n);
+  out[i] = static_cast<I>(x);
 }

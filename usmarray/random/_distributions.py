@@ -92,10 +92,9 @@ _kernels.register_family(_kernels.Family(
     ("rng_dist", "rng_dist_vec"), "random_dist.cpp", lambda a: _BY_ID[int(a[0])], _dist_names,
     lambda qi: [n for n, d in DISTS.items() if d.kernel == "rng_dist"], cost=3))
 _kernels.register_family(_kernels.Family(
-    ("rng_bounds", "rng_shuffle", "rng_first_seen", "rng_is_first"), "random.cpp",
+    ("rng_bounds", "rng_shuffle", "rng_sample"), "random.cpp",
     lambda a: "perm",
-    lambda k, qi: ["rng_bounds<u1>", "rng_bounds<u2>", "rng_shuffle<i8>", "rng_first_seen<i8>",
-                   "rng_is_first<i8>"],
+    lambda k, qi: ["rng_bounds<u1>", "rng_bounds<u2>", "rng_shuffle<i8>", "rng_sample<i8>"],
     lambda qi: ("perm",), cost=2))
 
 

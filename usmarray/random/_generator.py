@@ -356,8 +356,10 @@ class Generator:
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """A random sample of ``range(a)`` or of the array `a` along `axis`.
         With `p`: NumPy's inverse-CDF sampling, bit for bit. Without
-        replacement and `p`: first occurrences in a counter-based stream of
-        draws (exactly sampling without replacement, not NumPy's values)."""
+        replacement and `p`: the first items of a uniform permutation (more
+        than half of the population, or one of at most 65536), else of a
+        Feistel permutation keyed by the stream (not NumPy's values;
+        docs/random.md)."""
         return _shuffle.choice(self, a, size, replace, p, axis, shuffle)
 
 

@@ -148,6 +148,18 @@ class Philox:
             ctr = (base + first // 4) & _MASK256
             return Position(self._key, _words(ctr, 4), first % 4)
 
+    def _host_words(self, n):
+        """The next `n` 64-bit words of the stream, computed on the host (for
+        a few parameters a kernel takes: the round keys of ``choice``'s
+        permutation), advancing past them as a kernel reading them would."""
+        p = self._reserve_words(n)
+        ctr = _value(p.ctr)
+        words = []
+        while len(words) < p.first + n:
+            words += _host_block(p.key, ctr)
+            ctr = (ctr + 1) & _MASK256
+        return words[p.first:p.first + n]
+
     def _reserve_halves(self, n):
         """Position of `n` 32-bit draws as NumPy's next_uint32 makes them: the
         kept high half first, then low and high halves of fresh words."""

@@ -9,10 +9,12 @@ assignment, then uniform orders within buckets), counter-based, and its
 buckets are small enough to shuffle in the caches. Short rows are shuffled
 by Fisher-Yates alone, one work-item per row.
 
-Sampling without replacement keeps the first occurrences, in order, of a
-stream of uniform draws with replacement: exactly sampling without
-replacement, and counter-based (an atomic minimum per value marks which
-draw came first, whatever order the work-items run in).
+Sampling k of n without replacement takes the first k items of a
+permutation: of a uniform one (above) when k is more than half of n or n is
+small, else of a keyed pseudo-random permutation of range(n), a Feistel
+network keyed by the stream (kernels/sycl/random.cpp: rng_sample), where
+each item is computed on its own in one kernel: the items are distinct by
+construction and their order is random.
 """
 
 import math
@@ -26,9 +28,8 @@ from .._core._array import empty_array, usm_ndarray
 from .._core._copy import asnumpy, copy, copy_into
 from .._core._device import resolve_queue
 from .._core._views import moveaxis, normalize_axis, reshape
-from ..creation import arange, asarray, full
+from ..creation import arange, asarray
 from ..indexing import take, take_along_axis
-from ..manipulation import concat
 from ..searching import searchsorted
 from ..sorting import argsort
 
@@ -36,7 +37,9 @@ __all__ = ["permutation", "shuffle", "permuted", "choice", "row_permutations"]
 
 _SHORT_ROW = 1 << 12      # rows up to this long: Fisher-Yates alone
 _BYTE_BUCKETS = 1 << 24   # rows up to this long: 256 buckets (uint8 keys, one sort pass)
-_TABLE_LIMIT = 1 << 25    # populations up to this: first occurrences in a table
+# populations up to this: a prefix of a uniform permutation (a Feistel
+# network on a few bits permutes its small domain in only a subset of ways)
+_SMALL_POPULATION = 1 << 16
 
 
 def row_permutations(gen, rows, length, qi):
@@ -129,38 +132,13 @@ def _probabilities(p, pop_size):
     return p
 
 
-def _first_occurrences(draws, pop_size):
-    """The values of int64 `draws` at their first occurrence, in order."""
-    qi = draws._q
-    m = draws.shape[0]
-    if pop_size <= _TABLE_LIMIT:
-        table = full(pop_size, np.iinfo(np.int32).max, dtype=_dtypes.int32, sycl_queue=qi.queue)
-        first = empty_array((m,), _dtypes.bool, qi)
-        _engine.random_first_seen(qi.ref, qi.kc, draws, table, first)
-    else:
-        order = argsort(draws, stable=True)
-        s = take(draws, order, axis=0)
-        head = concat([full(1, True, sycl_queue=qi.queue), ew.not_equal(s[1:], s[:-1])])
-        first = empty_array((m,), _dtypes.bool, qi)
-        first[order] = head
-    # (a mask's compaction: no bounds-checking gather, whose check waits)
-    return draws[first]
-
-
 def _sample_without_replacement(gen, pop_size, k, qi):
-    """k distinct values of range(pop_size) in uniformly random order."""
-    if 2 * k > pop_size:   # most of the population: a prefix of a permutation
+    """k distinct values of range(pop_size) in random order."""
+    if 2 * k > pop_size or pop_size <= _SMALL_POPULATION:
         return copy(reshape(row_permutations(gen, 1, pop_size, qi), (pop_size,))[:k])
-    # draws expected to hold k distinct values, with a margin
-    m = int(-pop_size * math.log1p(-k / pop_size) * 1.02 + 4 * math.sqrt(k) + 16)
-    draws = gen.integers(0, pop_size, size=m, sycl_queue=qi.queue)
-    while True:
-        found = _first_occurrences(draws, pop_size)
-        if found.shape[0] >= k:
-            return copy(found[:k])
-        # too few: more draws continue the same stream
-        more = gen.integers(0, pop_size, size=max(m // 4, 64), sycl_queue=qi.queue)
-        draws = concat([draws, more])
+    out = empty_array((k,), _dtypes.int64, qi)
+    _engine.random_sample(qi.ref, qi.kc, out, pop_size, gen.bit_generator._host_words(4))
+    return out
 
 
 def choice(gen, a, size, replace, p, axis, shuffle):
