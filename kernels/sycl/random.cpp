@@ -24,6 +24,20 @@ template <int D, typename T> constexpr bool kHalves =
 // array parameters), `g` its unit's offset (for a rejected integer's
 // sub-stream). a, b: uniform's low and range (T bits), the integers' low
 // and range - 1 (uint64).
+// A rejected integer's value, drawn from its sub-stream: out of line and
+// the same for every item type, so a bundle compiles the sub-stream's
+// Philox once instead of once per call site and type (the integers' bundle
+// took 20 s with it inlined everywhere); the path is rare (probability
+// below range / 2^32 or / 2^64 per element).
+__attribute__((noinline)) inline u64 redraw32(const Pos &p, u64 g, u64 r) {
+  Stream s = half_stream(p, g);
+  return bounded32(s, r);
+}
+__attribute__((noinline)) inline u64 redraw64(const Pos &p, u64 g, u64 r) {
+  Stream s = word_stream(p, g);
+  return bounded64(s, r);
+}
+
 template <int D, typename T>
 inline T from_draw(u64 w, std::int64_t i, u64 g, const Pos &p, u64 a, u64 b, const void *pa,
                    const void *pb) {
@@ -40,15 +54,11 @@ inline T from_draw(u64 w, std::int64_t i, u64 g, const Pos &p, u64 a, u64 b, con
     const u64 lo = param<u64>(pa, i, a), rm1 = param<u64>(pb, i, b);
     u64 x;
     if constexpr (D == D_INT32) {
-      if (!lemire32(static_cast<u32>(w), rm1 + 1, x)) {
-        Stream s = half_stream(p, g);
-        x = bounded32(s, rm1 + 1);
-      }
+      if (!lemire32(static_cast<u32>(w), rm1 + 1, x)) x = redraw32(p, g, rm1 + 1);
     } else if (rm1 == ~u64(0)) {
       x = w;  // the full 64-bit range: the word itself, as NumPy
     } else if (!lemire64(w, rm1 + 1, x)) {
-      Stream s = word_stream(p, g);
-      x = bounded64(s, rm1 + 1);
+      x = redraw64(p, g, rm1 + 1);
     }
     return static_cast<T>(lo + x);
   }
