@@ -28,6 +28,7 @@ from ._core import _dtypes, _engine
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype, broadcast_view
 from ._core._device import coerce_usm_type, common_queue
+from ._core import _kernels
 from ._core._kernels import KernelCompileError, simd_kernels
 from ._core._layout import broadcast_shapes
 from ._core._reduce import (has_vector_kernels, normalize_axes, state_size,
@@ -465,7 +466,7 @@ def _generate(p, tracer, order, inputs, outs):
                                  f"{', '.join(args_of[kind] + s_args)});\n",
                                  (ct0, [(n_in + j, cxx_type(v.dtype)) for j, v in
                                         enumerate(outs)], True) if vec else None))
-        knames = [f"{prefix}_contig"] + [f"{prefix}_strided{nd}" for nd in (1, 2, 3, 4, 8)]
+        knames = [f"{prefix}_contig"] + [f"{prefix}_strided{nd}" for nd in _kernels.STRIDED_VARIANTS]
         if vec:
             knames.append(f"{prefix}_vec<1>")
         p.family = _register(prefix, knames, source)

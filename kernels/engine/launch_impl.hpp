@@ -137,8 +137,6 @@ Ev launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
     switch (variant) {
     case 1: return launch_nd<1, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
     case 2: return launch_nd<2, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
-    case 3: return launch_nd<3, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
-    case 4: return launch_nd<4, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
     default: return launch_nd<8, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
     }
   }

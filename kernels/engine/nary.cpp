@@ -114,8 +114,6 @@ Event nary(std::uintptr_t qref, KernelCache &kc, const std::string &name,
     switch (variant) {
     case 1: return launch_nary_nd<1>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
     case 2: return launch_nary_nd<2>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
-    case 3: return launch_nary_nd<3>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
-    case 4: return launch_nary_nd<4>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
     default: return launch_nary_nd<8>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
     }
   };

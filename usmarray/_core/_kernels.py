@@ -40,8 +40,8 @@ __all__ = ["KernelCompileError", "make_kernel_cache", "compiled_together", "cach
            "bundles_for", "resolver_of", "group_specs",
            "sequence_compute_type", "STRIDED_VARIANTS", "INNER_VARIANTS", "compile_log"]
 
-STRIDED_VARIANTS = (1, 2, 3, 4, 8)   # kernels/sycl/geometry.hpp kStridedVariants
-INNER_VARIANTS = (2, 3)              # kInnerVariants: unit stride in the last dimension
+STRIDED_VARIANTS = (1, 2, 8)   # kernels/sycl/geometry.hpp kStridedVariants
+INNER_VARIANTS = (2, 8)              # kInnerVariants: unit stride in the last dimension
 MOVE_TYPES = ("u1", "u2", "u4", "u8", "x16")
 _MAGIC = b"USMARRAY-KBIN\x02"
 _FORMAT = "1"   # bump when the meaning of cached entries changes
