@@ -290,6 +290,13 @@ def make_cases(ua, np):
             pass
 
     c["print_options"] = print_options_block
+
+    def host_operands_block():
+        # a NumPy operand copied to the device inside the block
+        with ua.allow_host_operands():
+            np.add(np.ones(xf.shape, np.float32), xf)
+
+    c["allow_host_operands"] = host_operands_block
     c["usm_ndarray_repr"] = _call(ua, "usm_ndarray_repr", xf)
     c["usm_ndarray_str"] = _call(ua, "usm_ndarray_str", xf)
 

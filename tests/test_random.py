@@ -158,6 +158,8 @@ def test_vector_and_generic_kernels_agree(variant, n):
              # 2^32 mod this range is 2^30 - 1: about a quarter of the draws are
              # rejected and redrawn from their sub-streams
              ("rejections", lambda r: r.integers(0, 3 * 2**30 + 1, n)),
+             ("rejections-u32", lambda r: r.integers(0, 3 * 2**30 + 1, n, dtype=np.uint32)),
+             ("rejections-i32", lambda r: r.integers(-2**31 + 7, 2**30, n, dtype=np.int32)),
              ("normal", lambda r: r.standard_normal(n)),
              ("normal32", lambda r: r.normal(1.5, 2.0, n, dtype=np.float32)),
              ("lognormal", lambda r: r.lognormal(0.5, 0.75, n)),
@@ -227,6 +229,13 @@ def test_integers_chi_square_and_bounds(dtype=np.int64):
         x = host(g.integers(info[0], info[1], 5000, dtype=dt, endpoint=True))
         assert x.dtype == dt and x.min() >= info[0] and x.max() <= info[1]
         assert len(np.unique(x)) > 1
+    # a range whose draws are rejected a quarter of the time (redrawn from
+    # sub-streams, 16 lanes at once in the vector-block kernel)
+    r = 3 * 2**30 + 1
+    often = host(g.integers(0, r, N))
+    assert often.min() >= 0 and often.max() < r
+    assert chi2_counts(often * 16 // r, np.full(16, 1 / 16)) > ALPHA
+    assert chi2_counts(often % 16, np.full(16, 1 / 16)) > ALPHA
     wide = host(g.integers(0, 3 * 2**40, N))
     assert wide.min() >= 0 and wide.max() < 3 * 2**40
     assert abs(wide.mean() / (1.5 * 2**40) - 1) < 4 * np.sqrt(1 / 3 / N)

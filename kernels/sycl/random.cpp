@@ -38,6 +38,48 @@ __attribute__((noinline)) inline u64 redraw64(const Pos &p, u64 g, u64 r) {
   return bounded64(s, r);
 }
 
+// The same redraw for the rejected lanes of 16 consecutive 32-bit draws
+// (halves e .. e + 15 of the main stream; bit k of `bad` for half e + k)
+// in the vector-block kernel: the sub-streams of 8 lanes at a time in one
+// vector Philox, so that ranges rejecting often (2^32 mod r is up to r / 2)
+// do not run a scalar Philox block per rejected element. x[k]: the value
+// in [0, r) of each rejected lane, as redraw32 gives it. Out of line, for
+// the compile time as above.
+__attribute__((noinline)) inline void redraw32_lanes(const Pos &p, std::int64_t e, u32 bad,
+                                                     u64 r, u64 t, u64 (&x)[16]) {
+  const u64 k0 = p.k0 ^ kSub0, k1 = p.k1 ^ kSub1;
+#pragma unroll 1
+  for (int g8 = 0; g8 < 16; g8 += 8) {
+    u32 pending = (bad >> g8) & 0xffu;
+    if (!pending) continue;
+    // Stream(..., g, 3, kUnitHalf) of each lane's half g
+    V8 c[4];
+    for (int k = 0; k < 8; ++k) {
+      const u64 g = static_cast<u64>(e + g8 + k);
+      u64 b[4];
+      add_counter(p.base, g >> 3, b);
+      c[0][k] = (b[0] << 3) | (g & 7);
+      c[1][k] = (b[1] << 3) | (b[0] >> 61);
+      c[2][k] = (b[2] << 3) | (b[1] >> 61);
+      c[3][k] = kUnitHalf << 60;
+    }
+    while (pending) {
+      V8 w[4] = {c[0], c[1], c[2], c[3]};
+      philox10(w, k0, k1);
+      c[3] += 1;
+      // Stream::next32 takes the high half of each word, in order
+      for (int j = 0; j < 4 && pending; ++j) {
+        const V8 m = (w[j] >> 32) * r;
+        for (int k = 0; k < 8; ++k)
+          if (((pending >> k) & 1u) && (m[k] & 0xffffffffull) >= t) {
+            x[g8 + k] = m[k] >> 32;
+            pending &= ~(1u << k);
+          }
+      }
+    }
+  }
+}
+
 template <int D, typename T>
 inline T from_draw(u64 w, std::int64_t i, u64 g, const Pos &p, u64 a, u64 b, const void *pa,
                    const void *pb) {
@@ -155,12 +197,13 @@ void rng_vec(USM_RNG_ARGS) {
           // rejected draws (probability below range / 2^32): sub-streams;
           // one test of the whole vector first, as lanes are rarely rejected
           if (__builtin_reduce_or(bad) == 0) continue;
+          static_assert(L == 16, "the integers' vectors are 16 halves");
+          u32 mask = 0;
+          for (int k = 0; k < L; ++k) mask |= (bad[k] != 0 ? 1u : 0u) << k;
+          u64 x[16];
+          redraw32_lanes(pos, e0 + v * L, mask, b + 1, t, x);
           for (int k = 0; k < L; ++k)
-            if (bad[k]) {
-              const std::int64_t e = e0 + v * L + k;
-              out[e] = from_draw<D, T>(draws[v * L + k], e, static_cast<u64>(e), pos, a, b, pa,
-                                       pb);
-            }
+            if ((mask >> k) & 1u) out[e0 + v * L + k] = static_cast<T>(a + x[k]);
         }
       }
     }
