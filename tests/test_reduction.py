@@ -589,6 +589,46 @@ def test_arg_rows_lengths(variant, dt):
     _check(ua.sum(ua.zeros((5000, 0), dtype=dt), axis=1), np.zeros(5000, dtype=_sum_dtype(dt)))
 
 
+# long runs (around 512 and 1024 items, and many thousands): ties across a
+# work-item's vectors and chains, the first extreme in a later part of the
+# row, increasing rows, -0.0/+0.0, NaNs in the middle and in the tail
+_LONG_LENGTHS = [511, 512, 513, 1023, 1024, 1025, 2047, 4101, 70001]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "int64", "uint32"])
+def test_arg_long_rows(variant, dt):
+    dt = np.dtype(dt)
+    if dt == np.float64 and not HAS_F64:
+        pytest.skip("no float64")
+    rng = np.random.default_rng(5)
+    for k in _LONG_LENGTHS:
+        h = rng.integers(0, 50, size=(6, k)).astype(dt)   # ties across blocks
+        # row 1: the extreme first in a later block, and again further on
+        h[1, :] = 7
+        h[1, min(k - 1, 1500)] = 99
+        h[1, k - 1] = 99
+        h[1, k // 3] = 0
+        h[1, k - 2] = 0
+        # row 2: increasing, so every block improves on the last
+        h[2, :] = np.arange(k) % 200
+        if dt.kind == "f":
+            h[3, :] = -0.0
+            h[3, k // 2:] = 0.0               # +0.0 equals -0.0: the first wins
+            h[4, k - 1] = np.nan              # a NaN in the tail
+            h[5, k // 2] = np.nan             # in a middle block...
+            h[5, k - 3] = np.nan              # ...and a later one: the first wins
+            h[0, 0] = -np.inf
+        x = ua.asarray(h)
+        for f in ("argmax", "argmin"):
+            for got, exp in ((getattr(ua, f)(x, axis=1), getattr(np, f)(h, axis=1)),
+                             (getattr(ua, f)(x[1]), getattr(np, f)(h[1])),
+                             (getattr(ua, f)(x[5]), getattr(np, f)(h[5]))):
+                try:
+                    _check(got, exp)
+                except AssertionError as e:
+                    raise AssertionError(f"{f} {dt} rows of {k}: {e}") from None
+
+
 @pytest.mark.parametrize("n", [37, 5000])
 def test_special_values(variant, n):
     nan, inf = np.nan, np.inf
