@@ -382,6 +382,8 @@ def test_errors_as_numpy():
         (ValueError, lambda: g.gamma(-1)), (ValueError, lambda: g.beta(0, 1)),
         (ValueError, lambda: g.exponential(-1)), (ValueError, lambda: g.lognormal(0, -1)),
         (ValueError, lambda: g.choice(5, 6, replace=False)), (ValueError, lambda: g.choice(0, 1)),
+        (OverflowError, lambda: g.choice(2**63, 3, replace=False)),
+        (OverflowError, lambda: g.choice(2**70, 3)),
         (ValueError, lambda: g.normal(np.zeros(3), 1.0, size=(2, 2))),
         (TypeError, lambda: g.random(size=1.5)), (OverflowError, lambda: g.uniform(-1e308, 1e308)),
         (TypeError, lambda: R.Generator(np.random.Philox(0))),

@@ -152,6 +152,8 @@ def choice(gen, a, size, replace, p, axis, shuffle):
     else:
         arr = None
         pop_size = operator.index(a)
+        if pop_size > np.iinfo(np.int64).max:   # NumPy's error: the values are int64
+            raise OverflowError(f"a = {pop_size} is too large: samples are int64 values")
         qi = resolve_queue(None, None)
     shape = () if size is None else ((operator.index(size),) if np.ndim(size) == 0
                                      else tuple(operator.index(s) for s in size))
