@@ -74,6 +74,10 @@ def test_allow_host_operands_copies_numpy_arrays_to_the_device():
             x + [1.0, 2.0, 3.0]          # lists stay refused
         with pytest.raises(TypeError):
             np.add(x, w, out=np.empty((2, 3)))   # a NumPy out= would need a copy back
+        with pytest.raises(TypeError):
+            np.sum(x, axis=0, out=np.empty(3))
+        with pytest.raises(TypeError):
+            np.concatenate([x, w[None]], out=np.empty((3, 3)))
         with ua.allow_host_operands(False):
             with pytest.raises(TypeError, match="operand of type numpy.ndarray"):
                 w * x

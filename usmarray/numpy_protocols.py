@@ -830,7 +830,8 @@ def array_function(self, func, types, args, kwargs):
     f = FUNCTIONS.get(func)
     if f is not None and not f.host_operands and _HOST_OPERANDS.get():
         args = tuple(_to_device(args, self))
-        kwargs = dict(zip(kwargs, _to_device(kwargs.values(), self)))
+        # (a NumPy out= stays, to be refused: filling it needs a copy back)
+        kwargs = {k: v if k == "out" else _to_device([v], self)[0] for k, v in kwargs.items()}
     if f is None and func in LIKE_FUNCTIONS:
         # np.zeros(..., like=self): the new array on self's queue, with self's USM kind
         return LIKE_FUNCTIONS[func](args, kwargs, {"sycl_queue": self.sycl_queue,
