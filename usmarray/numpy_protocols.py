@@ -87,16 +87,14 @@ def allow_host_operands(allow=True):
         _HOST_OPERANDS.reset(token)
 
 
-def _to_device(values, like):
-    """`values` with NumPy arrays (at the top level and in lists/tuples)
-    copied to `like`'s queue and USM kind."""
-    def move(v):
-        if isinstance(v, np.ndarray):
-            return creation.asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
-        if isinstance(v, (list, tuple)) and any(isinstance(w, np.ndarray) for w in v):
-            return type(v)(move(w) for w in v)
-        return v
-    return [move(v) for v in values]
+def _to_device(v, like):
+    """`v` with NumPy arrays (itself, or items of a list/tuple) copied to
+    `like`'s queue and USM kind."""
+    if isinstance(v, np.ndarray):
+        return creation.asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
+    if isinstance(v, (list, tuple)) and any(isinstance(w, np.ndarray) for w in v):
+        return type(v)(_to_device(w, like) for w in v)
+    return v
 
 
 _NS = []   # the public namespace, set by build() (from usmarray.methods.install)
@@ -247,7 +245,7 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """``usm_ndarray.__array_ufunc__``: NumPy ufuncs computed by usmarray."""
     what = ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
     if _HOST_OPERANDS.get():
-        inputs = tuple(_to_device(inputs, self))
+        inputs = tuple(_to_device(v, self) for v in inputs)
     for v in inputs + tuple(kwargs.get("out", None) or ()):
         if v is None or isinstance(v, usm_ndarray) or _as_scalar(v) is not None:
             continue
@@ -829,9 +827,9 @@ def array_function(self, func, types, args, kwargs):
             return NotImplemented
     f = FUNCTIONS.get(func)
     if f is not None and not f.host_operands and _HOST_OPERANDS.get():
-        args = tuple(_to_device(args, self))
+        args = tuple(_to_device(v, self) for v in args)
         # (a NumPy out= stays, to be refused: filling it needs a copy back)
-        kwargs = {k: v if k == "out" else _to_device([v], self)[0] for k, v in kwargs.items()}
+        kwargs = {k: v if k == "out" else _to_device(v, self) for k, v in kwargs.items()}
     if f is None and func in LIKE_FUNCTIONS:
         # np.zeros(..., like=self): the new array on self's queue, with self's USM kind
         return LIKE_FUNCTIONS[func](args, kwargs, {"sycl_queue": self.sycl_queue,
