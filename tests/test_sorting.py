@@ -178,7 +178,7 @@ def test_radix_strided_views(variant):
     _check_sorts(h.T[::-1], axis=0, x=x.T[::-1])
 
 
-@pytest.mark.parametrize("shape", [(32768 * 8 + 1,), (2, 32768 * 3 - 1), (5, 40001)])
+@pytest.mark.parametrize("shape", [(32768 * 8,), (32768 * 8 + 1,), (2, 32768 * 3 - 1), (5, 40001)])
 @pytest.mark.parametrize("dt", [ua.int32, ua.uint16, ua.float32, ua.int64, ua.float64],
                          ids=lambda d: d.name)
 def test_radix_many_tiles_and_determinism(variant, dt, shape):
@@ -192,6 +192,20 @@ def test_radix_many_tiles_and_determinism(variant, dt, shape):
     for f in (ua.sort, ua.argsort):
         a, b = ua.asnumpy(f(x, descending=True)), ua.asnumpy(f(x, descending=True))
         assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("dt", [ua.uint8, ua.int32, ua.float32, ua.float64], ids=lambda d: d.name)
+def test_radix_rows_skip_passes_per_row(variant, dt):
+    # the CPU's radix_rows skips, row by row, the passes whose digit all of
+    # the row's keys share: rows with every pass, none, or only some
+    h = _wide(12 * 300, dt, seed=9).reshape(12, 300)
+    h[0] = h[0, 0]
+    h[5] = h[5, 7]
+    if np.dtype(dt).kind in "iu" and np.dtype(dt).itemsize > 1:
+        h[3] = (np.arange(300) % 4) << (8 * np.dtype(dt).itemsize - 8)   # the top digit only
+        h[7] = np.arange(300)[::-1] % 200                                   # the lowest only
+    _check_sorts(h)
+    _check_sorts(h[:1])   # one row
 
 
 def test_sort_many_short_rows_and_empty(variant):

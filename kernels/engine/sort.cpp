@@ -19,6 +19,9 @@ constexpr int64_t kRadixCpuBlocks = 64;   // blocks of the CPU form (one work-it
 constexpr int64_t kRadixCpuMinBlock = 4096;
 constexpr int64_t kRadixCpuMinRows = 8;      // this many rows: a work-item per row
 constexpr int64_t kRadixCpuMaxRowLength = int64_t(1) << 24;
+// a single row up to this long: one work-item, one launch (measured: up to
+// 2^18 keys one core beats the blocked passes' launches and host wait)
+constexpr int64_t kRadixCpuOneRow = int64_t(1) << 18;
 // shorter rows: networks and merges (at 40 keys half radix_rows's time, at 100 twice)
 constexpr int64_t kRadixCpuMinRowLength = 64;
 // rows of (kVecNetMin, kVecNetMax] keys on CPU devices: sort_vec (argsort:
@@ -69,6 +72,22 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
   char *sp = sr.data(), *kp = k.data(), *ip = with_idx ? ix->data() : nullptr;
   Allocation *sa = sr.alloc, *ka = k.alloc, *ia = with_idx ? ix->alloc : k.alloc;
 
+  std::unique_ptr<Allocation> kt(allocate(q, static_cast<size_t>(N * isz), KIND_DEVICE));
+  std::unique_ptr<Allocation> it(with_idx ? allocate(q, static_cast<size_t>(N * 8), KIND_DEVICE)
+                                          : nullptr);
+  Allocation *ita = with_idx ? it.get() : kt.get();
+  char *tkp = static_cast<char *>(kt->ptr);
+  char *tip = with_idx ? static_cast<char *>(it->ptr) : nullptr;
+  if (kc.simd && n <= kRadixCpuMaxRowLength &&
+      (rows >= kRadixCpuMinRows || (rows == 1 && n <= kRadixCpuOneRow))) {
+    // CPU, many rows or a short one: a work-item sorts a row through all
+    // passes (skipping those whose digit every key of the row has), one launch
+    const sycl::kernel &kr = kc.get("radix_rows<" + targs);
+    return submit(q, {sa, ka, ia, kt.get(), ita}, [&](auto &h) {
+      set_args(h, static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, dflip);
+      h.parallel_for(rows_range(rows), kr);
+    });
+  }
   // Which bits differ between keys: passes over the others change nothing.
   const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
   std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 16), KIND_SHARED));
@@ -99,22 +118,6 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     return e;
   }
 
-  std::unique_ptr<Allocation> kt(allocate(q, static_cast<size_t>(N * isz), KIND_DEVICE));
-  std::unique_ptr<Allocation> it(with_idx ? allocate(q, static_cast<size_t>(N * 8), KIND_DEVICE)
-                                          : nullptr);
-  Allocation *ita = with_idx ? it.get() : kt.get();
-  char *tkp = static_cast<char *>(kt->ptr);
-  char *tip = with_idx ? static_cast<char *>(it->ptr) : nullptr;
-  if (kc.simd && rows >= kRadixCpuMinRows && n <= kRadixCpuMaxRowLength) {
-    // CPU, many rows: a work-item sorts a row through all passes, one launch
-    uint32_t passes = 0;
-    for (int s : shifts) passes |= 1u << (s / 8);
-    const sycl::kernel &kr = kc.get("radix_rows<" + targs);
-    return submit(q, {sa, ka, ia, kt.get(), ita}, [&](auto &h) {
-      set_args(h, static_cast<const char *>(sp), kp, ip, tkp, tip, rows, n, passes, dflip);
-      h.parallel_for(rows_range(rows), kr);
-    });
-  }
   int64_t W, items, bpr;
   if (kc.simd) {   // CPU: a serial counting sort per block, blocks spread over the cores
     W = 1;
