@@ -90,7 +90,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
   }
   // Which bits differ between keys: passes over the others change nothing.
   const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
-  std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 16), KIND_SHARED));
+  std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 24), KIND_SHARED));
   {
     const sycl::kernel &kb = kc.get("radix_bits<" + zargs);
     void *bp = bits->ptr;
@@ -102,11 +102,12 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     });
   }
   bits->wait();
-  uint64_t o = 0, a = ~uint64_t(0);
+  uint64_t o = 0, a = ~uint64_t(0), nan = 0;
   const uint64_t *bv = static_cast<const uint64_t *>(bits->ptr);
   for (int64_t g = 0; g < G; ++g) {
-    o |= bv[2 * g];
-    a &= bv[2 * g + 1];
+    o |= bv[3 * g];
+    a &= bv[3 * g + 1];
+    nan |= bv[3 * g + 2];
   }
   const uint64_t vary = o ^ a;
   std::vector<int> shifts;
@@ -139,13 +140,17 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
                                     pow2_at_least(ceil_div(m, 64)));
   Ev e;
   const int P = static_cast<int>(shifts.size());
+  // float sorts without NaNs on the CPU: keys mapped once (kernels/sycl/sort.cpp)
+  const bool map_once = kc.simd && is_float && !with_idx && !nan && P >= 2;
   const char *ks = sp, *is = nullptr;   // the first pass: src, indices implicit
   for (int j = 0; j < P; ++j) {
     const int shift = shifts[j];
     const bool last_parity = ((P - 1 - j) & 1) == 0;
     char *kd = last_parity ? kp : tkp, *id = last_parity ? ip : tip;
+    const int in_mapped = map_once && j > 0, out_mapped = map_once && j < P - 1;
+    const int mode = in_mapped | (out_mapped << 1);
     submit(q, {sa, ka, kt.get(), counts.get()}, [&](auto &h) {
-      set_args(h, ks, n, bpr, items, shift, dflip, cp);
+      set_args(h, ks, n, bpr, items, shift, dflip, in_mapped, cp);
       h.parallel_for(grid, hist);
     });
     submit(q, {counts.get()}, [&](auto &h) {
@@ -153,7 +158,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
     });
     e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](auto &h) {
-      set_args(h, ks, is, kd, id, n, bpr, items, shift, dflip, static_cast<const void *>(cp));
+      set_args(h, ks, is, kd, id, n, bpr, items, shift, dflip, mode, static_cast<const void *>(cp));
       h.parallel_for(grid, scatter);
     });
     ks = kd;

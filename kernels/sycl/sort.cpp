@@ -14,7 +14,12 @@
 //                 every key goes to its block's position for its digit plus
 //                 the keys of that digit before it: stable.
 // radix_bits reduces OR and AND of all mapped keys first, so the host skips
-// passes whose digit is the same in every key (small-range integers).
+// passes whose digit is the same in every key (small-range integers), and
+// notes NaNs. Float keys without NaNs are mapped once in the CPU form: the
+// first pass writes the mapped keys, the middle passes move them as they
+// are, the last writes them back as floats (the mapping is a bijection
+// there; sorts with NaNs map every key at each use, so that every NaN keeps
+// its bits).
 // Work-groups of one work-item with long runs are the CPU form (a serial
 // counting sort per block, one core each); the same kernels in groups of
 // kRadixGroup are the form for GPUs.
@@ -95,21 +100,40 @@ inline int radix_digit(const T &v, int shift, int dflip) {
   return static_cast<int>((radix_key<T, ZEQ>(v) >> shift) & (kRadixDigits - 1)) ^ dflip;
 }
 
-// OR and AND of the mapped keys over a grid-stride share of n items;
-// bits[2g], bits[2g+1] per work-item g.
+// A float key's bits as they are, and its mapped image back to the float
+// (for keys that are not NaNs, whose image is not reversible).
+template <typename T> inline typename uint_of<sizeof(T)>::type key_bits(const T &v) {
+  typename uint_of<sizeof(T)>::type u;
+  __builtin_memcpy(&u, &v, sizeof(T));
+  return u;
+}
+template <typename T> inline T unmap_key(typename uint_of<sizeof(T)>::type m) {
+  using U = typename uint_of<sizeof(T)>::type;
+  constexpr int B = 8 * sizeof(T);
+  const U u = U(m ^ U(U(U(m >> (B - 1)) - U(1)) | U(U(1) << (B - 1))));
+  T v;
+  __builtin_memcpy(&v, &u, sizeof(T));
+  return v;
+}
+
+// OR and AND of the mapped keys over a grid-stride share of n items, and
+// whether it has NaNs: bits[3g], bits[3g+1], bits[3g+2] per work-item g.
 template <typename T, int ZEQ>
 USM_KERNEL(1)
 void radix_bits(kptr<const T> keys, std::int64_t n, kptr<std::uint64_t> bits) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t g = it.get_global_id(0), G = it.get_global_range(0);
-  std::uint64_t o = 0, a = ~std::uint64_t(0);
+  std::uint64_t o = 0, a = ~std::uint64_t(0), nan = 0;
   for (std::int64_t i = g; i < n; i += G) {
-    const std::uint64_t u = radix_key<T, ZEQ>(keys[i]);
+    const T v = keys[i];
+    const std::uint64_t u = radix_key<T, ZEQ>(v);
     o |= u;
     a &= u;
+    if constexpr (usmk::is_float_v<T>) nan |= v != v;
   }
-  bits[2 * g] = o;
-  bits[2 * g + 1] = a;
+  bits[3 * g] = o;
+  bits[3 * g + 1] = a;
+  bits[3 * g + 2] = nan;
 }
 
 // The rows of a block of a work-group and each work-item's run of it:
@@ -136,11 +160,19 @@ inline RadixBlock radix_block(std::int64_t n, std::int64_t bpr, std::int64_t ite
 
 // Each work-item counts its run per digit into its column of `table`
 // (digit-major: table[d * W + w]).
+// `mapped` (CPU form): the keys hold mapped floats.
 template <typename T, int ZEQ>
 inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip,
-                        std::uint32_t *table) {
+                        std::uint32_t *table, int mapped = 0) {
   if (k.W == 1) {   // the CPU form: a plain counting loop
     for (int d = 0; d < kRadixDigits; ++d) table[d] = 0;
+    if constexpr (usmk::is_float_v<T>) {
+      if (mapped) {
+        for (std::int64_t i = k.lo; i < k.hi; ++i)
+          ++table[static_cast<int>((key_bits(keys[i]) >> shift) & (kRadixDigits - 1)) ^ dflip];
+        return;
+      }
+    }
     for (std::int64_t i = k.lo; i < k.hi; ++i) ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip)];
     return;
   }
@@ -153,13 +185,13 @@ inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip
 template <typename T, int ZEQ>
 USM_KERNEL(1)
 void radix_hist(kptr<const T> keys, std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
-                int dflip, kptr<std::int64_t> counts) {
+                int dflip, int mapped, kptr<std::int64_t> counts) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
   std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
   const RadixBlock k = radix_block(n, bpr, items);
-  radix_count<T, ZEQ>(keys, k, shift, dflip, table);
+  radix_count<T, ZEQ>(keys, k, shift, dflip, table, mapped);
   sycl::group_barrier(grp);
   for (int d = k.w; d < kRadixDigits; d += k.W) {
     std::int64_t s = 0;
@@ -203,12 +235,13 @@ void radix_scan(kptr<std::int64_t> counts, std::int64_t m) {
 
 // One pass: kin (and iin) to their places in kout (iout) by the digit at
 // `shift`; offs is the scanned radix_hist of kin. The first pass has no iin:
-// an item's index is its position in its row.
+// an item's index is its position in its row. `mode` (CPU form, float keys
+// without NaNs): bit 0, kin holds mapped keys; bit 1, kout gets them.
 template <typename T, int IDX>
 USM_KERNEL(1)
 void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout, kptr<std::int64_t> iout,
                    std::int64_t n, std::int64_t bpr, std::int64_t items, int shift, int dflip,
-                   kptr<const std::int64_t> offs) {
+                   int mode, kptr<const std::int64_t> offs) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
@@ -219,12 +252,28 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
   if (k.W == 1) {   // the CPU form: offs are this work-item's positions already
     std::int64_t pos[kRadixDigits];
     for (int d = 0; d < kRadixDigits; ++d) pos[d] = offs[(k.r * kRadixDigits + d) * bpr + k.b];
-    for (std::int64_t i = k.lo; i < k.hi; ++i) {
-      const T v = kin[i];
-      const std::int64_t p = pos[radix_digit<T, IDX>(v, shift, dflip)]++;
-      kout[p] = v;
-      if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
+    // (a loop per mode: no test per key)
+    auto pass = [&](auto in_m, auto out_m) {
+      for (std::int64_t i = k.lo; i < k.hi; ++i) {
+        const T v = kin[i];
+        const auto u = in_m ? key_bits(v) : radix_key<T, IDX>(v);
+        const std::int64_t p = pos[static_cast<int>((u >> shift) & (kRadixDigits - 1)) ^ dflip]++;
+        if constexpr (decltype(out_m)::value) {
+          __builtin_memcpy(&kout[p], &u, sizeof(T));
+        } else if constexpr (decltype(in_m)::value) {
+          kout[p] = unmap_key<T>(u);
+        } else {
+          kout[p] = v;
+        }
+        if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
+      }
+    };
+    if constexpr (usmk::is_float_v<T> && !IDX) {
+      if (mode == 1) return pass(std::true_type{}, std::false_type{});
+      if (mode == 2) return pass(std::false_type{}, std::true_type{});
+      if (mode == 3) return pass(std::true_type{}, std::true_type{});
     }
+    pass(std::false_type{}, std::false_type{});
     return;
   }
   radix_count<T, IDX>(kin, k, shift, dflip, table);
