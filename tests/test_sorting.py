@@ -221,6 +221,43 @@ def test_radix_float_keys_bits_kept(variant, dt):
     np.testing.assert_array_equal(np.sort(s.view(u)), np.sort(h.view(u)))
 
 
+@pytest.mark.parametrize("dt", [ua.int16, ua.uint32, ua.int64, ua.float32, ua.float64],
+                         ids=lambda d: d.name)
+@pytest.mark.parametrize("case", ["uniform", "nan", "narrow", "skewed"])
+def test_radix_leading_digit_segments(variant, dt, case):
+    # rows past 2^18 keys on the CPU form: a pass by the leading digit, then
+    # segments sorted in the cache (mapped floats without NaNs, keys as read
+    # with them); a skewed leading digit takes the passes over memory
+    if dt not in SUPPORTED:
+        pytest.skip("no device support")
+    rng = np.random.default_rng(12)
+    n = 2**18 + 3001
+    if np.dtype(dt).kind == "f":
+        h = rng.random(n).astype(dt)                      # [0, 1): the top bits constant
+        if case == "nan":
+            h[::97] = np.nan
+            h[5::89] = -np.nan
+        elif case == "narrow":
+            h = (h * 1e-3 + 7).astype(dt)
+        elif case == "skewed":
+            h = h * 2 - 0.5                               # the leading digit: mostly one value
+    else:
+        info = np.iinfo(dt)
+        h = rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+        if case == "nan":
+            h = (h % 1000).astype(dt)                     # low bytes only
+        elif case == "narrow":
+            h = (h >> 3).astype(dt)                       # the top bits constant
+        elif case == "skewed":
+            h[: n * 3 // 4] = 5
+    _check_sorts(h)
+    _check_sorts(np.stack([h, h[::-1]]), axis=1)          # two rows
+    if np.dtype(dt).kind == "f":
+        u = np.dtype(f"u{np.dtype(dt).itemsize}")
+        s = ua.asnumpy(ua.sort(ua.asarray(h)))
+        np.testing.assert_array_equal(np.sort(s.view(u)), np.sort(h.view(u)))   # bits kept
+
+
 @pytest.mark.parametrize("dt", [ua.uint8, ua.int32, ua.float32, ua.float64], ids=lambda d: d.name)
 def test_radix_rows_skip_passes_per_row(variant, dt):
     # the CPU's radix_rows skips, row by row, the passes whose digit all of

@@ -28,7 +28,8 @@ def _sort_names(t, qi):
     # (descending order is a run-time argument: half the kernels to compile;
     # the digits of argsort differ from sort's only for floats)
     # (sort_chunks: complex keys, and the iota of argsort's radix passes)
-    names += [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass", "radix_scatter", "radix_rows")
+    names += [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass", "radix_scatter", "radix_rows",
+                                         "radix_segments")
               for i in (0, 1)]
     # sorting networks (8-byte keys: up to 16 wide, kernels/engine/sort.cpp)
     widths = (8, 16) if t in ("i8", "u8", "f8") else (8, 16, 32)
@@ -57,7 +58,7 @@ def _sort_part(prefix, args):
 
 _kernels.register_family(_kernels.Family(
     ("sort_net", "sort_vec", "sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist",
-     "radix_scatter", "radix_rows", "unique_count", "unique_scatter", "isin_sorted"),
+     "radix_scatter", "radix_rows", "radix_segments", "unique_count", "unique_scatter", "isin_sorted"),
     "sort.cpp", lambda a: a[0], _sort_names, _kernels.device_types, _sort_part, cost=8))
 
 

@@ -130,7 +130,9 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     bpr = ceil_div(n, W * items);
   }
   const int64_t blocks = rows * bpr, m = blocks * kRadixDigits;
-  std::unique_ptr<Allocation> counts(allocate(q, static_cast<size_t>(m * 8), KIND_DEVICE));
+  // (the CPU form reads the counts of the leading digit on the host, below)
+  std::unique_ptr<Allocation> counts(
+      allocate(q, static_cast<size_t>(m * 8), kc.simd ? KIND_SHARED : KIND_DEVICE));
   void *cp = counts->ptr;
   const sycl::kernel &hist = kc.get("radix_hist<" + zargs);
   const sycl::kernel &scan = kc.get("radix_scan<" + t + ">");
@@ -140,6 +142,55 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
                                     pow2_at_least(ceil_div(m, 64)));
   Ev e;
   const int P = static_cast<int>(shifts.size());
+  if (kc.simd && P >= 2) {
+    // CPU, long rows: one pass by the leading digit (the 8 bits down from the
+    // highest that varies), then each segment of one leading digit sorted by
+    // the lower bytes in the cache, a work-item each (radix_segments): two
+    // passes over memory instead of one per byte. Not when a segment would
+    // hold more than a row's share of two work-items per compute unit (one
+    // core would sort it alone while the others wait): the bytes then go
+    // through memory as below, after this pass's histogram.
+    int top = 8 * static_cast<int>(isz) - 1;
+    while (!((vary >> top) & 1u)) --top;
+    const int lead = std::max(0, top - 7);
+    const uint64_t low = lead == 0 ? 0 : vary & ((uint64_t(1) << lead) - 1);
+    uint32_t bytes = 0;
+    for (int b = 0; b < isz; ++b)
+      if ((low >> (8 * b)) & 0xff) bytes |= 1u << b;
+    submit(q, {sa, counts.get()}, [&](auto &h) {
+      set_args(h, static_cast<const char *>(sp), n, bpr, items, lead, dflip, 0, cp);
+      h.parallel_for(grid, hist);
+    });
+    counts->wait();
+    const int64_t *cv = static_cast<const int64_t *>(cp);
+    int64_t largest = 0;
+    for (int64_t g = 0; g < rows * kRadixDigits; ++g) {
+      int64_t c = 0;
+      for (int64_t b = 0; b < bpr; ++b) c += cv[g * bpr + b];
+      largest = std::max(largest, c);
+    }
+    const int64_t cus = q.get_device().get_info<sycl::info::device::max_compute_units>();
+    // (radix_run counts in 32 bits)
+    if (largest * std::max<int64_t>(4, 2 * cus) <= n && largest < (int64_t(1) << 31)) {
+      submit(q, {counts.get()}, [&](auto &h) {
+        set_args(h, cp, m);
+        h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
+      });
+      // float sorts without NaNs: the pass writes the keys mapped (as map_once below)
+      const int mapped = is_float && !with_idx && !nan ? 1 : 0;
+      submit(q, {sa, kt.get(), ita, counts.get()}, [&](auto &h) {
+        set_args(h, static_cast<const char *>(sp), static_cast<const char *>(nullptr), tkp, tip, n,
+                 bpr, items, lead, dflip, mapped << 1, static_cast<const void *>(cp));
+        h.parallel_for(grid, scatter);
+      });
+      const sycl::kernel &segs = kc.get("radix_segments<" + targs);
+      const int64_t nseg = rows * kRadixDigits;
+      return submit(q, {ka, ia, kt.get(), ita, counts.get()}, [&](auto &h) {
+        set_args(h, tkp, tip, kp, ip, static_cast<const void *>(cp), bpr, nseg, N, bytes, dflip, mapped);
+        h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(nseg)}, {1}}, segs);
+      });
+    }
+  }
   // float sorts without NaNs on the CPU: keys mapped once (kernels/sycl/sort.cpp)
   const bool map_once = kc.simd && is_float && !with_idx && !nan && P >= 2;
   const char *ks = sp, *is = nullptr;   // the first pass: src, indices implicit

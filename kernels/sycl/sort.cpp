@@ -297,12 +297,89 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
   }
 }
 
+// One run of len keys a (and their indices ia; none: positions 0, 1, ...)
+// sorted into keys (idx) by a serial LSD radix sort: every digit of the
+// bytes in `bytes` counted in one read (a run's counts do not depend on its
+// order), the passes whose digit every key shares skipped, the others
+// ping-ponging between keys and tk (idx and ti) so that the last writes
+// keys. `a` may be tk itself (the run's keys left there by an earlier pass).
+// MAPPED: the keys are mapped floats (radix_key's images, radix_scatter
+// mode 2), written back as floats by the last pass.
+template <typename T, int IDX, bool MAPPED = false>
+inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *keys,
+                      std::int64_t *idx, T *tk, std::int64_t *ti, std::uint32_t bytes, int dflip) {
+  constexpr int NP = static_cast<int>(sizeof(T));
+  const auto digit = [dflip](const T &v, int shift) {
+    if constexpr (MAPPED) return static_cast<int>((key_bits(v) >> shift) & (kRadixDigits - 1)) ^ dflip;
+    else return radix_digit<T, IDX>(v, shift, dflip);
+  };
+  const auto value = [](const T &v) {
+    if constexpr (MAPPED) return unmap_key<T>(key_bits(v));
+    else return v;
+  };
+  std::uint32_t cnt[NP][kRadixDigits];
+  for (int p = 0; p < NP; ++p)
+    for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
+  for (std::int64_t i = 0; i < len; ++i)
+    for (int p = 0; p < NP; ++p)
+      if ((bytes >> p) & 1u) ++cnt[p][digit(a[i], kRadixBits * p)];
+  std::uint32_t run_passes = 0;
+  int P = 0;
+  for (int p = 0; p < NP; ++p)
+    if (((bytes >> p) & 1u) && cnt[p][digit(a[0], kRadixBits * p)] != static_cast<std::uint32_t>(len)) {
+      run_passes |= 1u << p;
+      ++P;
+    }
+  if (P == 0) {   // in order already
+    for (std::int64_t i = 0; i < len; ++i) {
+      keys[i] = value(a[i]);
+      if constexpr (IDX) idx[i] = ia ? ia[i] : i;
+    }
+    return;
+  }
+  if (a == tk && P % 2 == 0) {
+    // an even number of passes from tk, whose first would write where it
+    // reads: the keys go to keys first
+    for (std::int64_t i = 0; i < len; ++i) {
+      keys[i] = a[i];
+      if constexpr (IDX) idx[i] = ia ? ia[i] : i;
+    }
+    a = keys;
+    ia = IDX ? idx : nullptr;
+  }
+  // one pass: by the digit at shift from a (ia) to b (ib); `last` writes values
+  const auto pass = [&](int shift, std::uint32_t *c, T *b, std::int64_t *ib, auto last) {
+    for (std::int64_t i = 0; i < len; ++i) {
+      const T v = a[i];
+      const std::uint32_t q = c[digit(v, shift)]++;
+      if constexpr (decltype(last)::value) b[q] = value(v);
+      else b[q] = v;
+      if constexpr (IDX) ib[q] = ia ? ia[i] : i;
+    }
+  };
+  int j = 0;
+  for (int p = 0; p < NP; ++p) {
+    if (!((run_passes >> p) & 1u)) continue;
+    const bool last_parity = ((P - 1 - j) & 1) == 0;
+    T *b = last_parity ? keys : tk;
+    std::int64_t *ib = IDX ? (last_parity ? idx : ti) : nullptr;
+    std::uint32_t acc = 0;
+    for (int d = 0; d < kRadixDigits; ++d) {
+      const std::uint32_t t = cnt[p][d];
+      cnt[p][d] = acc;
+      acc += t;
+    }
+    if (MAPPED && j == P - 1) pass(kRadixBits * p, cnt[p], b, ib, std::true_type{});
+    else pass(kRadixBits * p, cnt[p], b, ib, std::false_type{});
+    a = b;
+    ia = ib;
+    ++j;
+  }
+}
+
 // CPU form for many rows, or for one row short enough for one core: work-item
-// g of G sorts rows g, g + G, ... of src through every pass whose digit is
-// not the same in all the row's keys, into keys (and idx: positions in the
-// row moved along),
-// ping-ponging with the row's temporaries (tk, ti) so that the last pass
-// writes keys. One launch, no pass over all keys before it.
+// g of G sorts rows g, g + G, ... of src (radix_run), with the row's
+// temporaries in tk (ti). One launch, no pass over all keys before it.
 // Work-groups of one work-item: the compiler builds no loop vectorised
 // across work-items, the body runs as written.
 template <typename T, int IDX>
@@ -310,55 +387,38 @@ USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T> tk, kptr<std::int64_t> ti,
                 std::int64_t rows, std::int64_t n, int dflip) {
-  constexpr int NP = static_cast<int>(sizeof(T));
-  // a row's digit counts do not depend on its order: every pass's from one read
-  std::uint32_t cnt[NP][kRadixDigits];
   const RowRun run(rows);
-  for (std::int64_t r = run.lo; r < run.hi; ++r) {
-    const T *a = src + r * n;
-    for (int p = 0; p < NP; ++p)
-      for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
-    for (std::int64_t i = 0; i < n; ++i)
-      for (int p = 0; p < NP; ++p) ++cnt[p][radix_digit<T, IDX>(a[i], kRadixBits * p, dflip)];
-    // a digit that every key of the row has moves nothing: skip its pass
-    std::uint32_t row_passes = 0;
-    int P = 0;
-    for (int p = 0; p < NP; ++p)
-      if (cnt[p][radix_digit<T, IDX>(a[0], kRadixBits * p, dflip)] != static_cast<std::uint32_t>(n)) {
-        row_passes |= 1u << p;
-        ++P;
+  for (std::int64_t r = run.lo; r < run.hi; ++r)
+    radix_run<T, IDX>(src + r * n, nullptr, n, keys + r * n, IDX ? idx + r * n : nullptr, tk + r * n,
+                      IDX ? ti + r * n : nullptr, (1u << sizeof(T)) - 1, dflip);
+}
+
+// CPU form of long rows, after one pass by their most significant digit
+// (kernels/engine/sort.cpp): the keys (and indices) sit in tk (ti) in
+// segments of one leading digit, segment g starting at offs[g * bpr] (the
+// scanned radix_hist of that pass; the last ends at N). Work-items take runs
+// of segments and sort each by the digits of `bytes` (radix_run): segments
+// of a few thousand keys, sorted in the cache. `mapped`: float keys the
+// pass wrote mapped (radix_scatter mode 2).
+template <typename T, int IDX>
+USM_KERNEL(1)
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
+void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::int64_t> idx,
+                    kptr<const std::int64_t> offs, std::int64_t bpr, std::int64_t nseg,
+                    std::int64_t N, std::uint32_t bytes, int dflip, int mapped) {
+  const RowRun run(nseg);
+  for (std::int64_t g = run.lo; g < run.hi; ++g) {
+    const std::int64_t lo = offs[g * bpr], hi = g + 1 < nseg ? offs[(g + 1) * bpr] : N;
+    if (hi <= lo) continue;
+    if constexpr (usmk::is_float_v<T> && !IDX) {
+      if (mapped) {
+        radix_run<T, IDX, true>(tk + lo, nullptr, hi - lo, keys + lo, nullptr, tk + lo, nullptr, bytes,
+                                dflip);
+        continue;
       }
-    if (P == 0) {   // in order already
-      for (std::int64_t i = 0; i < n; ++i) {
-        keys[r * n + i] = a[i];
-        if constexpr (IDX) idx[r * n + i] = i;
-      }
-      continue;
     }
-    const std::int64_t *ia = nullptr;
-    int j = 0;
-    for (int p = 0; p < NP; ++p) {
-      if (!((row_passes >> p) & 1u)) continue;
-      const int shift = kRadixBits * p;
-      const bool last_parity = ((P - 1 - j) & 1) == 0;
-      T *b = (last_parity ? keys : tk) + r * n;
-      std::int64_t *ib = IDX ? (last_parity ? idx : ti) + r * n : nullptr;
-      std::uint32_t run = 0;
-      for (int d = 0; d < kRadixDigits; ++d) {
-        const std::uint32_t t = cnt[p][d];
-        cnt[p][d] = run;
-        run += t;
-      }
-      for (std::int64_t i = 0; i < n; ++i) {
-        const T v = a[i];
-        const std::uint32_t q = cnt[p][radix_digit<T, IDX>(v, shift, dflip)]++;
-        b[q] = v;
-        if constexpr (IDX) ib[q] = ia ? ia[i] : i;
-      }
-      a = b;
-      ia = ib;
-      ++j;
-    }
+    radix_run<T, IDX>(tk + lo, IDX ? ti + lo : nullptr, hi - lo, keys + lo, IDX ? idx + lo : nullptr,
+                      tk + lo, IDX ? ti + lo : nullptr, bytes, dflip);
   }
 }
 
