@@ -223,11 +223,12 @@ def test_radix_float_keys_bits_kept(variant, dt):
 
 @pytest.mark.parametrize("dt", [ua.int16, ua.uint32, ua.int64, ua.float32, ua.float64],
                          ids=lambda d: d.name)
-@pytest.mark.parametrize("case", ["uniform", "nan", "narrow", "skewed"])
+@pytest.mark.parametrize("case", ["uniform", "nan", "narrow", "mixed", "skewed"])
 def test_radix_leading_digit_segments(variant, dt, case):
     # rows past 2^18 keys on the CPU form: a pass by the leading digit, then
     # segments sorted in the cache (mapped floats without NaNs, keys as read
-    # with them); a skewed leading digit takes the passes over memory
+    # with them); a skewed leading digit takes buckets by a table of 16-bit
+    # prefixes from a sample (mixed), or the passes over memory (skewed)
     if dt not in SUPPORTED:
         pytest.skip("no device support")
     rng = np.random.default_rng(12)
@@ -239,8 +240,11 @@ def test_radix_leading_digit_segments(variant, dt, case):
             h[5::89] = -np.nan
         elif case == "narrow":
             h = (h * 1e-3 + 7).astype(dt)
+        elif case == "mixed":
+            h = (rng.standard_normal(n) * 3).astype(dt)   # both signs, a few exponents
+            h[::101] = -0.0
         elif case == "skewed":
-            h = h * 2 - 0.5                               # the leading digit: mostly one value
+            h[: n * 3 // 4] = 0.25                        # most keys one value
     else:
         info = np.iinfo(dt)
         h = rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
@@ -248,6 +252,9 @@ def test_radix_leading_digit_segments(variant, dt, case):
             h = (h % 1000).astype(dt)                     # low bytes only
         elif case == "narrow":
             h = (h >> 3).astype(dt)                       # the top bits constant
+        elif case == "mixed":
+            z = rng.standard_normal(n) * (float(info.max) - float(info.min)) / 16
+            h = (z + (0 if info.min else float(info.max) / 2)).astype(dt)  # around the middle
         elif case == "skewed":
             h[: n * 3 // 4] = 5
     _check_sorts(h)

@@ -27,8 +27,28 @@ constexpr int64_t kRadixCpuMinRowLength = 64;
 // rows of (kVecNetMin, kVecNetMax] keys on CPU devices: sort_vec (argsort:
 // above the networks' widths)
 constexpr int64_t kVecNetMin = 8, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
+constexpr int64_t kRadixSample = 16;   // sampled keys per work-item of radix_bits
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// lut[p] for the 16-bit prefixes p (bits [shift, shift + 16) of a mapped
+// key): the bucket of keys with that prefix, the number of splitters below
+// it, where splitter k of 255 is the prefix of the sample's key of rank
+// k * S / 256. The buckets grow with the key, so a pass by them keeps the
+// sort order, and each holds about S / 256 of the sampled keys (all keys of
+// one prefix share a bucket).
+void build_bucket_table(const uint64_t *sample, int64_t S, int shift, uint8_t *lut) {
+  std::vector<uint64_t> v(sample, sample + S);
+  std::sort(v.begin(), v.end());
+  uint32_t split[255];
+  for (int k = 0; k < 255; ++k)
+    split[k] = static_cast<uint32_t>((v[static_cast<size_t>((k + 1) * S / 256)] >> shift) & 0xFFFFu);
+  int below = 0;
+  for (uint32_t p = 0; p < 65536; ++p) {
+    while (below < 255 && split[below] < p) ++below;
+    lut[p] = static_cast<uint8_t>(below);
+  }
+}
 
 // Kernels that take whole rows per work-item (radix_rows, sort_vec): groups
 // of one, at most 256 of them, each a contiguous run of rows (RowRun).
@@ -90,18 +110,21 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
   }
   // Which bits differ between keys: passes over the others change nothing.
   const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
-  std::unique_ptr<Allocation> bits(allocate(q, static_cast<size_t>(G * 24), KIND_SHARED));
-  {
+  std::unique_ptr<Allocation> bits(
+      allocate(q, static_cast<size_t>(G * (3 + kRadixSample) * 8), KIND_SHARED));
+  // (sample: the sampled keys instead, below)
+  auto bits_pass = [&](int sample) {
     const sycl::kernel &kb = kc.get("radix_bits<" + zargs);
     void *bp = bits->ptr;
     size_t L = 1;   // a power of two dividing G
     while (static_cast<int64_t>(2 * L) <= std::min<int64_t>(G, 64) && 2 * L <= kc.wg_size) L *= 2;
     submit(q, {sa, bits.get()}, [&](auto &h) {
-      set_args(h, static_cast<const char *>(sp), N, bp);
+      set_args(h, static_cast<const char *>(sp), N, bp, sample);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
     });
-  }
-  bits->wait();
+    bits->wait();
+  };
+  bits_pass(0);
   uint64_t o = 0, a = ~uint64_t(0), nan = 0;
   const uint64_t *bv = static_cast<const uint64_t *>(bits->ptr);
   for (int64_t g = 0; g < G; ++g) {
@@ -152,35 +175,60 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     // through memory as below, after this pass's histogram.
     int top = 8 * static_cast<int>(isz) - 1;
     while (!((vary >> top) & 1u)) --top;
-    const int lead = std::max(0, top - 7);
+    int lead = std::max(0, top - 7);
     const uint64_t low = lead == 0 ? 0 : vary & ((uint64_t(1) << lead) - 1);
     uint32_t bytes = 0;
     for (int b = 0; b < isz; ++b)
       if ((low >> (8 * b)) & 0xff) bytes |= 1u << b;
-    submit(q, {sa, counts.get()}, [&](auto &h) {
-      set_args(h, static_cast<const char *>(sp), n, bpr, items, lead, dflip, 0, cp);
-      h.parallel_for(grid, hist);
-    });
-    counts->wait();
-    const int64_t *cv = static_cast<const int64_t *>(cp);
-    int64_t largest = 0;
-    for (int64_t g = 0; g < rows * kRadixDigits; ++g) {
-      int64_t c = 0;
-      for (int64_t b = 0; b < bpr; ++b) c += cv[g * bpr + b];
-      largest = std::max(largest, c);
-    }
     const int64_t cus = q.get_device().get_info<sycl::info::device::max_compute_units>();
+    const int64_t share = std::max<int64_t>(4, 2 * cus);
+    std::unique_ptr<Allocation> lut;
+    const void *lp = nullptr;
+    // the counts of the leading pass; its largest segment
+    auto leading_hist = [&]() {
+      submit(q, {sa, counts.get(), lut ? lut.get() : counts.get()}, [&](auto &h) {
+        set_args(h, static_cast<const char *>(sp), n, bpr, items, lead, dflip, 0, lp, cp);
+        h.parallel_for(grid, hist);
+      });
+      counts->wait();
+      const int64_t *cv = static_cast<const int64_t *>(cp);
+      int64_t largest = 0;
+      for (int64_t g = 0; g < rows * kRadixDigits; ++g) {
+        int64_t c = 0;
+        for (int64_t b = 0; b < bpr; ++b) c += cv[g * bpr + b];
+        largest = std::max(largest, c);
+      }
+      return largest;
+    };
+    int64_t largest = leading_hist();
+    if (largest * share > n && isz >= 4 && top >= 15) {
+      // Skewed (floats of a few exponents, of both signs): buckets of the
+      // 16 bits down from the highest that varies, by a table made from
+      // radix_bits's sample (lut_digit in kernels/sycl/sort.cpp), so that
+      // each of the 256 holds about as many sampled keys; the segments then
+      // sort by every byte that varies.
+      lead = top - 15;
+      bits_pass(1);
+      lut.reset(allocate(q, 65536, KIND_SHARED));
+      lp = lut->ptr;
+      build_bucket_table(static_cast<const uint64_t *>(bits->ptr) + 3 * G, G * kRadixSample, lead,
+                         static_cast<uint8_t *>(lut->ptr));
+      bytes = 0;
+      for (int b = 0; b < isz; ++b)
+        if ((vary >> (8 * b)) & 0xff) bytes |= 1u << b;
+      largest = leading_hist();
+    }
     // (radix_run counts in 32 bits)
-    if (largest * std::max<int64_t>(4, 2 * cus) <= n && largest < (int64_t(1) << 31)) {
+    if (largest * share <= n && largest < (int64_t(1) << 31)) {
       submit(q, {counts.get()}, [&](auto &h) {
         set_args(h, cp, m);
         h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
       });
       // float sorts without NaNs: the pass writes the keys mapped (as map_once below)
       const int mapped = is_float && !with_idx && !nan ? 1 : 0;
-      submit(q, {sa, kt.get(), ita, counts.get()}, [&](auto &h) {
+      submit(q, {sa, kt.get(), ita, counts.get(), lut ? lut.get() : counts.get()}, [&](auto &h) {
         set_args(h, static_cast<const char *>(sp), static_cast<const char *>(nullptr), tkp, tip, n,
-                 bpr, items, lead, dflip, mapped << 1, static_cast<const void *>(cp));
+                 bpr, items, lead, dflip, mapped << 1, lp, static_cast<const void *>(cp));
         h.parallel_for(grid, scatter);
       });
       const sycl::kernel &segs = kc.get("radix_segments<" + targs);
@@ -201,7 +249,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     const int in_mapped = map_once && j > 0, out_mapped = map_once && j < P - 1;
     const int mode = in_mapped | (out_mapped << 1);
     submit(q, {sa, ka, kt.get(), counts.get()}, [&](auto &h) {
-      set_args(h, ks, n, bpr, items, shift, dflip, in_mapped, cp);
+      set_args(h, ks, n, bpr, items, shift, dflip, in_mapped, static_cast<const void *>(nullptr), cp);
       h.parallel_for(grid, hist);
     });
     submit(q, {counts.get()}, [&](auto &h) {
@@ -209,7 +257,8 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
     });
     e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](auto &h) {
-      set_args(h, ks, is, kd, id, n, bpr, items, shift, dflip, mode, static_cast<const void *>(cp));
+      set_args(h, ks, is, kd, id, n, bpr, items, shift, dflip, mode, static_cast<const void *>(nullptr),
+               static_cast<const void *>(cp));
       h.parallel_for(grid, scatter);
     });
     ks = kd;

@@ -118,11 +118,22 @@ template <typename T> inline T unmap_key(typename uint_of<sizeof(T)>::type m) {
 
 // OR and AND of the mapped keys over a grid-stride share of n items, and
 // whether it has NaNs: bits[3g], bits[3g+1], bits[3g+2] per work-item g.
+// With `sample`, instead: kRadixSample mapped keys per work-item, spread
+// evenly over all n, to bits[3G + kRadixSample g] (the host's table of
+// buckets for skewed leading digits, kernels/engine/sort.cpp).
+constexpr int kRadixSample = 16;
 template <typename T, int ZEQ>
 USM_KERNEL(1)
-void radix_bits(kptr<const T> keys, std::int64_t n, kptr<std::uint64_t> bits) {
+void radix_bits(kptr<const T> keys, std::int64_t n, kptr<std::uint64_t> bits, int sample) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t g = it.get_global_id(0), G = it.get_global_range(0);
+  if (sample) {
+    for (int j = 0; j < kRadixSample; ++j) {
+      const std::int64_t s = g * kRadixSample + j, S = G * kRadixSample;
+      bits[3 * G + s] = radix_key<T, ZEQ>(keys[(n / S) * s + (n % S) * s / S]);
+    }
+    return;
+  }
   std::uint64_t o = 0, a = ~std::uint64_t(0), nan = 0;
   for (std::int64_t i = g; i < n; i += G) {
     const T v = keys[i];
@@ -158,14 +169,28 @@ inline RadixBlock radix_block(std::int64_t n, std::int64_t bpr, std::int64_t ite
   return k;
 }
 
+// The digit of a key by a lookup table of its 16 bits from `shift` (the
+// CPU form's leading pass over skewed keys, kernels/engine/sort.cpp): a
+// bucket that grows with the key.
+template <typename T, int ZEQ>
+inline int lut_digit(const T &v, int shift, int dflip, const std::uint8_t *lut) {
+  return static_cast<int>(lut[(radix_key<T, ZEQ>(v) >> shift) & 0xFFFFu]) ^ dflip;
+}
+
 // Each work-item counts its run per digit into its column of `table`
 // (digit-major: table[d * W + w]).
-// `mapped` (CPU form): the keys hold mapped floats.
+// CPU form: `mapped`, the keys hold mapped floats; `lut`, digits by lut_digit.
 template <typename T, int ZEQ>
 inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip,
-                        std::uint32_t *table, int mapped = 0) {
+                        std::uint32_t *table, int mapped = 0, const std::uint8_t *lut = nullptr) {
   if (k.W == 1) {   // the CPU form: a plain counting loop
     for (int d = 0; d < kRadixDigits; ++d) table[d] = 0;
+    if constexpr (sizeof(T) >= 4) {
+      if (lut) {
+        for (std::int64_t i = k.lo; i < k.hi; ++i) ++table[lut_digit<T, ZEQ>(keys[i], shift, dflip, lut)];
+        return;
+      }
+    }
     if constexpr (usmk::is_float_v<T>) {
       if (mapped) {
         for (std::int64_t i = k.lo; i < k.hi; ++i)
@@ -185,13 +210,13 @@ inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip
 template <typename T, int ZEQ>
 USM_KERNEL(1)
 void radix_hist(kptr<const T> keys, std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
-                int dflip, int mapped, kptr<std::int64_t> counts) {
+                int dflip, int mapped, kptr<const std::uint8_t> lut, kptr<std::int64_t> counts) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
   std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
   const RadixBlock k = radix_block(n, bpr, items);
-  radix_count<T, ZEQ>(keys, k, shift, dflip, table, mapped);
+  radix_count<T, ZEQ>(keys, k, shift, dflip, table, mapped, lut);
   sycl::group_barrier(grp);
   for (int d = k.w; d < kRadixDigits; d += k.W) {
     std::int64_t s = 0;
@@ -235,13 +260,14 @@ void radix_scan(kptr<std::int64_t> counts, std::int64_t m) {
 
 // One pass: kin (and iin) to their places in kout (iout) by the digit at
 // `shift`; offs is the scanned radix_hist of kin. The first pass has no iin:
-// an item's index is its position in its row. `mode` (CPU form, float keys
-// without NaNs): bit 0, kin holds mapped keys; bit 1, kout gets them.
+// an item's index is its position in its row. CPU form: `mode` (float keys
+// without NaNs), bit 0, kin holds mapped keys, bit 1, kout gets them; `lut`
+// (kin as read, keys of 4 or 8 bytes), digits by lut_digit.
 template <typename T, int IDX>
 USM_KERNEL(1)
 void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout, kptr<std::int64_t> iout,
                    std::int64_t n, std::int64_t bpr, std::int64_t items, int shift, int dflip,
-                   int mode, kptr<const std::int64_t> offs) {
+                   int mode, kptr<const std::uint8_t> lut, kptr<const std::int64_t> offs) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
@@ -253,11 +279,14 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
     std::int64_t pos[kRadixDigits];
     for (int d = 0; d < kRadixDigits; ++d) pos[d] = offs[(k.r * kRadixDigits + d) * bpr + k.b];
     // (a loop per mode: no test per key)
-    auto pass = [&](auto in_m, auto out_m) {
+    auto pass = [&](auto in_m, auto out_m, auto by_lut) {
       for (std::int64_t i = k.lo; i < k.hi; ++i) {
         const T v = kin[i];
         const auto u = in_m ? key_bits(v) : radix_key<T, IDX>(v);
-        const std::int64_t p = pos[static_cast<int>((u >> shift) & (kRadixDigits - 1)) ^ dflip]++;
+        int d;
+        if constexpr (decltype(by_lut)::value) d = static_cast<int>(lut[(u >> shift) & 0xFFFFu]) ^ dflip;
+        else d = static_cast<int>((u >> shift) & (kRadixDigits - 1)) ^ dflip;
+        const std::int64_t p = pos[d]++;
         if constexpr (decltype(out_m)::value) {
           __builtin_memcpy(&kout[p], &u, sizeof(T));
         } else if constexpr (decltype(in_m)::value) {
@@ -268,12 +297,17 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
         if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
       }
     };
+    using F = std::false_type;
+    using Y = std::true_type;
     if constexpr (usmk::is_float_v<T> && !IDX) {
-      if (mode == 1) return pass(std::true_type{}, std::false_type{});
-      if (mode == 2) return pass(std::false_type{}, std::true_type{});
-      if (mode == 3) return pass(std::true_type{}, std::true_type{});
+      if (mode == 1) return pass(Y{}, F{}, F{});
+      if (mode == 2) return lut ? pass(F{}, Y{}, Y{}) : pass(F{}, Y{}, F{});
+      if (mode == 3) return pass(Y{}, Y{}, F{});
     }
-    pass(std::false_type{}, std::false_type{});
+    if constexpr (sizeof(T) >= 4) {
+      if (lut) return pass(F{}, F{}, Y{});
+    }
+    pass(F{}, F{}, F{});
     return;
   }
   radix_count<T, IDX>(kin, k, shift, dflip, table);
