@@ -28,6 +28,12 @@ constexpr int64_t kRadixCpuMinRowLength = 64;
 // above the networks' widths)
 constexpr int64_t kVecNetMin = 8, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
 constexpr int64_t kRadixSample = 16;   // sampled keys per work-item of radix_bits
+// When the leading pass tries buckets by a table instead (measured, 2e6 and
+// 2e7 keys): a segment of more than 1/8 of the row, or of more than this
+// many 8-byte keys (512 KB: past the cache). Larger segments of 4-byte keys
+// sorted faster than the table's buckets, whose lower bytes often take a
+// pass where nearly every key has one digit (a chain of counter updates).
+constexpr int64_t kRadixCpuSegment = int64_t(1) << 16;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -201,7 +207,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       return largest;
     };
     int64_t largest = leading_hist();
-    if (largest * share > n && isz >= 4 && top >= 15) {
+    if ((largest * 8 > n || (isz == 8 && largest > kRadixCpuSegment)) && isz >= 4 && top >= 15) {
       // Skewed (floats of a few exponents, of both signs): buckets of the
       // 16 bits down from the highest that varies, by a table made from
       // radix_bits's sample (lut_digit in kernels/sycl/sort.cpp), so that
