@@ -17,6 +17,9 @@ from .manipulation import moveaxis, reshape
 __all__ = ["sort", "argsort", "top_k", "TopKResult"]
 
 
+_NET_TYPES = ("u1", "u2", "u4", "u8")
+
+
 def _sort_names(t, qi):
     """One bundle per key type: the merge sort's kernels, the radix sort's,
     isin's search and the groups of unique_* (complex types: the merge
@@ -31,12 +34,14 @@ def _sort_names(t, qi):
     names += [f"{k}<{t}, {i}>" for k in ("sort_chunks", "merge_pass", "radix_scatter", "radix_rows",
                                          "radix_segments")
               for i in (0, 1)]
-    # sorting networks (8-byte keys: up to 16 wide, kernels/engine/sort.cpp)
-    widths = (8, 16) if t in ("i8", "u8", "f8") else (8, 16, 32)
-    names += [f"sort_net<{t}, {i}, {n}>" for i in (0, 1) for n in widths]
-    if _kernels.simd_kernels(qi):
-        # vector networks (CPU devices)
-        names += [f"sort_vec<{t}, {i}>" for i in (0, 1)]
+    if t in _NET_TYPES:
+        # sorting networks, one per key size for every type of that size
+        # (8-byte keys: up to 16 wide, kernels/engine/sort.cpp)
+        widths = (8, 16) if t == "u8" else (8, 16, 32)
+        names += [f"sort_net<{t}, {i}, {n}>" for i in (0, 1) for n in widths]
+        if _kernels.simd_kernels(qi):
+            # vector networks (CPU devices)
+            names += [f"sort_vec<{t}, {i}>" for i in (0, 1)]
     names += [f"{k}<{t}, {i}>" for k in ("radix_bits", "radix_hist")
               for i in ((0, 1) if t in ("f2", "f4", "f8") else (0,))]
     return names

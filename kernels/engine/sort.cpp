@@ -274,17 +274,26 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
 }
 }  // namespace
 
+// The networks sort the bits of keys of one size for every type of that size
+// (kernels/sycl/sort.cpp): their unsigned type's name, and how the bits order.
+std::string net_type(const ArrayRef &k) { return "u" + std::to_string(k.itemsize); }
+int key_kind(int tc) {
+  if (tc == TC_F2 || tc == TC_F4 || tc == TC_F8) return 2;
+  if (tc == TC_I1 || tc == TC_I2 || tc == TC_I4 || tc == TC_I8) return 1;
+  return 0;
+}
+
 // The rows of src sorted in chunks of N keys (all of a row when n <= N) into
 // keys (and idx): sorting networks, a work-item per chunk.
 Ev sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
                      const ArrayRef *ix, int64_t rows, int64_t n, bool desc, int64_t N) {
-  const sycl::kernel &net = kc.get("sort_net<" + std::string(kTypeName[k.tc]) +
-                                   (ix ? ", 1, " : ", 0, ") + std::to_string(N) + ">");
+  const sycl::kernel &net = kc.get("sort_net<" + net_type(k) + (ix ? ", 1, " : ", 0, ") +
+                                   std::to_string(N) + ">");
   const char *sp = sr.data();
   char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
-  const int idesc = desc ? 1 : 0;
+  const int idesc = desc ? 1 : 0, kind = key_kind(k.tc);
   return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](auto &h) {
-    set_args(h, sp, kp, ip, rows, n, idesc);
+    set_args(h, sp, kp, ip, rows, n, idesc, kind);
     h.parallel_for(linear_range(rows * ceil_div(n, N), kc.wg_size), net);
   });
 }
@@ -293,12 +302,12 @@ Ev sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef 
 // per row through a network in explicit vectors (kVecNetMin < n <= kVecNetMax).
 Ev sort_vec(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
                      const ArrayRef *ix, int64_t rows, int64_t n, bool desc) {
-  const sycl::kernel &kv = kc.get("sort_vec<" + std::string(kTypeName[k.tc]) + (ix ? ", 1>" : ", 0>"));
+  const sycl::kernel &kv = kc.get("sort_vec<" + net_type(k) + (ix ? ", 1>" : ", 0>"));
   const char *sp = sr.data();
   char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
-  const int idesc = desc ? 1 : 0;
+  const int idesc = desc ? 1 : 0, kind = key_kind(k.tc);
   return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](auto &h) {
-    set_args(h, sp, kp, ip, rows, n, idesc);
+    set_args(h, sp, kp, ip, rows, n, idesc, kind);
     h.parallel_for(rows_range(rows), kv);
   });
 }

@@ -520,6 +520,28 @@ void isin_sorted(kptr<const T> s, std::int64_t m, kptr<const T> v, std::int64_t 
 }
 
 // ------------------------------------------------------------- sorting networks
+// The networks sort the bits U of keys of one size for every type of that
+// size (one instantiation per size, not per type: they were a sixth of the
+// compile time of all kernels), told by `kind` how the bits order.
+enum : int { kKeyUnsigned = 0, kKeySigned = 1, kKeyFloat = 2 };
+
+// The bits of +inf for the float type of U's size.
+template <typename U> constexpr U inf_bits() {
+  return sizeof(U) == 2 ? U(0x7C00) : sizeof(U) == 4 ? U(0x7F800000u) : U(0x7FF0000000000000ull);
+}
+
+// radix_key of a key of `kind` given as its bits (ZEQ: argsort of floats).
+template <typename U> inline U image_of(U u, int kind, int zeq) {
+  constexpr int B = 8 * sizeof(U);
+  constexpr U sign = U(U(1) << (B - 1));
+  if (kind == kKeySigned) return U(u ^ sign);
+  if (kind != kKeyFloat || sizeof(U) == 1) return u;
+  const U mag = U(u & U(~sign));
+  U m = U(u ^ U(U(U(0) - U(u >> (B - 1))) | sign));
+  if (zeq && mag == 0) m = sign;
+  return mag > inf_bits<U>() ? U(~U(0)) : m;
+}
+
 // Rows of at most N (8, 16 or 32; 8-byte keys 8 or 16) keys: a work-item per row sorts them in
 // registers with a bitonic network, branch-free compare-exchanges at
 // indices fixed at compile time, so a CPU runtime vectorises it across
@@ -533,8 +555,8 @@ void isin_sorted(kptr<const T> s, std::int64_t m, kptr<const T> v, std::int64_t 
 template <typename T, int ZEQ, bool Packed = (sizeof(T) <= 4)> struct NetKey {
   // key in the high bits, position in the low 8
   using type = std::uint64_t;
-  static type make(const T &v, int i, int desc) {
-    std::uint64_t u = radix_key<T, ZEQ>(v);
+  static type make(const T &v, int i, int desc, int kind) {
+    std::uint64_t u = image_of<T>(v, kind, ZEQ);
     if (desc) u = ~u & ((std::uint64_t(1) << (8 * sizeof(T))) - 1);
     return (u << 8) | std::uint64_t(i);
   }
@@ -551,8 +573,8 @@ template <typename T, int ZEQ> struct NetKey<T, ZEQ, false> {
     std::uint64_t u;
     std::uint32_t i;
   };
-  static type make(const T &v, int i, int desc) {
-    const std::uint64_t u = radix_key<T, ZEQ>(v);
+  static type make(const T &v, int i, int desc, int kind) {
+    const std::uint64_t u = image_of<T>(v, kind, ZEQ);
     return {desc ? ~u : u, static_cast<std::uint32_t>(i)};
   }
   static type pad() { return {~std::uint64_t(0), ~std::uint32_t(0)}; }
@@ -568,7 +590,7 @@ template <typename T, int ZEQ> struct NetKey<T, ZEQ, false> {
 template <typename T, int IDX, int N>
 USM_KERNEL(1)
 void sort_net(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int64_t rows, std::int64_t n,
-              int desc) {
+              int desc, int kind) {
   using NK = NetKey<T, IDX>;
   // work-item g sorts chunk c of row r (a row of n > N keys: the merge
   // passes take the sorted chunks on)
@@ -578,7 +600,7 @@ void sort_net(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int6
   const T *row = src + r * n + lo;
   typename NK::type a[N];
 #pragma unroll
-  for (int j = 0; j < N; ++j) a[j] = j < len ? NK::make(row[j], j, desc) : NK::pad();
+  for (int j = 0; j < N; ++j) a[j] = j < len ? NK::make(row[j], j, desc, kind) : NK::pad();
 #pragma unroll
   for (int k = 2; k <= N; k *= 2) {
 #pragma unroll
@@ -645,15 +667,13 @@ template <typename T, int IDX> struct VecNet {
   static constexpr int B = 8 * static_cast<int>(sizeof(T));
   static constexpr UT kSign = UT(UT(1) << (B - 1));
 
-  // images of W keys (radix_key on a vector); nan |= the NaN lanes
-  static VT image(const T *p, VT &nan) {
+  // images of W keys (image_of on a vector); nan |= the NaN lanes
+  static VT image(const T *p, VT &nan, int kind) {
     VT u;
     __builtin_memcpy(&u, p, sizeof(VT));
-    if constexpr (usmk::is_float_v<T>) {
-      constexpr UT inf = sizeof(T) == 2 ? UT(0x7C00) : sizeof(T) == 4 ? UT(0x7F800000u)
-                                                                      : UT(0x7FF0000000000000ull);
+    if (kind == kKeyFloat && sizeof(T) > 1) {
       const VT mag = u & VT(UT(~kSign));
-      const VT isnan = (VT)(mag > VT(inf));
+      const VT isnan = (VT)(mag > VT(inf_bits<UT>()));
       VT k = u ^ ((VT)(VT(0) - (u >> (B - 1))) | VT(kSign));
       if constexpr (IDX) {  // argsort: -0.0 equal to +0.0 (as radix_key<T, 1>)
         const VT z = (VT)(mag == VT(0));
@@ -661,17 +681,15 @@ template <typename T, int IDX> struct VecNet {
       }
       nan |= isnan;
       return k | isnan;
-    } else if constexpr (std::is_signed_v<T>) {
-      return u ^ VT(kSign);
-    } else {
-      return u;
     }
+    if (kind == kKeySigned) return u ^ VT(kSign);
+    return u;
   }
   // the key of an image (sort only; NaN images give a NaN)
-  static VT value(VT k) {
-    if constexpr (usmk::is_float_v<T>) return k ^ ((k >> (B - 1)) - VT(1) | VT(kSign));
-    else if constexpr (std::is_signed_v<T>) return k ^ VT(kSign);
-    else return k;
+  static VT value(VT k, int kind) {
+    if (kind == kKeyFloat) return k ^ ((k >> (B - 1)) - VT(1) | VT(kSign));
+    if (kind == kKeySigned) return k ^ VT(kSign);
+    return k;
   }
 
   static V min(const V &a, const V &b) { return __builtin_elementwise_min(a, b); }
@@ -790,7 +808,7 @@ template <typename T, int IDX> struct VecNet {
 // results out.
 template <typename T, int IDX>
 inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t n, int P,
-                         bool desc) {
+                         bool desc, int kind) {
   using N = VecNet<T, IDX>;
   using U = typename N::U;
   using V = typename N::V;
@@ -807,7 +825,7 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
   if constexpr (IDX)
     for (int l = 0; l < W; ++l) pos[l] = static_cast<U>(l);
   const auto lanes = [&](const T *p, int a) -> I {
-    const V k = __builtin_convertvector(N::image(p, nan) ^ dmask, V);
+    const V k = __builtin_convertvector(N::image(p, nan, kind) ^ dmask, V);
     const V at = pos + V(static_cast<U>(a * W));
     if constexpr (N::kPair) return {k, at};
     else if constexpr (IDX) return (k << 32) | at;
@@ -843,7 +861,7 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
     }
   } else {
     for (int a = 0; a * W < n; ++a) {
-      const VT val = N::value(__builtin_convertvector(v[a], VT) ^ dmask);
+      const VT val = N::value(__builtin_convertvector(v[a], VT) ^ dmask, kind);
       if (a < nv) {
         __builtin_memcpy(out + a * W, &val, sizeof(VT));
       } else {
@@ -851,16 +869,17 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
         for (int l = 0; l < tail; ++l) out[a * W + l] = buf[l];
       }
     }
-    if constexpr (usmk::is_float_v<T>) {
+    if (kind == kKeyFloat) {
       bool any = false;
 #pragma unroll
       for (int l = 0; l < W; ++l) any |= nan[l] != 0;
       if (any) {  // the NaNs as read, in row order: last (first when descending)
+        constexpr UT mag = UT(~N::kSign);
         std::int64_t c = 0;
-        for (std::int64_t i = 0; i < n; ++i) c += row[i] != row[i];
+        for (std::int64_t i = 0; i < n; ++i) c += (row[i] & mag) > inf_bits<UT>();
         std::int64_t o = desc ? 0 : n - c;
         for (std::int64_t i = 0; i < n; ++i)
-          if (row[i] != row[i]) out[o++] = row[i];
+          if ((row[i] & mag) > inf_bits<UT>()) out[o++] = row[i];
       }
     }
   }
@@ -870,7 +889,7 @@ template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void sort_vec(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int64_t rows, std::int64_t n,
-              int desc) {
+              int desc, int kind) {
   constexpr int W = VecNet<T, IDX>::W;
   int P = VecNet<T, IDX>::BV * W;
   while (P < n) P *= 2;
@@ -879,7 +898,7 @@ void sort_vec(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int6
     const T *row = src + r * n;
     T *out = keys + r * n;
     std::int64_t *o = IDX ? idx + r * n : nullptr;
-    sort_vec_row<T, IDX>(row, out, o, n, P, desc != 0);
+    sort_vec_row<T, IDX>(row, out, o, n, P, desc != 0, kind);
   }
 }
 
