@@ -10,9 +10,10 @@ Rows (warm kernel cache, median of interleaved repetitions): sum of 10**7
 float32; sum over axis 0 and axis 1 of a 4096x2048 float32 matrix; max of
 10**7 float64; argmax of 10**7 float32; sum of 4*10**7 float32 (160 MB,
 more than most CPUs' caches hold: a read from memory; no target);
-cumulative_sum of 10**7 float32; sort of 2*10**6 float32, int64 and int32;
-argsort of 2*10**6 float32 (NumPy stable); sort and argsort along the rows
-of a 20000x100 array (no target: many short rows); unique_values of 10**7
+cumulative_sum of 10**7 float32; sort of 2*10**6 float32, int64, int32 and
+float64, and of 2*10**7 of each (usmarray and NumPy only); argsort of
+2*10**6 float32 (NumPy stable); sort and argsort along the rows of a
+20000x100 array (many short rows; argsort without a target); unique_values of 10**7
 int32 with 10**4 distinct values; ``a[a > 0.5]`` of 10**7 float32; take of
 10**6 random indices from 10**7 float32, the same gather by index pairs
 ``x[i0, i1]`` from a 4000x2500 view of the data and the scatter ``x[idx] =
@@ -68,6 +69,7 @@ def main(argv=None):
     sf = rng.random(ns, dtype=np.float32)
     si8 = rng.integers(-2 ** 62, 2 ** 62, ns, dtype=np.int64)
     si4 = rng.integers(-2 ** 31, 2 ** 31 - 1, ns, dtype=np.int32)
+    sf8 = rng.random(ns)
     uq = rng.integers(0, 10 ** 4, n, dtype=np.int32)
     idx = rng.integers(0, n, 10 ** 6, dtype=np.int64)
     g2 = a.reshape(4000, 2500)    # the take row's data, indexed by pairs
@@ -78,15 +80,23 @@ def main(argv=None):
     ro = np.argsort(rf, axis=1)   # an order per row, as argsort gives for take_along_axis
     w = a.copy()                  # scattered into
     v6 = b[:10 ** 6].copy()
-    hosts = dict(a=a, b=b, a64=a64, big=big, m=m, sf=sf, si8=si8, si4=si4, uq=uq, idx=idx, rf=rf, ri8=ri8,
+    hosts = dict(a=a, b=b, a64=a64, big=big, m=m, sf=sf, sf8=sf8, si8=si8, si4=si4, uq=uq, idx=idx,
+                 rf=rf, ri8=ri8,
                  r10=r10, ro=ro, w=w, v6=v6, g2=g2, i0=i0, i1=i1)
     U = {k: ua.asarray(v) for k, v in hosts.items()}
+    # 2e7-key sorts (issue 31's sizes): usmarray and NumPy only (dpnp.tensor's
+    # sorts of this size take seconds)
+    nb = 10 ** 7 * 2
+    big_sorts = dict(bf4=rng.random(nb, dtype=np.float32), bf8=rng.random(nb),
+                     bi4=rng.integers(-2 ** 31, 2 ** 31 - 1, nb, dtype=np.int32),
+                     bi8=rng.integers(-2 ** 62, 2 ** 62, nb, dtype=np.int64))
+    U.update({k: ua.asarray(v) for k, v in big_sorts.items()})
     D = {k: dpt.asarray(v) for k, v in hosts.items()} if dpt is not None else None
     dsync = D["a"].sycl_queue.wait if D else None
 
     def dp(expr):
         """A dpnp.tensor function (None when dpnp.tensor is absent)."""
-        if D is None:
+        if D is None or expr is None:
             return None
         return lambda: (expr(dpt, D), dsync())
 
@@ -143,14 +153,21 @@ def main(argv=None):
         ("sort, 2e6 int64", lambda: (ua.sort(U["si8"]), sync()), lambda: np.sort(si8),
          lambda d, D: d.sort(D["si8"]), 2 * ns * i8, 1.0),
         ("sort, 2e6 int32", lambda: (ua.sort(U["si4"]), sync()), lambda: np.sort(si4),
-         lambda d, D: d.sort(D["si4"]), 2 * ns * i4, 0.5),
+         lambda d, D: d.sort(D["si4"]), 2 * ns * i4, 1.0),
+        ("sort, 2e6 float64", lambda: (ua.sort(U["sf8"]), sync()), lambda: np.sort(sf8),
+         lambda d, D: d.sort(D["sf8"]), 2 * ns * f8, 1.0),
+    ] + [
+        (f"sort, 2e7 {name}", (lambda k: lambda: (ua.sort(U[k]), sync()))(key),
+         (lambda v: lambda: np.sort(v))(big_sorts[key]), None, 2 * nb * big_sorts[key].itemsize, 1.0)
+        for name, key in (("float32", "bf4"), ("float64", "bf8"), ("int32", "bi4"), ("int64", "bi8"))
+    ] + [
         ("argsort, 2e6 float32 (NumPy stable)", lambda: (ua.argsort(U["sf"]), sync()),
          lambda: np.argsort(sf, kind="stable"), lambda d, D: d.argsort(D["sf"], stable=True),
          ns * (f4 + i8), 1.0),
         ("sort rows, 20000x100 float32", lambda: (ua.sort(U["rf"]), sync()),
-         lambda: np.sort(rf), lambda d, D: d.sort(D["rf"]), 2 * ns * f4, None),
+         lambda: np.sort(rf), lambda d, D: d.sort(D["rf"]), 2 * ns * f4, 0.5),
         ("sort rows, 20000x100 int64", lambda: (ua.sort(U["ri8"]), sync()),
-         lambda: np.sort(ri8), lambda d, D: d.sort(D["ri8"]), 2 * ns * i8, None),
+         lambda: np.sort(ri8), lambda d, D: d.sort(D["ri8"]), 2 * ns * i8, 0.5),
         ("argsort rows, 20000x100 float32 (NumPy stable)", lambda: (ua.argsort(U["rf"]), sync()),
          lambda: np.argsort(rf, kind="stable"), lambda d, D: d.argsort(D["rf"], stable=True),
          ns * (f4 + i8), None),
