@@ -53,6 +53,11 @@ def main(argv=None):
     p.add_argument("--calls", type=int, default=5000, help="calls per per-call repetition")
     p.add_argument("--only", default="", help="run only rows whose label contains this text")
     p.add_argument("--no-floor", action="store_true", help="skip the hand-written C loops (floor.c)")
+    p.add_argument("--warm", type=float, default=0.0,
+                   help="seconds of untimed calls of each function before each timed one, so "
+                        "that rows measure a call in a loop, not the first call after the other "
+                        "libraries' turns (0, the default: no such calls; see "
+                        "_util.time_interleaved)")
     args = p.parse_args(argv)
     dpt, dpt_reason = _util.import_dpt()
     fl, fl_reason = (None, "--no-floor") if args.no_floor else _floor.load()
@@ -104,7 +109,9 @@ def main(argv=None):
         f"Median of {args.reps} repetitions after one untimed run; each usmarray repetition ends "
         "with ua.synchronize() (or reads its result back), so device work is inside the timed "
         "region. The libraries take turns (usmarray, NumPy, dpnp.tensor, then the next "
-        "repetition), so load from elsewhere hits all columns alike. Ratio = usmarray / NumPy.")
+        "repetition), so load from elsewhere hits all columns alike. Ratio = usmarray / NumPy."
+        + (f" Each timed call follows {args.warm * 1e3:.0f} ms of untimed calls of the same "
+           "function (--warm): a call in a loop." if args.warm else ""))
     # the C loops read copies, so none of them follows a library that has
     # just read the same array into the caches
     if fl is not None:
@@ -199,10 +206,11 @@ def main(argv=None):
             continue
         load = _util.OtherLoad()
         try:
-            su, sn, sd, sc = time_interleaved([fu, fn, dp(fd), floors.get(label)], reps=args.reps)
+            su, sn, sd, sc = time_interleaved([fu, fn, dp(fd), floors.get(label)], reps=args.reps,
+                                              warm=args.warm)
         except Exception as e:   # an operation missing or failing in one library
             try:
-                su, sn = time_interleaved([fu, fn], reps=args.reps)
+                su, sn = time_interleaved([fu, fn], reps=args.reps, warm=args.warm)
                 sd, sc = f"error: {type(e).__name__}", None
             except Exception as e2:
                 t.add(Row(label, error=f"{type(e2).__name__}: {e2}", note=note))
