@@ -38,13 +38,14 @@ constexpr int64_t kRadixCpuSegment = int64_t(1) << 16;
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // lut[p] for the 16-bit prefixes p (bits [shift, shift + 16) of a mapped
-// key): the bucket of keys with that prefix, the number of splitters below
+// key less `base`): the bucket of keys with that prefix, the number of splitters below
 // it, where splitter k of 255 is the prefix of the sample's key of rank
 // k * S / 256. The buckets grow with the key, so a pass by them keeps the
 // sort order, and each holds about S / 256 of the sampled keys (all keys of
 // one prefix share a bucket).
-void build_bucket_table(const uint64_t *sample, int64_t S, int shift, uint8_t *lut) {
+void build_bucket_table(const uint64_t *sample, int64_t S, uint64_t base, int shift, uint8_t *lut) {
   std::vector<uint64_t> v(sample, sample + S);
+  for (uint64_t &x : v) x -= base;   // the keys as the kernels see them (base: radix_sort)
   std::sort(v.begin(), v.end());
   uint32_t split[255];
   for (int k = 0; k < 255; ++k)
@@ -117,7 +118,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
   // Which bits differ between keys: passes over the others change nothing.
   const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
   std::unique_ptr<Allocation> bits(
-      allocate(q, static_cast<size_t>(G * (3 + kRadixSample) * 8), KIND_SHARED));
+      allocate(q, static_cast<size_t>(G * (5 + kRadixSample) * 8), KIND_SHARED));
   // (sample: the sampled keys instead, below)
   auto bits_pass = [&](int sample) {
     const sycl::kernel &kb = kc.get("radix_bits<" + zargs);
@@ -131,14 +132,31 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     bits->wait();
   };
   bits_pass(0);
-  uint64_t o = 0, a = ~uint64_t(0), nan = 0;
+  uint64_t o = 0, a = ~uint64_t(0), nan = 0, kmin = ~uint64_t(0), kmax = 0;
   const uint64_t *bv = static_cast<const uint64_t *>(bits->ptr);
   for (int64_t g = 0; g < G; ++g) {
-    o |= bv[3 * g];
-    a &= bv[3 * g + 1];
-    nan |= bv[3 * g + 2];
+    o |= bv[5 * g];
+    a &= bv[5 * g + 1];
+    nan |= bv[5 * g + 2];
+    kmin = std::min(kmin, bv[5 * g + 3]);
+    kmax = std::max(kmax, bv[5 * g + 4]);
   }
-  const uint64_t vary = o ^ a;
+  uint64_t vary = o ^ a;
+  // Digits of the keys less the smallest (`base`; the kernels subtract it
+  // from each mapped key) when those span fewer bytes than the bits that
+  // vary: signed integers of both signs near zero, whose sign bits made
+  // every byte vary (int64 in [-1000, 1000): two passes instead of eight).
+  uint64_t base = 0;
+  {
+    const uint64_t range = kmax - kmin;
+    int rbytes = 0, vbytes = 0;
+    while (rbytes < 8 && (range >> (8 * rbytes)) != 0) ++rbytes;
+    for (int b = 0; b < isz; ++b) vbytes += ((vary >> (8 * b)) & 0xff) != 0;
+    if (kmin <= kmax && rbytes < vbytes) {
+      base = kmin;
+      vary = range == 0 ? 0 : ~uint64_t(0) >> __builtin_clzll(range);
+    }
+  }
   std::vector<int> shifts;
   for (int s = 0; s < 8 * isz; s += 8)
     if ((vary >> s) & 0xff) shifts.push_back(s);
@@ -193,7 +211,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     // the counts of the leading pass; its largest segment
     auto leading_hist = [&]() {
       submit(q, {sa, counts.get(), lut ? lut.get() : counts.get()}, [&](auto &h) {
-        set_args(h, static_cast<const char *>(sp), n, bpr, items, lead, dflip, 0, lp, cp);
+        set_args(h, static_cast<const char *>(sp), n, bpr, items, lead, dflip, 0, lp, base, cp);
         h.parallel_for(grid, hist);
       });
       counts->wait();
@@ -217,7 +235,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       bits_pass(1);
       lut.reset(allocate(q, 65536, KIND_SHARED));
       lp = lut->ptr;
-      build_bucket_table(static_cast<const uint64_t *>(bits->ptr) + 3 * G, G * kRadixSample, lead,
+      build_bucket_table(static_cast<const uint64_t *>(bits->ptr) + 5 * G, G * kRadixSample, base, lead,
                          static_cast<uint8_t *>(lut->ptr));
       bytes = 0;
       for (int b = 0; b < isz; ++b)
@@ -234,13 +252,14 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       const int mapped = is_float && !with_idx && !nan ? 1 : 0;
       submit(q, {sa, kt.get(), ita, counts.get(), lut ? lut.get() : counts.get()}, [&](auto &h) {
         set_args(h, static_cast<const char *>(sp), static_cast<const char *>(nullptr), tkp, tip, n,
-                 bpr, items, lead, dflip, mapped << 1, lp, static_cast<const void *>(cp));
+                 bpr, items, lead, dflip, mapped << 1, lp, base, static_cast<const void *>(cp));
         h.parallel_for(grid, scatter);
       });
       const sycl::kernel &segs = kc.get("radix_segments<" + targs);
       const int64_t nseg = rows * kRadixDigits;
       return submit(q, {ka, ia, kt.get(), ita, counts.get()}, [&](auto &h) {
-        set_args(h, tkp, tip, kp, ip, static_cast<const void *>(cp), bpr, nseg, N, bytes, dflip, mapped);
+        set_args(h, tkp, tip, kp, ip, static_cast<const void *>(cp), bpr, nseg, N, bytes, dflip, mapped,
+                 base);
         h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(nseg)}, {1}}, segs);
       });
     }
@@ -255,7 +274,8 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     const int in_mapped = map_once && j > 0, out_mapped = map_once && j < P - 1;
     const int mode = in_mapped | (out_mapped << 1);
     submit(q, {sa, ka, kt.get(), counts.get()}, [&](auto &h) {
-      set_args(h, ks, n, bpr, items, shift, dflip, in_mapped, static_cast<const void *>(nullptr), cp);
+      set_args(h, ks, n, bpr, items, shift, dflip, in_mapped, static_cast<const void *>(nullptr), base,
+               cp);
       h.parallel_for(grid, hist);
     });
     submit(q, {counts.get()}, [&](auto &h) {
@@ -264,7 +284,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     });
     e = submit(q, {sa, ka, ia, kt.get(), ita, counts.get()}, [&](auto &h) {
       set_args(h, ks, is, kd, id, n, bpr, items, shift, dflip, mode, static_cast<const void *>(nullptr),
-               static_cast<const void *>(cp));
+               base, static_cast<const void *>(cp));
       h.parallel_for(grid, scatter);
     });
     ks = kd;

@@ -96,8 +96,9 @@ inline typename uint_of<sizeof(T)>::type radix_key(const T &v) {
 }
 
 template <typename T, int ZEQ>
-inline int radix_digit(const T &v, int shift, int dflip) {
-  return static_cast<int>((radix_key<T, ZEQ>(v) >> shift) & (kRadixDigits - 1)) ^ dflip;
+inline int radix_digit(const T &v, int shift, int dflip, std::uint64_t base = 0) {
+  using U = typename uint_of<sizeof(T)>::type;
+  return static_cast<int>((U(radix_key<T, ZEQ>(v) - U(base)) >> shift) & (kRadixDigits - 1)) ^ dflip;
 }
 
 // A float key's bits as they are, and its mapped image back to the float
@@ -116,10 +117,10 @@ template <typename T> inline T unmap_key(typename uint_of<sizeof(T)>::type m) {
   return v;
 }
 
-// OR and AND of the mapped keys over a grid-stride share of n items, and
-// whether it has NaNs: bits[3g], bits[3g+1], bits[3g+2] per work-item g.
-// With `sample`, instead: kRadixSample mapped keys per work-item, spread
-// evenly over all n, to bits[3G + kRadixSample g] (the host's table of
+// OR and AND of the mapped keys over a grid-stride share of n items, whether
+// it has NaNs, their smallest and largest: bits[5g .. 5g + 4] per work-item
+// g. With `sample`, instead: kRadixSample mapped keys per work-item, spread
+// evenly over all n, to bits[5G + kRadixSample g] (the host's table of
 // buckets for skewed leading digits, kernels/engine/sort.cpp).
 constexpr int kRadixSample = 16;
 template <typename T, int ZEQ>
@@ -130,21 +131,25 @@ void radix_bits(kptr<const T> keys, std::int64_t n, kptr<std::uint64_t> bits, in
   if (sample) {
     for (int j = 0; j < kRadixSample; ++j) {
       const std::int64_t s = g * kRadixSample + j, S = G * kRadixSample;
-      bits[3 * G + s] = radix_key<T, ZEQ>(keys[(n / S) * s + (n % S) * s / S]);
+      bits[5 * G + s] = radix_key<T, ZEQ>(keys[(n / S) * s + (n % S) * s / S]);
     }
     return;
   }
-  std::uint64_t o = 0, a = ~std::uint64_t(0), nan = 0;
+  std::uint64_t o = 0, a = ~std::uint64_t(0), nan = 0, lo = ~std::uint64_t(0), hi = 0;
   for (std::int64_t i = g; i < n; i += G) {
     const T v = keys[i];
     const std::uint64_t u = radix_key<T, ZEQ>(v);
     o |= u;
     a &= u;
+    lo = u < lo ? u : lo;
+    hi = u > hi ? u : hi;
     if constexpr (usmk::is_float_v<T>) nan |= v != v;
   }
-  bits[3 * g] = o;
-  bits[3 * g + 1] = a;
-  bits[3 * g + 2] = nan;
+  bits[5 * g] = o;
+  bits[5 * g + 1] = a;
+  bits[5 * g + 2] = nan;
+  bits[5 * g + 3] = lo;
+  bits[5 * g + 4] = hi;
 }
 
 // The rows of a block of a work-group and each work-item's run of it:
@@ -173,8 +178,9 @@ inline RadixBlock radix_block(std::int64_t n, std::int64_t bpr, std::int64_t ite
 // CPU form's leading pass over skewed keys, kernels/engine/sort.cpp): a
 // bucket that grows with the key.
 template <typename T, int ZEQ>
-inline int lut_digit(const T &v, int shift, int dflip, const std::uint8_t *lut) {
-  return static_cast<int>(lut[(radix_key<T, ZEQ>(v) >> shift) & 0xFFFFu]) ^ dflip;
+inline int lut_digit(const T &v, int shift, int dflip, const std::uint8_t *lut, std::uint64_t base) {
+  using U = typename uint_of<sizeof(T)>::type;
+  return static_cast<int>(lut[(U(radix_key<T, ZEQ>(v) - U(base)) >> shift) & 0xFFFFu]) ^ dflip;
 }
 
 // Each work-item counts its run per digit into its column of `table`
@@ -182,41 +188,46 @@ inline int lut_digit(const T &v, int shift, int dflip, const std::uint8_t *lut) 
 // CPU form: `mapped`, the keys hold mapped floats; `lut`, digits by lut_digit.
 template <typename T, int ZEQ>
 inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip,
-                        std::uint32_t *table, int mapped = 0, const std::uint8_t *lut = nullptr) {
+                        std::uint32_t *table, int mapped = 0, const std::uint8_t *lut = nullptr,
+                        std::uint64_t base = 0) {
+  using U = typename uint_of<sizeof(T)>::type;
   if (k.W == 1) {   // the CPU form: a plain counting loop
     for (int d = 0; d < kRadixDigits; ++d) table[d] = 0;
     if constexpr (sizeof(T) >= 4) {
       if (lut) {
-        for (std::int64_t i = k.lo; i < k.hi; ++i) ++table[lut_digit<T, ZEQ>(keys[i], shift, dflip, lut)];
+        for (std::int64_t i = k.lo; i < k.hi; ++i)
+          ++table[lut_digit<T, ZEQ>(keys[i], shift, dflip, lut, base)];
         return;
       }
     }
     if constexpr (usmk::is_float_v<T>) {
       if (mapped) {
         for (std::int64_t i = k.lo; i < k.hi; ++i)
-          ++table[static_cast<int>((key_bits(keys[i]) >> shift) & (kRadixDigits - 1)) ^ dflip];
+          ++table[static_cast<int>((U(key_bits(keys[i]) - U(base)) >> shift) & (kRadixDigits - 1)) ^
+                  dflip];
         return;
       }
     }
-    for (std::int64_t i = k.lo; i < k.hi; ++i) ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip)];
+    for (std::int64_t i = k.lo; i < k.hi; ++i) ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip, base)];
     return;
   }
   for (int d = 0; d < kRadixDigits; ++d) table[d * k.W + k.w] = 0;
   for (std::int64_t i = k.lo; i < k.hi; ++i)
-    ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip) * k.W + k.w];
+    ++table[radix_digit<T, ZEQ>(keys[i], shift, dflip, base) * k.W + k.w];
 }
 
 // counts[(r * 256 + d) * bpr + b]: keys of digit d in block b of row r.
 template <typename T, int ZEQ>
 USM_KERNEL(1)
 void radix_hist(kptr<const T> keys, std::int64_t n, std::int64_t bpr, std::int64_t items, int shift,
-                int dflip, int mapped, kptr<const std::uint8_t> lut, kptr<std::int64_t> counts) {
+                int dflip, int mapped, kptr<const std::uint8_t> lut, std::uint64_t base,
+                kptr<std::int64_t> counts) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
   std::uint32_t *table = reinterpret_cast<std::uint32_t *>(&loc);
   const RadixBlock k = radix_block(n, bpr, items);
-  radix_count<T, ZEQ>(keys, k, shift, dflip, table, mapped, lut);
+  radix_count<T, ZEQ>(keys, k, shift, dflip, table, mapped, lut, base);
   sycl::group_barrier(grp);
   for (int d = k.w; d < kRadixDigits; d += k.W) {
     std::int64_t s = 0;
@@ -267,7 +278,8 @@ template <typename T, int IDX>
 USM_KERNEL(1)
 void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout, kptr<std::int64_t> iout,
                    std::int64_t n, std::int64_t bpr, std::int64_t items, int shift, int dflip,
-                   int mode, kptr<const std::uint8_t> lut, kptr<const std::int64_t> offs) {
+                   int mode, kptr<const std::uint8_t> lut, std::uint64_t kbase,
+                   kptr<const std::int64_t> offs) {
   auto it = syclext::this_work_item::get_nd_item<1>();
   auto grp = it.get_group();
   static syclexp::work_group_static<std::uint32_t[kRadixDigits * kRadixGroup]> loc;
@@ -283,9 +295,10 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
       for (std::int64_t i = k.lo; i < k.hi; ++i) {
         const T v = kin[i];
         const auto u = in_m ? key_bits(v) : radix_key<T, IDX>(v);
+        const auto r = decltype(u)(u - decltype(u)(kbase));   // the key in the sort's range
         int d;
-        if constexpr (decltype(by_lut)::value) d = static_cast<int>(lut[(u >> shift) & 0xFFFFu]) ^ dflip;
-        else d = static_cast<int>((u >> shift) & (kRadixDigits - 1)) ^ dflip;
+        if constexpr (decltype(by_lut)::value) d = static_cast<int>(lut[(r >> shift) & 0xFFFFu]) ^ dflip;
+        else d = static_cast<int>((r >> shift) & (kRadixDigits - 1)) ^ dflip;
         const std::int64_t p = pos[d]++;
         if constexpr (decltype(out_m)::value) {
           __builtin_memcpy(&kout[p], &u, sizeof(T));
@@ -310,7 +323,7 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
     pass(F{}, F{}, F{});
     return;
   }
-  radix_count<T, IDX>(kin, k, shift, dflip, table);
+  radix_count<T, IDX>(kin, k, shift, dflip, table, 0, nullptr, kbase);
   sycl::group_barrier(grp);
   for (int d = k.w; d < kRadixDigits; d += k.W) {
     base[d] = offs[(k.r * kRadixDigits + d) * bpr + k.b];
@@ -324,7 +337,7 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
   sycl::group_barrier(grp);
   for (std::int64_t i = k.lo; i < k.hi; ++i) {
     const T v = kin[i];
-    const int d = radix_digit<T, IDX>(v, shift, dflip);
+    const int d = radix_digit<T, IDX>(v, shift, dflip, kbase);
     const std::int64_t p = base[d] + table[d * k.W + k.w]++;
     kout[p] = v;
     if constexpr (IDX) iout[p] = iin ? iin[i] : i - k.r * n;
@@ -341,11 +354,14 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
 // mode 2), written back as floats by the last pass.
 template <typename T, int IDX, bool MAPPED = false>
 inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *keys,
-                      std::int64_t *idx, T *tk, std::int64_t *ti, std::uint32_t bytes, int dflip) {
+                      std::int64_t *idx, T *tk, std::int64_t *ti, std::uint32_t bytes, int dflip,
+                      std::uint64_t base) {
+  using U = typename uint_of<sizeof(T)>::type;
   constexpr int NP = static_cast<int>(sizeof(T));
-  const auto digit = [dflip](const T &v, int shift) {
-    if constexpr (MAPPED) return static_cast<int>((key_bits(v) >> shift) & (kRadixDigits - 1)) ^ dflip;
-    else return radix_digit<T, IDX>(v, shift, dflip);
+  const auto digit = [dflip, base](const T &v, int shift) {
+    if constexpr (MAPPED)
+      return static_cast<int>((U(key_bits(v) - U(base)) >> shift) & (kRadixDigits - 1)) ^ dflip;
+    else return radix_digit<T, IDX>(v, shift, dflip, base);
   };
   const auto value = [](const T &v) {
     if constexpr (MAPPED) return unmap_key<T>(key_bits(v));
@@ -424,7 +440,7 @@ void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T>
   const RowRun run(rows);
   for (std::int64_t r = run.lo; r < run.hi; ++r)
     radix_run<T, IDX>(src + r * n, nullptr, n, keys + r * n, IDX ? idx + r * n : nullptr, tk + r * n,
-                      IDX ? ti + r * n : nullptr, (1u << sizeof(T)) - 1, dflip);
+                      IDX ? ti + r * n : nullptr, (1u << sizeof(T)) - 1, dflip, 0);
 }
 
 // CPU form of long rows, after one pass by their most significant digit
@@ -439,7 +455,7 @@ USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::int64_t> idx,
                     kptr<const std::int64_t> offs, std::int64_t bpr, std::int64_t nseg,
-                    std::int64_t N, std::uint32_t bytes, int dflip, int mapped) {
+                    std::int64_t N, std::uint32_t bytes, int dflip, int mapped, std::uint64_t base) {
   const RowRun run(nseg);
   for (std::int64_t g = run.lo; g < run.hi; ++g) {
     const std::int64_t lo = offs[g * bpr], hi = g + 1 < nseg ? offs[(g + 1) * bpr] : N;
@@ -447,12 +463,12 @@ void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::i
     if constexpr (usmk::is_float_v<T> && !IDX) {
       if (mapped) {
         radix_run<T, IDX, true>(tk + lo, nullptr, hi - lo, keys + lo, nullptr, tk + lo, nullptr, bytes,
-                                dflip);
+                                dflip, base);
         continue;
       }
     }
     radix_run<T, IDX>(tk + lo, IDX ? ti + lo : nullptr, hi - lo, keys + lo, IDX ? idx + lo : nullptr,
-                      tk + lo, IDX ? ti + lo : nullptr, bytes, dflip);
+                      tk + lo, IDX ? ti + lo : nullptr, bytes, dflip, base);
   }
 }
 
