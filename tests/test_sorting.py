@@ -268,15 +268,17 @@ def test_radix_leading_digit_segments(variant, dt, case):
 @pytest.mark.parametrize("dt", [ua.int16, ua.int32, ua.int64, ua.uint32], ids=lambda d: d.name)
 @pytest.mark.parametrize("lo, hi", [(-1000, 1000), (-3, 2), (2**14 - 50, 2**14 + 50)])
 def test_radix_keys_less_the_smallest(variant, dt, lo, hi):
-    # long rows whose keys span fewer bytes than the bits that vary (signed
-    # integers of both signs near zero): the digits of the keys less the
-    # smallest, through the segments and through the passes over memory
+    # keys that span fewer bytes than the bits that vary (signed integers of
+    # both signs near zero): the digits of the keys less the smallest, through
+    # the segments, the passes over memory and radix_rows
     if np.dtype(dt).kind == "u" and lo < 0:
         pytest.skip("unsigned")
     rng = np.random.default_rng(13)
     n = 2**18 + 4099
     h = rng.integers(lo, hi, n).astype(dt)
     _check_sorts(h)
+    _check_sorts(h[:5000])                                # radix_rows: one row
+    _check_sorts(h[: 9 * 3000].reshape(9, 3000))          # radix_rows: rows
     h[: n * 3 // 4] = lo                                  # the leading digit skewed
     _check_sorts(h)
 

@@ -355,10 +355,10 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
 template <typename T, int IDX, bool MAPPED = false>
 inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *keys,
                       std::int64_t *idx, T *tk, std::int64_t *ti, std::uint32_t bytes, int dflip,
-                      std::uint64_t base) {
+                      std::uint64_t base, bool find_base = false) {
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int NP = static_cast<int>(sizeof(T));
-  const auto digit = [dflip, base](const T &v, int shift) {
+  const auto digit = [dflip, &base](const T &v, int shift) {
     if constexpr (MAPPED)
       return static_cast<int>((U(key_bits(v) - U(base)) >> shift) & (kRadixDigits - 1)) ^ dflip;
     else return radix_digit<T, IDX>(v, shift, dflip, base);
@@ -368,11 +368,38 @@ inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *k
     else return v;
   };
   std::uint32_t cnt[NP][kRadixDigits];
-  for (int p = 0; p < NP; ++p)
-    for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
-  for (std::int64_t i = 0; i < len; ++i)
+  const auto count = [&]() {
     for (int p = 0; p < NP; ++p)
-      if ((bytes >> p) & 1u) ++cnt[p][digit(a[i], kRadixBits * p)];
+      for (int d = 0; d < kRadixDigits; ++d) cnt[p][d] = 0;
+    for (std::int64_t i = 0; i < len; ++i)
+      for (int p = 0; p < NP; ++p)
+        if ((bytes >> p) & 1u) ++cnt[p][digit(a[i], kRadixBits * p)];
+  };
+  count();
+  if constexpr (NP > 1 && !MAPPED) {
+    // `find_base`: keys of both signs near zero (top digits 0x7F and 0x80
+    // only, the sign bits making every byte vary) are counted again less
+    // the smallest, when those span fewer bytes (as radix_sort does)
+    constexpr int top = NP - 1;
+    bool straddle = find_base && cnt[top][0x7F] && cnt[top][0x80];
+    for (int d = 0; d < kRadixDigits && straddle; ++d) straddle = !cnt[top][d] || d == 0x7F || d == 0x80;
+    if (straddle) {
+      U mn = U(~U(0)), mx = 0;
+      for (std::int64_t i = 0; i < len; ++i) {
+        const U u = radix_key<T, IDX>(a[i]);
+        mn = u < mn ? u : mn;
+        mx = u > mx ? u : mx;
+      }
+      const U range = U(mx - mn);
+      int rb = 0;
+      for (int p = 0; p < NP; ++p) rb = (range >> (8 * p)) & 0xff ? p + 1 : rb;
+      if (rb < NP) {
+        base = mn;
+        bytes = (1u << rb) - 1;
+        count();
+      }
+    }
+  }
   std::uint32_t run_passes = 0;
   int P = 0;
   for (int p = 0; p < NP; ++p)
@@ -440,7 +467,7 @@ void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T>
   const RowRun run(rows);
   for (std::int64_t r = run.lo; r < run.hi; ++r)
     radix_run<T, IDX>(src + r * n, nullptr, n, keys + r * n, IDX ? idx + r * n : nullptr, tk + r * n,
-                      IDX ? ti + r * n : nullptr, (1u << sizeof(T)) - 1, dflip, 0);
+                      IDX ? ti + r * n : nullptr, (1u << sizeof(T)) - 1, dflip, 0, true);
 }
 
 // CPU form of long rows, after one pass by their most significant digit
