@@ -96,9 +96,17 @@ inline typename uint_of<sizeof(T)>::type radix_key(const T &v) {
 }
 
 template <typename T, int ZEQ>
-inline int radix_digit(const T &v, int shift, int dflip, std::uint64_t base = 0) {
-  using U = typename uint_of<sizeof(T)>::type;
-  return static_cast<int>((U(radix_key<T, ZEQ>(v) - U(base)) >> shift) & (kRadixDigits - 1)) ^ dflip;
+inline int radix_digit(const T &v, int shift, int dflip, std::uint64_t base = 0);
+
+// The digit at `shift` of a mapped key u less `base` (the sort's smallest
+// key, or 0), flipped by dflip.
+template <typename U> inline int range_digit(U u, int shift, int dflip, std::uint64_t base) {
+  return static_cast<int>((U(u - U(base)) >> shift) & (kRadixDigits - 1)) ^ dflip;
+}
+
+template <typename T, int ZEQ>
+inline int radix_digit(const T &v, int shift, int dflip, std::uint64_t base) {
+  return range_digit(radix_key<T, ZEQ>(v), shift, dflip, base);
 }
 
 // A float key's bits as they are, and its mapped image back to the float
@@ -190,7 +198,6 @@ template <typename T, int ZEQ>
 inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip,
                         std::uint32_t *table, int mapped = 0, const std::uint8_t *lut = nullptr,
                         std::uint64_t base = 0) {
-  using U = typename uint_of<sizeof(T)>::type;
   if (k.W == 1) {   // the CPU form: a plain counting loop
     for (int d = 0; d < kRadixDigits; ++d) table[d] = 0;
     if constexpr (sizeof(T) >= 4) {
@@ -203,8 +210,7 @@ inline void radix_count(const T *keys, const RadixBlock &k, int shift, int dflip
     if constexpr (usmk::is_float_v<T>) {
       if (mapped) {
         for (std::int64_t i = k.lo; i < k.hi; ++i)
-          ++table[static_cast<int>((U(key_bits(keys[i]) - U(base)) >> shift) & (kRadixDigits - 1)) ^
-                  dflip];
+          ++table[range_digit(key_bits(keys[i]), shift, dflip, base)];
         return;
       }
     }
@@ -298,7 +304,7 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
         const auto r = decltype(u)(u - decltype(u)(kbase));   // the key in the sort's range
         int d;
         if constexpr (decltype(by_lut)::value) d = static_cast<int>(lut[(r >> shift) & 0xFFFFu]) ^ dflip;
-        else d = static_cast<int>((r >> shift) & (kRadixDigits - 1)) ^ dflip;
+        else d = range_digit(u, shift, dflip, kbase);
         const std::int64_t p = pos[d]++;
         if constexpr (decltype(out_m)::value) {
           __builtin_memcpy(&kout[p], &u, sizeof(T));
@@ -359,8 +365,7 @@ inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *k
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int NP = static_cast<int>(sizeof(T));
   const auto digit = [dflip, &base](const T &v, int shift) {
-    if constexpr (MAPPED)
-      return static_cast<int>((U(key_bits(v) - U(base)) >> shift) & (kRadixDigits - 1)) ^ dflip;
+    if constexpr (MAPPED) return range_digit(key_bits(v), shift, dflip, base);
     else return radix_digit<T, IDX>(v, shift, dflip, base);
   };
   const auto value = [](const T &v) {
