@@ -310,8 +310,9 @@ def test_sort_many_short_rows_and_empty(variant):
 @pytest.mark.parametrize("n", [33, 40, 63, 64, 65, 100, 128, 255, 256, 700, 1023, 1024, 1025])
 @pytest.mark.parametrize("dt", REAL, ids=lambda d: d.name)
 def test_vector_network_rows(variant, dt, n):
-    # rows of 33 to 1024 keys: on CPU devices a work-item per row sorts the
-    # row in explicit vectors (sort_vec); else the radix sort or the merges
+    # rows of 33 to 1024 keys: on CPU devices sort_cols sorts 16 (8) rows at
+    # once and a work-item per row argsorts the row in explicit vectors
+    # (sort_vec); else the radix sort or the merges
     rows = max(2, 6000 // n)
     h = _wide(rows * n, dt, seed=n).reshape(rows, n)
     _check_sorts(h)
@@ -323,6 +324,34 @@ def test_vector_network_rows(variant, dt, n):
         for desc in (False, True):
             s = ua.asnumpy(ua.sort(ua.asarray(h), descending=desc))
             np.testing.assert_array_equal(np.sort(s.view(u), axis=1), np.sort(h.view(u), axis=1))
+
+
+@pytest.mark.parametrize("rows", [1, 3, 8, 15, 16, 17, 35])
+@pytest.mark.parametrize("n", [2, 5, 12, 100])
+@pytest.mark.parametrize("dt", [ua.uint8, ua.int16, ua.float16, ua.float32, ua.int64, ua.float64],
+                         ids=lambda d: d.name)
+def test_column_network_groups(variant, dt, n, rows):
+    # sort on CPU devices (sort_cols): 16 rows (8 of 8-byte keys) per step,
+    # the last group padded with copies of the last row, a row's last keys
+    # read together with the next row's (not past the array's end); in rows
+    # with NaNs the NaNs keep their bits and row order
+    h = _wide(rows * n, dt, seed=rows * n).reshape(rows, n)
+    x = ua.asarray(h)
+    for desc in (False, True):
+        exp = np.sort(h, axis=1)
+        if desc:
+            exp = np.flip(exp, axis=1)
+        s = ua.asnumpy(ua.sort(x, descending=desc))
+        np.testing.assert_array_equal(s, exp)
+        if np.dtype(dt).kind == "f":
+            u = np.dtype(f"u{np.dtype(dt).itemsize}")
+            for r in range(rows):
+                np.testing.assert_array_equal(s[r].view(u)[np.isnan(s[r])],
+                                              h[r].view(u)[np.isnan(h[r])])
+    # the rows of a view that ends before its buffer does
+    big = _wide((rows + 1) * n, dt, seed=n).reshape(rows + 1, n)
+    np.testing.assert_array_equal(ua.asnumpy(ua.sort(ua.asarray(big)[:rows])),
+                                  np.sort(big[:rows], axis=1))
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33])

@@ -40,8 +40,8 @@ def _sort_names(t, qi):
         widths = (8, 16) if t == "u8" else (8, 16, 32)
         names += [f"sort_net<{t}, {i}, {n}>" for i in (0, 1) for n in widths]
         if _kernels.simd_kernels(qi):
-            # vector networks (CPU devices)
-            names += [f"sort_vec<{t}, {i}>" for i in (0, 1)]
+            # vector networks (CPU devices): sort_cols for sort, sort_vec for argsort
+            names += [f"sort_cols<{t}>", f"sort_vec<{t}, 1>"]
     names += [f"{k}<{t}, {i}>" for k in ("radix_bits", "radix_hist")
               for i in ((0, 1) if t in ("f2", "f4", "f8") else (0,))]
     return names
@@ -50,7 +50,7 @@ def _sort_names(t, qi):
 # what a first call compiles: the kernels of one algorithm for the key type
 # (the engine picks the radix sort, the networks (scalar or, on CPUs,
 # vector) or merges by row length; unique_* and isin have kernels of theirs)
-_SORT_PARTS = {"sort_net": "net", "sort_vec": "vec", "sort_chunks": "merge", "merge_pass": "merge",
+_SORT_PARTS = {"sort_net": "net", "sort_vec": "vec", "sort_cols": "cols", "sort_chunks": "merge", "merge_pass": "merge",
                "unique_count": "unique", "unique_scatter": "unique", "isin_sorted": "isin"}
 
 
@@ -62,7 +62,7 @@ def _sort_part(prefix, args):
 
 
 _kernels.register_family(_kernels.Family(
-    ("sort_net", "sort_vec", "sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist",
+    ("sort_net", "sort_vec", "sort_cols", "sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist",
      "radix_scatter", "radix_rows", "radix_segments", "unique_count", "unique_scatter", "isin_sorted"),
     "sort.cpp", lambda a: a[0], _sort_names, _kernels.device_types, _sort_part, cost=8))
 

@@ -950,6 +950,299 @@ void sort_vec(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int6
   }
 }
 
+// ------------------------------------------------------------- column networks
+// CPU devices, sort (not argsort) of rows of up to kColNetMax keys: a
+// work-item sorts R rows at once, one per lane of 64-byte vectors. Each
+// row's keys are loaded as vectors, mapped to images (VecNet::image) and
+// transposed in W x W blocks, so that vector w holds key w of the R rows;
+// a sorting network then runs on whole vectors, every compare-exchange a
+// min and a max with no shuffles (a row-wise network spends most of its
+// work in shuffles within vectors: sort_vec). The network is a bitonic
+// sort whose merges start by comparing mirror images, so every comparator
+// puts its smaller key at the lower wire: the padding's largest images stay
+// at the top and comparators reaching past the last 8-wire block are
+// dropped. Blocks of 8 wires are sorted in registers as they are loaded, and
+// the merges' last three layers (within 8-wire blocks) run in registers.
+// Equal images are equal values, so the order of equal keys cannot show;
+// NaNs map to the largest image and are written back from the row in row
+// order (their bits kept), as sort_vec does.
+constexpr int kColNetMax = 1024;
+
+template <typename T> struct ColNet {
+  using UT = typename uint_of<sizeof(T)>::type;  // the key's bits
+  // the images' lanes: u32 for keys of up to 4 bytes, else u64
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  static constexpr int W = 32 / static_cast<int>(sizeof(U));  // lanes of a 32-byte vector: the transposed blocks
+  using VT = usmk::raw_vec<UT, W>;
+  static constexpr int R = 2 * W;  // rows per work-item step: lanes of a 64-byte vector
+  using V = usmk::raw_vec<U, W>;
+  using VB = usmk::raw_vec<U, R>;
+
+  // Images (radix_key's order) computed in the lanes' width, which is wider
+  // than the key for 1- and 2-byte keys (16-bit vector arithmetic made the
+  // 2-byte kernel's compile 4x longer): below 2^B, so the padding's ~0 is
+  // above every image. NaNs map to the largest, kMask. dmask: 0 or kMask.
+  static constexpr int B = 8 * static_cast<int>(sizeof(T));
+  static constexpr U kMask = U(UT(~UT(0))), kSign = U(U(1) << (B - 1));
+  // zero-extension of the keys' bits by a shuffle with zeros (little-endian)
+  template <std::size_t... L> static V widen(const VT &raw, std::index_sequence<L...>) {
+    constexpr int K = static_cast<int>(sizeof(U) / sizeof(T));
+    return __builtin_bit_cast(V, __builtin_shufflevector(raw, VT(0), static_cast<int>(L % K == 0 ? L / K : W)...));
+  }
+  static V image(const T *p, int kind, const V &dmask) {
+    V u;
+    if constexpr (sizeof(T) == sizeof(U)) {
+      __builtin_memcpy(&u, p, sizeof(V));
+    } else {
+      VT raw;
+      __builtin_memcpy(&raw, p, sizeof(VT));
+      u = widen(raw, std::make_index_sequence<W * sizeof(U) / sizeof(T)>{});
+    }
+    if (kind == kKeyFloat && sizeof(T) > 1) {
+      const V isnan = (V)((u & V(U(kSign - 1))) > V(U(inf_bits<UT>())));
+      u = (u ^ (((V(0) - (u >> (B - 1))) & V(kMask)) | V(kSign))) | (isnan & V(kMask));
+    } else if (kind == kKeySigned) {
+      u ^= V(kSign);
+    }
+    return u ^ dmask;
+  }
+  // the keys of W images (NaN images give a NaN)
+  static VT value(V k, int kind, const V &dmask) {
+    k ^= dmask;
+    if (kind == kKeyFloat) k ^= (k >> (B - 1)) - V(1) | V(kSign);
+    else if (kind == kKeySigned) k ^= V(kSign);
+    if constexpr (sizeof(T) == sizeof(U)) return k;
+    else return narrow(k, std::make_index_sequence<W>{});
+  }
+  // the low bits of each lane (truncation by a shuffle, as widen)
+  template <std::size_t... L> static VT narrow(const V &k, std::index_sequence<L...>) {
+    constexpr int K = static_cast<int>(sizeof(U) / sizeof(T));
+    using VW = usmk::raw_vec<UT, W * K>;
+    const VW w = __builtin_bit_cast(VW, k);
+    return __builtin_shufflevector(w, w, static_cast<int>(L * K)...);
+  }
+  template <std::size_t... L> static V iota(std::index_sequence<L...>) { return V{static_cast<U>(L)...}; }
+  static V iota() { return iota(std::make_index_sequence<W>{}); }
+  static void cx(VB &a, VB &b) {
+    const VB lo = __builtin_elementwise_min(a, b);
+    b = __builtin_elementwise_max(a, b);
+    a = lo;
+  }
+  // x[0..8) sorted (an optimal 19-comparator network)
+  static void sort8(VB *x) {
+    cx(x[0], x[2]); cx(x[1], x[3]); cx(x[4], x[6]); cx(x[5], x[7]);
+    cx(x[0], x[4]); cx(x[1], x[5]); cx(x[2], x[6]); cx(x[3], x[7]);
+    cx(x[0], x[1]); cx(x[2], x[3]); cx(x[4], x[5]); cx(x[6], x[7]);
+    cx(x[2], x[4]); cx(x[3], x[5]);
+    cx(x[1], x[4]); cx(x[3], x[6]);
+    cx(x[1], x[2]); cx(x[3], x[4]); cx(x[5], x[6]);
+  }
+  // the half-cleaner layers 4, 2, 1 of an 8-wire block
+  static void clean8(VB *x) {
+#pragma unroll
+    for (int k = 4; k >= 1; k /= 2)
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+        if (!(i & k)) cx(x[i], x[i + k]);
+  }
+  // one butterfly stage of a W x W transpose: rows a and a | D
+  template <int D, std::size_t... L> static void stage(V &a, V &b, std::index_sequence<L...>) {
+    const V na = __builtin_shufflevector(a, b, static_cast<int>((L & D) ? W + (L ^ D) : L)...);
+    const V nb = __builtin_shufflevector(a, b, static_cast<int>((L & D) ? W + L : (L ^ D))...);
+    a = na;
+    b = nb;
+  }
+  template <int D> static void stages(V (&x)[W]) {
+    if constexpr (D < W) {
+#pragma unroll
+      for (int a = 0; a < W; ++a)
+        if (!(a & D)) stage<D>(x[a], x[a | D], std::make_index_sequence<W>{});
+      stages<2 * D>(x);
+    }
+  }
+  static void transpose(V (&x)[W]) { stages<1>(x); }
+  template <std::size_t... L> static VB join(const V &lo, const V &hi, std::index_sequence<L...>) {
+    return __builtin_shufflevector(lo, hi, static_cast<int>(L)...);
+  }
+  static VB join(const V &lo, const V &hi) { return join(lo, hi, std::make_index_sequence<R>{}); }
+  template <int H, std::size_t... L> static V half(const VB &x, std::index_sequence<L...>) {
+    return __builtin_shufflevector(x, x, static_cast<int>(L + H * W)...);
+  }
+  template <int H> static V half(const VB &x) { return half<H>(x, std::make_index_sequence<W>{}); }
+
+  // the mirror-bitonic network on v[0, N), N a multiple of 8 whose 8-wire
+  // blocks are sorted
+  static void network(VB *v, int N) {
+    for (int p = 8; p < N; p *= 2) {
+      for (int b = 0; b < N; b += 2 * p) {
+        const int top = b + 2 * p - 1, i0 = top - N + 1 > 0 ? top - N + 1 : 0;
+        for (int i = i0; i < p; ++i) cx(v[b + i], v[top - i]);
+      }
+      for (int k = p / 2; k >= 8; k /= 2)
+        for (int b = 0; b + k < N; b += 2 * k) {
+          const int e = b + k + k < N ? k : N - b - k;
+          for (int i = 0; i < e; ++i) cx(v[b + i], v[b + i + k]);
+        }
+      for (int b = 0; b < N; b += 8) {
+        VB x[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) x[i] = v[b + i];
+        clean8(x);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) v[b + i] = x[i];
+      }
+    }
+  }
+};
+
+// The W x W block of images at (rows r0.., wire c) as W vectors (lane: row),
+// for a block past the rows' end: the keys there, then the largest image
+// (keys read with the next row's where that is within the array). Out of
+// line and rolled: once per group, and the key types' compile time.
+template <typename T>
+__attribute__((noinline)) void cols_tail(const T *src, std::int64_t rows, std::int64_t n,
+                                         std::int64_t r0, int c, int kind,
+                                         typename ColNet<T>::V (&t)[ColNet<T>::W],
+                                         typename ColNet<T>::V dmask) {
+  using C = ColNet<T>;
+  using V = typename C::V;
+  using U = typename C::U;
+  constexpr int W = C::W;
+  T buf[W];
+  const int left = static_cast<int>(n) - c;
+#pragma unroll 1
+  for (int r = 0; r < W; ++r) {
+    const std::int64_t row = min64(r0 + r, rows - 1);
+    if (left <= 0) {
+      t[r] = V(~U(0));
+      continue;
+    }
+    const T *p = src + row * n + c;
+    if (row * n + c + W > rows * n) {
+      for (int l = 0; l < W; ++l) buf[l] = p[l < left ? l : 0];
+      p = buf;
+    }
+    const V u = C::image(p, kind, dmask);
+    const V keep = (V)(C::iota() < V(static_cast<U>(left)));
+    t[r] = (u & keep) | ~keep;
+  }
+  C::transpose(t);
+}
+
+// The last, partial W keys of rows r0.. from the transposed block t.
+template <typename T>
+__attribute__((noinline)) void cols_store_tail(T *keys, std::int64_t rows, std::int64_t n,
+                                               std::int64_t r0, int c, int kind,
+                                               typename ColNet<T>::V (&t)[ColNet<T>::W],
+                                               typename ColNet<T>::V dmask) {
+  using C = ColNet<T>;
+  using VT = typename C::VT;
+  constexpr int W = C::W;
+  T buf[W];
+  C::transpose(t);
+#pragma unroll 1
+  for (int r = 0; r < W && r0 + r < rows; ++r) {
+    const VT val = C::value(t[r], kind, dmask);
+    __builtin_memcpy(buf, &val, sizeof(VT));
+    for (int l = 0; l < n - c; ++l) keys[(r0 + r) * n + c + l] = buf[l];
+  }
+}
+
+template <typename T>
+USM_KERNEL(1)
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
+void sort_cols(kptr<const T> src, kptr<T> keys, std::int64_t rows, std::int64_t n, int desc,
+               int kind) {
+  using C = ColNet<T>;
+  using U = typename C::U;
+  using V = typename C::V;
+  using VB = typename C::VB;
+  using VT = typename C::VT;
+  using UT = typename C::UT;
+  constexpr int W = C::W, R = C::R;
+  const int nn = static_cast<int>(n), N8 = (nn + 7) & ~7;
+  const V dmask = desc ? V(C::kMask) : V(0);
+  VB v[kColNetMax];
+  const RowRun run((rows + R - 1) / R);
+  for (std::int64_t g = run.lo; g < run.hi; ++g) {
+    const std::int64_t r0 = g * R;
+    // the rows of the group (the last group repeats the array's last row)
+    const T *row[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) row[r] = src + min64(r0 + r, rows - 1) * n;
+    // load: blocks of 8 wires from W x W transposes of both halves of the
+    // rows, each block sorted
+    for (int c = 0; c < N8; c += 8) {
+      VB x[8];
+#pragma unroll
+      for (int s = 0; s < 8; s += W) {
+        V t[2][W];
+        if (c + s + W <= nn) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            // (8 rows of keys of up to 4 bytes in a rolled loop: the 2-byte
+            // kernel's compile 4.8 -> 3.4 s, speed the same)
+            if constexpr (W == 8) {
+#pragma unroll 1
+              for (int r = 0; r < W; ++r) t[h][r] = C::image(row[h * W + r] + c + s, kind, dmask);
+            } else {
+#pragma unroll
+              for (int r = 0; r < W; ++r) t[h][r] = C::image(row[h * W + r] + c + s, kind, dmask);
+            }
+            C::transpose(t[h]);
+          }
+        } else {
+          cols_tail<T>(src, rows, n, r0, c + s, kind, t[0], dmask);
+          cols_tail<T>(src, rows, n, r0 + W, c + s, kind, t[1], dmask);
+        }
+#pragma unroll
+        for (int k = 0; k < W; ++k) x[s + k] = C::join(t[0][k], t[1][k]);
+      }
+      C::sort8(x);
+#pragma unroll
+      for (int i = 0; i < 8; ++i) v[c + i] = x[i];
+    }
+    C::network(v, N8);
+    // store: the transposes back, the images' keys into the rows
+    for (int c = 0; c < nn; c += W) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        V t[W];
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+          t[k] = h ? C::template half<1>(v[c + k]) : C::template half<0>(v[c + k]);
+        if (c + W > nn) {
+          cols_store_tail<T>(keys, rows, n, r0 + h * W, c, kind, t, dmask);
+          continue;
+        }
+        C::transpose(t);
+#pragma unroll
+        for (int r = 0; r < W; ++r) {
+          if (r0 + h * W + r >= rows) break;
+          const VT val = C::value(t[r], kind, dmask);
+          __builtin_memcpy(keys + (r0 + h * W + r) * n + c, &val, sizeof(VT));
+        }
+      }
+    }
+    if (kind != kKeyFloat) continue;
+    // rows with NaNs: their images (the largest) sort last, after every
+    // number's (first, as 0, when descending); the NaNs as read, in row order
+    const VB last = v[desc ? 0 : nn - 1];
+    const U nanimg = desc ? U(0) : C::kMask;
+    for (int r = 0; r < R && r0 + r < rows; ++r) {
+      if (last[r] != nanimg) continue;
+      const T *in = src + (r0 + r) * n;
+      T *out = keys + (r0 + r) * n;
+      constexpr UT mag = UT(C::kSign - 1);
+      std::int64_t cnt = 0;
+      for (std::int64_t i = 0; i < n; ++i) cnt += (in[i] & mag) > inf_bits<UT>();
+      std::int64_t o = desc ? 0 : n - cnt;
+      for (std::int64_t i = 0; i < n; ++i)
+        if ((in[i] & mag) > inf_bits<UT>()) out[o++] = in[i];
+    }
+  }
+}
+
 // ------------------------------------------------------------- merge sort
 template <typename K>
 inline bool before(const K &a, const K &b, int desc) {
