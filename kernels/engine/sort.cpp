@@ -25,8 +25,8 @@ constexpr int64_t kRadixCpuOneRow = int64_t(1) << 18;
 // shorter rows: networks and merges (at 40 keys half radix_rows's time, at 100 twice)
 constexpr int64_t kRadixCpuMinRowLength = 64;
 // CPU devices: sort of rows of 2 to kColNetMax keys by sort_cols (measured
-// against sort_vec and the scalar networks: 1.4-5x faster from 2 keys to
-// 1000, every key size), argsort of rows above the networks' widths up to
+// against sort_vec and the scalar networks: 1.2-5x faster from 2 keys to
+// 1000, every key size; docs/algorithms.md), argsort of rows above the networks' widths up to
 // kVecNetMax keys by sort_vec
 constexpr int64_t kColNetMax = 1024, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
 constexpr int64_t kRadixSample = 16;   // sampled keys per work-item of radix_bits
