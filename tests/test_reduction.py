@@ -553,6 +553,20 @@ def test_rows_and_columns(variant, shape):
     _check(ua.any(ua.asarray(h > 2), axis=0), (h > 2).any(axis=0))
 
 
+@pytest.mark.parametrize("shape", [(100000, 16), (100000, 2048 + 5), (40000, 3)])
+def test_column_sums_add_in_chains(variant, shape):
+    # float32 column sums add rows in chains of at most 128 (reduce_cols_vec:
+    # chains into a work-item's total; partials of blocks in a later pass):
+    # 100000 additions of 0.1 in one float32 chain drift by about 1%
+    h = np.full(shape, 0.1, np.float32)
+    got = ua.asnumpy(ua.sum(ua.asarray(h), axis=0))
+    np.testing.assert_allclose(got, np.full(shape[1], shape[0] * np.float64(np.float32(0.1))),
+                               rtol=2e-5)
+    h = np.random.default_rng(3).standard_normal(shape).astype(np.float32)
+    got = ua.asnumpy(ua.sum(ua.asarray(h), axis=0))
+    np.testing.assert_allclose(got, h.astype(np.float64).sum(axis=0), rtol=1e-4, atol=1e-3)
+
+
 # row lengths around the vector (16 float32 / 8 float64 lanes) and the four
 # chains of argreduce_block_vec; 3000 rows: short rows come many per work-item
 _ROW_LENGTHS = [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 129]
