@@ -459,6 +459,69 @@ inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *k
   }
 }
 
+// A run of 4-byte keys sorted by digits as wide as its varying bits allow:
+// one read finds the bits that vary (of the keys less `base`), then P =
+// ceil(bits / 12) passes by digits of ceil(bits / P) bits (a segment of one
+// leading digit whose keys vary in 24 bits: two passes of 12 bits instead of
+// three of 8), every digit counted in one more read. The counts (up to 32
+// KB) and a segment of a few thousand keys stay in the core's caches.
+// Sort only (no indices); the result in keys. radix_segments' CPU form.
+template <typename T, bool MAPPED>
+inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dflip,
+                           std::uint64_t base) {
+  constexpr int kMaxBits = 12, kMaxDigits = 1 << kMaxBits;
+  const auto image = [&](const T &v) {
+    std::uint32_t u;
+    if constexpr (MAPPED) u = key_bits(v);
+    else u = radix_key<T, 0>(v);
+    return std::uint32_t(u - std::uint32_t(base));
+  };
+  const auto value = [](const T &v) {
+    if constexpr (MAPPED) return unmap_key<T>(key_bits(v));
+    else return v;
+  };
+  const std::uint32_t first = image(a[0]);
+  std::uint32_t vary = 0;
+  for (std::int64_t i = 0; i < len; ++i) vary |= image(a[i]) ^ first;
+  if (vary == 0) {  // all equal
+    for (std::int64_t i = 0; i < len; ++i) keys[i] = value(a[i]);
+    return;
+  }
+  const int bits = 32 - __builtin_clz(vary);
+  const int P = (bits + kMaxBits - 1) / kMaxBits, w = (bits + P - 1) / P;
+  const std::uint32_t mask = (1u << w) - 1, flip = dflip ? mask : 0;
+  // digit p's counts at cnt + p * 2^w (P * 2^w <= 2 * kMaxDigits: 32 KB)
+  std::uint32_t cnt[2 * kMaxDigits];
+  for (std::uint32_t d = 0; d < (std::uint32_t(P) << w); ++d) cnt[d] = 0;
+  for (std::int64_t i = 0; i < len; ++i) {
+    const std::uint32_t u = image(a[i]);
+    for (int p = 0; p < P; ++p) ++cnt[(std::uint32_t(p) << w) + (((u >> (w * p)) & mask) ^ flip)];
+  }
+  if (a == tk && P % 2 == 0) {
+    // an even number of passes from tk, whose first would write where it
+    // reads: the keys go to keys first
+    for (std::int64_t i = 0; i < len; ++i) keys[i] = a[i];
+    a = keys;
+  }
+  for (int p = 0; p < P; ++p) {
+    const bool last = p == P - 1;
+    T *b = ((P - 1 - p) & 1) == 0 ? keys : tk;
+    std::uint32_t *c = cnt + (std::uint32_t(p) << w), acc = 0;
+    for (std::uint32_t d = 0; d <= mask; ++d) {
+      const std::uint32_t t = c[d];
+      c[d] = acc;
+      acc += t;
+    }
+    const int shift = w * p;
+    if (MAPPED && last) {
+      for (std::int64_t i = 0; i < len; ++i) b[c[((image(a[i]) >> shift) & mask) ^ flip]++] = value(a[i]);
+    } else {
+      for (std::int64_t i = 0; i < len; ++i) b[c[((image(a[i]) >> shift) & mask) ^ flip]++] = a[i];
+    }
+    a = b;
+  }
+}
+
 // CPU form for many rows, or for one row short enough for one core: work-item
 // g of G sorts rows g, g + G, ... of src (radix_run), with the row's
 // temporaries in tk (ti). One launch, no pass over all keys before it.
@@ -479,9 +542,10 @@ void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T>
 // (kernels/engine/sort.cpp): the keys (and indices) sit in tk (ti) in
 // segments of one leading digit, segment g starting at offs[g * bpr] (the
 // scanned radix_hist of that pass; the last ends at N). Work-items take runs
-// of segments and sort each by the digits of `bytes` (radix_run): segments
-// of a few thousand keys, sorted in the cache. `mapped`: float keys the
-// pass wrote mapped (radix_scatter mode 2).
+// of segments and sort each by the digits of `bytes` (radix_run; sorts of
+// 4-byte keys by digits of up to 12 bits, radix_run_wide): segments of a few
+// thousand keys, sorted in the cache. `mapped`: float keys the pass wrote
+// mapped (radix_scatter mode 2).
 template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
@@ -492,6 +556,14 @@ void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::i
   for (std::int64_t g = run.lo; g < run.hi; ++g) {
     const std::int64_t lo = offs[g * bpr], hi = g + 1 < nseg ? offs[(g + 1) * bpr] : N;
     if (hi <= lo) continue;
+    if constexpr (sizeof(T) == 4 && !IDX) {
+      // (sorts of 2e6 int32 / float32 keys: 15-25% faster than by bytes)
+      if (usmk::is_float_v<T> && mapped)
+        radix_run_wide<T, usmk::is_float_v<T>>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base);
+      else
+        radix_run_wide<T, false>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base);
+      continue;
+    }
     if constexpr (usmk::is_float_v<T> && !IDX) {
       if (mapped) {
         radix_run<T, IDX, true>(tk + lo, nullptr, hi - lo, keys + lo, nullptr, tk + lo, nullptr, bytes,
