@@ -326,6 +326,23 @@ def test_vector_network_rows(variant, dt, n):
             np.testing.assert_array_equal(np.sort(s.view(u), axis=1), np.sort(h.view(u), axis=1))
 
 
+@pytest.mark.parametrize("dt, lo, hi", [(np.int64, -2**63, 2**63 - 1), (np.int64, 0, 2**50),
+                                        (np.int64, 0, 2**40), (np.uint32, 0, 2**32 - 1),
+                                        (np.int32, -2**20, 2**20), (np.uint32, 0, 2**13)])
+def test_radix_segments_wide_digits(variant, dt, lo, hi):
+    # one long row on CPU devices: segments of one leading digit sorted by
+    # ceil(bits / 12) passes of digits up to 12 bits wide, the bits being
+    # those that vary in the segment (all digits counted at once, or before
+    # each pass when their counts exceed 32 KB: 45-48 or 53-64 bits)
+    h = np.random.default_rng(hi % 1000).integers(lo, hi, 300001, dtype=dt, endpoint=True)
+    h[::1000] = hi
+    x = ua.asarray(h)
+    for desc in (False, True):
+        exp = np.sort(h)
+        np.testing.assert_array_equal(ua.asnumpy(ua.sort(x, descending=desc)),
+                                      exp[::-1] if desc else exp)
+
+
 @pytest.mark.parametrize("rows", [1, 3, 8, 15, 16, 17, 35])
 @pytest.mark.parametrize("n", [2, 5, 12, 100])
 @pytest.mark.parametrize("dt", [ua.uint8, ua.int16, ua.float16, ua.float32, ua.int64, ua.float64],

@@ -459,44 +459,51 @@ inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *k
   }
 }
 
-// A run of 4-byte keys sorted by digits as wide as its varying bits allow:
-// one read finds the bits that vary (of the keys less `base`), then P =
-// ceil(bits / 12) passes by digits of ceil(bits / P) bits (a segment of one
-// leading digit whose keys vary in 24 bits: two passes of 12 bits instead of
-// three of 8), every digit counted in one more read. The counts (up to 32
-// KB) and a segment of a few thousand keys stay in the core's caches.
-// Sort only (no indices); the result in keys. radix_segments' CPU form.
+// A run of 4- or 8-byte keys sorted by digits as wide as its varying bits
+// allow: one read finds the bits that vary (of the keys less `base`), then
+// P = ceil(bits / 12) passes by digits of ceil(bits / P) bits (a segment of
+// one leading digit whose keys vary in 24 bits: two passes of 12 bits
+// instead of three of 8). Every digit is counted in one more read when their
+// counts fit 32 KB, else each before its pass. The counts and a segment of a
+// few thousand keys stay in the core's caches. Sort only (no indices); the
+// result in keys. radix_segments' CPU form.
 template <typename T, bool MAPPED>
 inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dflip,
                            std::uint64_t base) {
-  constexpr int kMaxBits = 12, kMaxDigits = 1 << kMaxBits;
+  using U = typename uint_of<sizeof(T)>::type;
+  constexpr int kMaxBits = 12, kCounts = 2 << kMaxBits;
   const auto image = [&](const T &v) {
-    std::uint32_t u;
+    U u;
     if constexpr (MAPPED) u = key_bits(v);
     else u = radix_key<T, 0>(v);
-    return std::uint32_t(u - std::uint32_t(base));
+    return U(u - U(base));
   };
   const auto value = [](const T &v) {
     if constexpr (MAPPED) return unmap_key<T>(key_bits(v));
     else return v;
   };
-  const std::uint32_t first = image(a[0]);
-  std::uint32_t vary = 0;
+  const U first = image(a[0]);
+  U vary = 0;
   for (std::int64_t i = 0; i < len; ++i) vary |= image(a[i]) ^ first;
   if (vary == 0) {  // all equal
     for (std::int64_t i = 0; i < len; ++i) keys[i] = value(a[i]);
     return;
   }
-  const int bits = 32 - __builtin_clz(vary);
+  const int bits = 64 - __builtin_clzll(static_cast<unsigned long long>(vary));
   const int P = (bits + kMaxBits - 1) / kMaxBits, w = (bits + P - 1) / P;
-  const std::uint32_t mask = (1u << w) - 1, flip = dflip ? mask : 0;
-  // digit p's counts at cnt + p * 2^w (P * 2^w <= 2 * kMaxDigits: 32 KB)
-  std::uint32_t cnt[2 * kMaxDigits];
-  for (std::uint32_t d = 0; d < (std::uint32_t(P) << w); ++d) cnt[d] = 0;
-  for (std::int64_t i = 0; i < len; ++i) {
-    const std::uint32_t u = image(a[i]);
-    for (int p = 0; p < P; ++p) ++cnt[(std::uint32_t(p) << w) + (((u >> (w * p)) & mask) ^ flip)];
-  }
+  const U mask = (U(1) << w) - 1, flip = dflip ? mask : 0;
+  const auto digit = [&](const T &v, int shift) {
+    return static_cast<std::uint32_t>(((image(v) >> shift) & mask) ^ flip);
+  };
+  // digit p's counts at cnt + p * 2^w when all fit, else at cnt
+  const bool at_once = (std::uint32_t(P) << w) <= std::uint32_t(kCounts);
+  std::uint32_t cnt[kCounts];
+  const auto count = [&](int p0, int p1) {
+    for (std::uint32_t d = 0; d < (std::uint32_t(p1 - p0) << w); ++d) cnt[d] = 0;
+    for (std::int64_t i = 0; i < len; ++i)
+      for (int p = p0; p < p1; ++p) ++cnt[(std::uint32_t(p - p0) << w) + digit(a[i], w * p)];
+  };
+  if (at_once) count(0, P);
   if (a == tk && P % 2 == 0) {
     // an even number of passes from tk, whose first would write where it
     // reads: the keys go to keys first
@@ -506,17 +513,18 @@ inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dfl
   for (int p = 0; p < P; ++p) {
     const bool last = p == P - 1;
     T *b = ((P - 1 - p) & 1) == 0 ? keys : tk;
-    std::uint32_t *c = cnt + (std::uint32_t(p) << w), acc = 0;
-    for (std::uint32_t d = 0; d <= mask; ++d) {
+    if (!at_once) count(p, p + 1);
+    std::uint32_t *c = cnt + (at_once ? std::uint32_t(p) << w : 0), acc = 0;
+    for (std::uint32_t d = 0; d <= std::uint32_t(mask); ++d) {
       const std::uint32_t t = c[d];
       c[d] = acc;
       acc += t;
     }
     const int shift = w * p;
     if (MAPPED && last) {
-      for (std::int64_t i = 0; i < len; ++i) b[c[((image(a[i]) >> shift) & mask) ^ flip]++] = value(a[i]);
+      for (std::int64_t i = 0; i < len; ++i) b[c[digit(a[i], shift)]++] = value(a[i]);
     } else {
-      for (std::int64_t i = 0; i < len; ++i) b[c[((image(a[i]) >> shift) & mask) ^ flip]++] = a[i];
+      for (std::int64_t i = 0; i < len; ++i) b[c[digit(a[i], shift)]++] = a[i];
     }
     a = b;
   }
@@ -543,7 +551,7 @@ void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T>
 // segments of one leading digit, segment g starting at offs[g * bpr] (the
 // scanned radix_hist of that pass; the last ends at N). Work-items take runs
 // of segments and sort each by the digits of `bytes` (radix_run; sorts of
-// 4-byte keys by digits of up to 12 bits, radix_run_wide): segments of a few
+// 4- and 8-byte keys by digits of up to 12 bits, radix_run_wide): segments of a few
 // thousand keys, sorted in the cache. `mapped`: float keys the pass wrote
 // mapped (radix_scatter mode 2).
 template <typename T, int IDX>
@@ -556,7 +564,7 @@ void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::i
   for (std::int64_t g = run.lo; g < run.hi; ++g) {
     const std::int64_t lo = offs[g * bpr], hi = g + 1 < nseg ? offs[(g + 1) * bpr] : N;
     if (hi <= lo) continue;
-    if constexpr (sizeof(T) == 4 && !IDX) {
+    if constexpr (sizeof(T) >= 4 && !IDX) {
       // (sorts of 2e6 int32 / float32 keys: 15-25% faster than by bytes)
       if (usmk::is_float_v<T> && mapped)
         radix_run_wide<T, usmk::is_float_v<T>>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base);
