@@ -41,7 +41,7 @@ def _sort_names(t, qi):
         names += [f"sort_net<{t}, {i}, {n}>" for i in (0, 1) for n in widths]
         if _kernels.simd_kernels(qi):
             # vector networks (CPU devices): sort_cols for sort, sort_vec for argsort
-            names += [f"sort_cols<{t}>", f"sort_vec<{t}, 1>"]
+            names += [f"sort_cols<{t}>", f"sort_vec<{t}>"]
     names += [f"{k}<{t}, {i}>" for k in ("radix_bits", "radix_hist")
               for i in ((0, 1) if t in ("f2", "f4", "f8") else (0,))]
     return names
@@ -56,7 +56,7 @@ _SORT_PARTS = {"sort_net": "net", "sort_vec": "vec", "sort_cols": "cols", "sort_
 
 def _sort_part(prefix, args):
     stage = _SORT_PARTS.get(prefix, "radix")
-    if stage in ("net", "vec"):   # the networks of a sort or of an argsort (args[1])
+    if stage == "net":   # the networks of a sort or of an argsort (args[1])
         return (stage, args[0], args[1])
     return (stage, args[0])
 

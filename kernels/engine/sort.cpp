@@ -59,7 +59,7 @@ void build_bucket_table(const uint64_t *sample, int64_t S, uint64_t base, int sh
   }
 }
 
-// Kernels that take whole rows per work-item (radix_rows, sort_vec): groups
+// Kernels that take whole rows per work-item (radix_rows, sort_vec, sort_cols): groups
 // of one, at most 256 of them, each a contiguous run of rows (RowRun).
 sycl::nd_range<1> rows_range(int64_t rows) {
   return sycl::nd_range<1>{{static_cast<size_t>(std::min<int64_t>(rows, 256))}, {1}};
@@ -320,15 +320,15 @@ Ev sort_net(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef 
   });
 }
 
-// The rows of src sorted into keys (and idx) on CPU devices: a work-item
-// per row through a network in explicit vectors (argsort, n <= kVecNetMax).
+// The rows of src argsorted into keys and idx on CPU devices: a work-item
+// per row through a network in explicit vectors (n <= kVecNetMax).
 Ev sort_vec(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k,
-                     const ArrayRef *ix, int64_t rows, int64_t n, bool desc) {
-  const sycl::kernel &kv = kc.get("sort_vec<" + net_type(k) + (ix ? ", 1>" : ", 0>"));
+                     const ArrayRef &ix, int64_t rows, int64_t n, bool desc) {
+  const sycl::kernel &kv = kc.get("sort_vec<" + net_type(k) + ">");
   const char *sp = sr.data();
-  char *kp = k.data(), *ip = ix ? ix->data() : nullptr;
+  char *kp = k.data(), *ip = ix.data();
   const int idesc = desc ? 1 : 0, kind = key_kind(k.tc);
-  return submit(q, {sr.alloc, k.alloc, ix ? ix->alloc : nullptr}, [&](auto &h) {
+  return submit(q, {sr.alloc, k.alloc, ix.alloc}, [&](auto &h) {
     set_args(h, sp, kp, ip, rows, n, idesc, kind);
     h.parallel_for(rows_range(rows), kv);
   });
@@ -378,7 +378,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   if (real && kc.simd && !with_idx && n >= 2 && n <= kColNetMax)
     return Event{sort_cols(q, kc, sr, k, rows, n, desc)};
   if (real && kc.simd && with_idx && n > net_max && n <= kVecNetMax)
-    return Event{sort_vec(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc)};
+    return Event{sort_vec(q, kc, sr, k, ix, rows, n, desc)};
   if (real && n <= net_max) return Event{sort_net(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc,
                                                   n <= 8 ? 8 : n <= 16 ? 16 : 32)};
   if (n >= 2 && k.tc != TC_C8 && k.tc != TC_C16 &&

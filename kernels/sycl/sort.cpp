@@ -350,6 +350,17 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
   }
 }
 
+// A key of a run as its digits see it (MAPPED: a float the pass wrote as
+// its image, radix_scatter mode 2; else radix_key's image), and as written.
+template <typename T, int IDX, bool MAPPED> inline typename uint_of<sizeof(T)>::type run_image(const T &v) {
+  if constexpr (MAPPED) return key_bits(v);
+  else return radix_key<T, IDX>(v);
+}
+template <typename T, bool MAPPED> inline T run_value(const T &v) {
+  if constexpr (MAPPED) return unmap_key<T>(key_bits(v));
+  else return v;
+}
+
 // One run of len keys a (and their indices ia; none: positions 0, 1, ...)
 // sorted into keys (idx) by a serial LSD radix sort: every digit of the
 // bytes in `bytes` counted in one read (a run's counts do not depend on its
@@ -365,13 +376,9 @@ inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *k
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int NP = static_cast<int>(sizeof(T));
   const auto digit = [dflip, &base](const T &v, int shift) {
-    if constexpr (MAPPED) return range_digit(key_bits(v), shift, dflip, base);
-    else return radix_digit<T, IDX>(v, shift, dflip, base);
+    return range_digit(run_image<T, IDX, MAPPED>(v), shift, dflip, base);
   };
-  const auto value = [](const T &v) {
-    if constexpr (MAPPED) return unmap_key<T>(key_bits(v));
-    else return v;
-  };
+  const auto value = [](const T &v) { return run_value<T, MAPPED>(v); };
   std::uint32_t cnt[NP][kRadixDigits];
   const auto count = [&]() {
     for (int p = 0; p < NP; ++p)
@@ -472,16 +479,8 @@ inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dfl
                            std::uint64_t base) {
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int kMaxBits = 12, kCounts = 2 << kMaxBits;
-  const auto image = [&](const T &v) {
-    U u;
-    if constexpr (MAPPED) u = key_bits(v);
-    else u = radix_key<T, 0>(v);
-    return U(u - U(base));
-  };
-  const auto value = [](const T &v) {
-    if constexpr (MAPPED) return unmap_key<T>(key_bits(v));
-    else return v;
-  };
+  const auto image = [&](const T &v) { return U(run_image<T, 0, MAPPED>(v) - U(base)); };
+  const auto value = [](const T &v) { return run_value<T, MAPPED>(v); };
   const U first = image(a[0]);
   U vary = 0;
   for (std::int64_t i = 0; i < len; ++i) vary |= image(a[i]) ^ first;
@@ -754,33 +753,31 @@ void sort_net(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int6
 }
 
 // ------------------------------------------------------------- vector networks
-// CPU devices (KernelCache.simd), rows of up to kVecNetMax keys: a
-// work-item sorts a whole row with a bitonic network written in explicit
-// 256-bit vectors, the way SIMD sort libraries do it: compare-exchanges
-// between whole vectors where the partners are a vector apart or more, and
-// within a vector (a shuffle, min, max and a blend with masks fixed at
-// compile time) below that. The row is padded to a power of two with the
-// largest key. Keys are the radix sort's unsigned images (radix_key,
-// computed on whole vectors): sort compares the images alone (equal images
-// are equal values, so instability cannot show) and maps them back;
-// argsort compares (image, position): packed as image << 32 | position in
-// one 64-bit lane for keys of up to 4 bytes, in two vectors for 8-byte keys;
-// the positions make it stable. NaNs all map to the largest image and are written
-// back from the row in their order, so every value is written as read.
-// (The runtime's own vectorisation, across work-items, needs a gather per
-// key: this form loads and stores whole vectors of one row.)
+// CPU devices (KernelCache.simd), argsort of rows of up to kVecNetMax keys
+// (sorts take sort_cols, below): a work-item sorts a whole row with a
+// bitonic network written in explicit 256-bit vectors, the way SIMD sort
+// libraries do it: compare-exchanges between whole vectors where the
+// partners are a vector apart or more, and within a vector (a shuffle, min,
+// max and a blend with masks fixed at compile time) below that. The row is
+// padded to a power of two with the largest key. Keys are the radix sort's
+// unsigned images (radix_key, computed on whole vectors), compared with
+// their positions: packed as image << 32 | position in one 64-bit lane for
+// keys of up to 4 bytes, in two vectors for 8-byte keys; the positions make
+// it stable. Every NaN maps to the largest image. (The runtime's own
+// vectorisation, across work-items, needs a gather per key: this form loads
+// and stores whole vectors of one row.)
 constexpr int kVecNetMax = 1024;
 
-template <typename T, int IDX> struct VecNet {
+template <typename T> struct VecNet {
   using UT = typename uint_of<sizeof(T)>::type;              // the key's image
-  using U = std::conditional_t<IDX || sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  using U = std::uint64_t;                                   // (image, position) lanes
   static constexpr int W = 32 / static_cast<int>(sizeof(U));  // lanes
   using V = usmk::raw_vec<U, W>;
   using VT = usmk::raw_vec<UT, W>;
   using M = decltype(V() < V());  // lane masks
-  // argsort of 8-byte keys: (image, position) in two vectors, compared in
-  // that order; else one vector (the position, if any, in the low bits)
-  static constexpr bool kPair = IDX && sizeof(T) == 8;
+  // 8-byte keys: (image, position) in two vectors, compared in that order;
+  // else one vector (the position in the low bits)
+  static constexpr bool kPair = sizeof(T) == 8;
   struct Pair {
     V k, p;
   };
@@ -795,29 +792,20 @@ template <typename T, int IDX> struct VecNet {
   static constexpr int B = 8 * static_cast<int>(sizeof(T));
   static constexpr UT kSign = UT(UT(1) << (B - 1));
 
-  // images of W keys (image_of on a vector); nan |= the NaN lanes
-  static VT image(const T *p, VT &nan, int kind) {
+  // images of W keys (radix_key<T, 1> on a vector: -0.0 equal to +0.0)
+  static VT image(const T *p, int kind) {
     VT u;
     __builtin_memcpy(&u, p, sizeof(VT));
     if (kind == kKeyFloat && sizeof(T) > 1) {
       const VT mag = u & VT(UT(~kSign));
       const VT isnan = (VT)(mag > VT(inf_bits<UT>()));
       VT k = u ^ ((VT)(VT(0) - (u >> (B - 1))) | VT(kSign));
-      if constexpr (IDX) {  // argsort: -0.0 equal to +0.0 (as radix_key<T, 1>)
-        const VT z = (VT)(mag == VT(0));
-        k = (k & ~z) | (VT(kSign) & z);
-      }
-      nan |= isnan;
+      const VT z = (VT)(mag == VT(0));
+      k = (k & ~z) | (VT(kSign) & z);
       return k | isnan;
     }
     if (kind == kKeySigned) return u ^ VT(kSign);
     return u;
-  }
-  // the key of an image (sort only; NaN images give a NaN)
-  static VT value(VT k, int kind) {
-    if (kind == kKeyFloat) return k ^ ((k >> (B - 1)) - VT(1) | VT(kSign));
-    if (kind == kKeySigned) return k ^ VT(kSign);
-    return k;
   }
 
   static V min(const V &a, const V &b) { return __builtin_elementwise_min(a, b); }
@@ -933,11 +921,11 @@ template <typename T, int IDX> struct VecNet {
 };
 
 // One row: its keys' images into v (padded to P keys), the network, the
-// results out.
-template <typename T, int IDX>
+// positions and their keys out.
+template <typename T>
 inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t n, int P,
                          bool desc, int kind) {
-  using N = VecNet<T, IDX>;
+  using N = VecNet<T>;
   using U = typename N::U;
   using V = typename N::V;
   using I = typename N::I;
@@ -948,16 +936,13 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
   const VT dmask = desc ? VT(UT(~UT(0))) : VT(0);
   I v[kVecNetMax / W];
   T buf[W];
-  VT nan = VT(0);
-  V pos = V(0);  // argsort: positions in the row (in the low 32 bits of one vector)
-  if constexpr (IDX)
-    for (int l = 0; l < W; ++l) pos[l] = static_cast<U>(l);
+  V pos = V(0);  // positions in the row (in the low 32 bits of one vector)
+  for (int l = 0; l < W; ++l) pos[l] = static_cast<U>(l);
   const auto lanes = [&](const T *p, int a) -> I {
-    const V k = __builtin_convertvector(N::image(p, nan, kind) ^ dmask, V);
+    const V k = __builtin_convertvector(N::image(p, kind) ^ dmask, V);
     const V at = pos + V(static_cast<U>(a * W));
     if constexpr (N::kPair) return {k, at};
-    else if constexpr (IDX) return (k << 32) | at;
-    else return k;
+    else return (k << 32) | at;
   };
   const I largest = [] {
     if constexpr (N::kPair) return I{V(~U(0)), V(~U(0))};
@@ -979,55 +964,26 @@ inline void sort_vec_row(const T *row, T *out, std::int64_t *oidx, std::int64_t 
   }
   for (int a = nv + (tail ? 1 : 0); a < P / W; ++a) v[a] = largest;
   N::network(v, P);
-  if constexpr (IDX) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      std::int64_t q;
-      if constexpr (N::kPair) q = static_cast<std::int64_t>(v[i / W].p[i % W]);
-      else q = static_cast<std::int64_t>(v[i / W][i % W] & 0xFFFFFFFFu);
-      oidx[i] = q;
-      out[i] = row[q];
-    }
-  } else {
-    for (int a = 0; a * W < n; ++a) {
-      const VT val = N::value(__builtin_convertvector(v[a], VT) ^ dmask, kind);
-      if (a < nv) {
-        __builtin_memcpy(out + a * W, &val, sizeof(VT));
-      } else {
-        __builtin_memcpy(buf, &val, sizeof(VT));
-        for (int l = 0; l < tail; ++l) out[a * W + l] = buf[l];
-      }
-    }
-    if (kind == kKeyFloat) {
-      bool any = false;
-#pragma unroll
-      for (int l = 0; l < W; ++l) any |= nan[l] != 0;
-      if (any) {  // the NaNs as read, in row order: last (first when descending)
-        constexpr UT mag = UT(~N::kSign);
-        std::int64_t c = 0;
-        for (std::int64_t i = 0; i < n; ++i) c += (row[i] & mag) > inf_bits<UT>();
-        std::int64_t o = desc ? 0 : n - c;
-        for (std::int64_t i = 0; i < n; ++i)
-          if ((row[i] & mag) > inf_bits<UT>()) out[o++] = row[i];
-      }
-    }
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t q;
+    if constexpr (N::kPair) q = static_cast<std::int64_t>(v[i / W].p[i % W]);
+    else q = static_cast<std::int64_t>(v[i / W][i % W] & 0xFFFFFFFFu);
+    oidx[i] = q;
+    out[i] = row[q];
   }
 }
 
-template <typename T, int IDX>
+template <typename T>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void sort_vec(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, std::int64_t rows, std::int64_t n,
               int desc, int kind) {
-  constexpr int W = VecNet<T, IDX>::W;
-  int P = VecNet<T, IDX>::BV * W;
+  constexpr int W = VecNet<T>::W;
+  int P = VecNet<T>::BV * W;
   while (P < n) P *= 2;
   const RowRun run(rows);
-  for (std::int64_t r = run.lo; r < run.hi; ++r) {
-    const T *row = src + r * n;
-    T *out = keys + r * n;
-    std::int64_t *o = IDX ? idx + r * n : nullptr;
-    sort_vec_row<T, IDX>(row, out, o, n, P, desc != 0, kind);
-  }
+  for (std::int64_t r = run.lo; r < run.hi; ++r)
+    sort_vec_row<T>(src + r * n, keys + r * n, idx + r * n, n, P, desc != 0, kind);
 }
 
 // ------------------------------------------------------------- column networks
