@@ -164,6 +164,32 @@ def test_pool_reuses_freed_block(pool_limit):
     assert ua.memory_pool_stats()["cached_bytes"] == cached - y._alloc.capacity
 
 
+def test_large_blocks_start_at_staggered_offsets(pool_limit):
+    # Large CPU blocks are 2 MB aligned; their data starts at offsets that
+    # differ modulo 4 KB, so that kernels streaming several arrays do not
+    # hit the same cache sets. Data stays vector-aligned, survives reuse
+    # from the pool and is returned to SYCL from the block's own start.
+    ua.set_memory_pool_limit(1 << 30)
+    n = (16 << 20) // 4
+    xs = [ua.full((n,), float(i), dtype=ua.float32) for i in range(4)]
+    ptrs = [x._alloc.ptr for x in xs]
+    assert all(p % 128 == 0 for p in ptrs)
+    if xs[0].sycl_device.is_cpu:
+        assert len({p % 4096 for p in ptrs}) == 4
+    for i, x in enumerate(xs):
+        h = ua.asnumpy(x)
+        assert h.shape == (n,) and (h == i).all()
+    del x, xs
+    y = ua.zeros((n,), dtype=ua.float32)           # a freed block, reused
+    assert y._alloc.ptr in ptrs
+    y[-1] = 7.0
+    assert float(y[-1]) == 7.0 and float(ua.sum(y)) == 7.0
+    del y
+    ua.free_cached_memory()                        # frees from each block's start
+    z = ua.ones((n + 1,), dtype=ua.float32)
+    assert float(ua.sum(z)) == n + 1
+
+
 def test_pool_limit_zero_disables_caching(pool_limit):
     ua.set_memory_pool_limit(1 << 30)
     xs = [ua.empty((1000 * (i + 1),), dtype=ua.float64) for i in range(5)]

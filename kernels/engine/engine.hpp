@@ -121,6 +121,7 @@ struct Allocation {
   void *ptr = nullptr;
   size_t nbytes = 0;      // bytes addressable from ptr
   size_t capacity = 0;    // pool block size; 0 for memory owned by someone else
+  size_t shift = 0;       // bytes from the pool block's start to ptr
   int kind = KIND_UNKNOWN;
   sycl::context ctx;
   sycl::device dev;

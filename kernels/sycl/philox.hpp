@@ -30,9 +30,11 @@ template <typename V> inline V mulhilo(V a, u64 m, V &lo) {
   const V al = a & 0xffffffffull, ah = a >> 32;
   const u64 ml = m & 0xffffffffull, mh = m >> 32;
   const V p0 = al * ml, p1 = al * mh, p2 = ah * ml, p3 = ah * mh;
-  const V mid = (p0 >> 32) + (p1 & 0xffffffffull) + (p2 & 0xffffffffull);
-  lo = (mid << 32) | (p0 & 0xffffffffull);
-  return p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
+  // (2^32 - 1)^2 + 2 (2^32 - 1) < 2^64: neither sum carries out
+  const V t = p1 + (p0 >> 32);
+  const V u = p2 + (t & 0xffffffffull);
+  lo = (u << 32) | (p0 & 0xffffffffull);
+  return p3 + (t >> 32) + (u >> 32);
 }
 
 // c = philox4x64_10(key, c): Random123's rounds, as NumPy's philox.h.
