@@ -233,6 +233,35 @@ def test_copy_ten_dimensions_permuted(dst):
     _assert_equal(c, hv)
 
 
+@pytest.mark.parametrize("shape, perm", [
+    ((3000, 2, 2, 3, 2), (0, 3, 1, 4, 2)),        # one large axis: the others go outer
+    ((2, 3, 2, 5, 2, 3), (5, 3, 1, 0, 2, 4)),
+    ((3, 2, 3, 2, 3, 2, 3, 2), (7, 0, 6, 1, 5, 2, 4, 3)),
+], ids=["5d-large-first", "6d", "8d"])
+def test_iterations_past_four_dimensions(shape, perm):
+    # Strided kernels walk at most 4 dimensions; more run as launches over
+    # the smallest outer axes, each family through the same launcher.
+    h = np.round(sample(shape, ua.float32, seed=7) * 8)
+    g = np.round(sample(shape, ua.float32, seed=8) * 8)
+    hv = np.transpose(h, perm)[..., ::-1]
+    gv = np.transpose(g, perm)
+    x = ua.permute_dims(ua.asarray(h), perm)[..., ::-1]
+    y = ua.permute_dims(ua.asarray(g), perm)
+    _assert_equal(ua.astype(x, ua.int32), hv.astype(np.int32))          # cast
+    _assert_equal(ua.copy(x, order="C"), hv)                            # move
+    d = ua.zeros(shape, dtype=ua.float32)
+    dv = ua.permute_dims(d, perm)
+    dv[...] = x                                                         # move into strided
+    _assert_equal(d, np.transpose(np.ascontiguousarray(hv), np.argsort(perm)))
+    _assert_equal(x * y - 1, hv * gv - 1)                               # elementwise
+    _assert_equal(ua.where(x > y, x, y), np.where(hv > gv, hv, gv))     # where
+    _assert_equal(ua.triu(x), np.triu(hv))                              # tri
+    f = ua.full(shape, 3.0, dtype=ua.float32)
+    fv = ua.permute_dims(f, perm)
+    fv[...] = 2.0                                                       # fill
+    _assert_equal(f, np.full(shape, 2.0, dtype=np.float32))
+
+
 def test_copy_eleven_dimensions_strided_negative_both_sides():
     h = np.arange(3 ** 11, dtype=np.int16).reshape((3,) * 11)
     x = ua.asarray(h)

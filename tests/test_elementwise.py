@@ -226,6 +226,9 @@ LAYOUTS = {
     "3d-permuted": ((2, 3, 4), "permute"),
     "fortran": ((5, 6), "fortran"),
     "element-of-2d": ((4, 5), lambda a: a[2, 3, ...]),
+    # more dimensions than the largest strided kernel (4): several launches
+    "5d-every-axis-strided": ((3, 4, 3, 4, 6), lambda a: a[::2, ::-2, 1:, ::3, ::-2]),
+    "7d-permuted": ((2, 3, 2, 3, 2, 3, 4), "permute7"),
 }
 
 
@@ -234,6 +237,9 @@ def _make_layout(layout, h):
     _, view = LAYOUTS[layout]
     if view == "permute":
         return np.transpose(h, (2, 0, 1)), ua.permute_dims(ua.asarray(h), (2, 0, 1))
+    if view == "permute7":
+        p = (6, 3, 0, 5, 1, 4, 2)
+        return np.transpose(h, p), ua.permute_dims(ua.asarray(h), p)
     if view == "fortran":
         hf = np.asfortranarray(h)
         x = ua.asarray(hf)

@@ -1,6 +1,7 @@
 // Template part of the launch helper (included by engine.hpp).
 #pragma once
 
+#include <algorithm>
 #include <utility>
 
 namespace usm {
@@ -93,24 +94,38 @@ Ev launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int fir
   });
 }
 
-// The pointer offsets (in elements, per operand) of each launch of an
-// iteration with more dimensions than any variant: one launch per index of
-// the outer dimensions (it.nd - kMaxKernelDims of them). Collapsed
-// dimensions all have extent >= 2, so each launch covers at least 2^8 items
-// and there are at most size/256 launches. `launch(offsets)` per index.
+// An iteration with more dimensions than any variant runs as launches of
+// the largest variant, one per index of `outer` = it.nd - kMaxKernelDims
+// outer dimensions: the smallest ones among all but the last two (which
+// the work-groups tile), moved to the front, the others keeping their
+// order. So a permuted (10^6, 2, 2, 2, 2) takes 2 launches, not 10^6; at
+// worst (8 dimensions of one extent) there are sqrt(size) launches.
+// `launch(it2, offsets)` per index, `it2` the reordered iteration (its
+// dimensions [outer, nd) are the launch's) and `offsets` the operands'
+// pointer offsets in elements.
 template <class F> Ev for_outer_indices(const Iteration &it, F &&launch) {
   const int outer = it.nd - kMaxKernelDims;
+  int order[kMaxDims];
+  for (int d = 0; d < it.nd; ++d) order[d] = d;
+  std::stable_sort(order, order + it.nd - 2,
+                   [&](int a, int b) { return it.shape[a] < it.shape[b]; });
+  std::stable_sort(order + outer, order + it.nd);   // the inner ones in their order
+  auto r = std::make_unique<Iteration>(it);          // (8 KB: not on the stack)
+  for (int d = 0; d < it.nd; ++d) {
+    r->shape[d] = it.shape[order[d]];
+    for (int a = 0; a < it.na; ++a) r->strides[a][d] = it.strides[a][order[d]];
+  }
   int64_t idx[kMaxDims] = {0};
   int64_t off[kMaxOperands];
   Ev e;
   for (;;) {
-    for (int a = 0; a < it.na; ++a) {
+    for (int a = 0; a < r->na; ++a) {
       off[a] = 0;
-      for (int d = 0; d < outer; ++d) off[a] += idx[d] * it.strides[a][d];
+      for (int d = 0; d < outer; ++d) off[a] += idx[d] * r->strides[a][d];
     }
-    e = launch(static_cast<const int64_t *>(off));
+    e = launch(static_cast<const Iteration &>(*r), static_cast<const int64_t *>(off));
     int d = outer - 1;
-    while (d >= 0 && ++idx[d] == it.shape[d]) idx[d--] = 0;
+    while (d >= 0 && ++idx[d] == r->shape[d]) idx[d--] = 0;
     if (d < 0) break;
   }
   return e;
@@ -137,15 +152,15 @@ Ev launch_strided(sycl::queue &q, KernelCache &kc, const std::string &base,
     switch (variant) {
     case 1: return launch_nd<1, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
     case 2: return launch_nd<2, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
-    default: return launch_nd<8, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
+    default: return launch_nd<kMaxKernelDims, NA>(q, k, it, 0, ptrs, touched, kc.wg_size, extra...);
     }
   }
   // More dimensions than any variant: one launch per index of the outer ones.
   const sycl::kernel &k = kc.get(base + ", " + std::to_string(kMaxKernelDims) + ">");
-  return for_outer_indices(it, [&](const int64_t *off) {
+  return for_outer_indices(it, [&](const Iteration &it2, const int64_t *off) {
     char *p[NA];
     for (int a = 0; a < NA; ++a) p[a] = ptrs[a] + off[a] * itemsizes[a];
-    return launch_nd<kMaxKernelDims, NA>(q, k, it, it.nd - kMaxKernelDims, p, touched,
+    return launch_nd<kMaxKernelDims, NA>(q, k, it2, it2.nd - kMaxKernelDims, p, touched,
                                           kc.wg_size, extra...);
   });
 }

@@ -5,7 +5,7 @@
 // block of bytes (usm::Params). The kernels are `<name>_contig(pointers...,
 // raw pointers..., n, params)` and `<name>_strided<ND>(pointers..., raw
 // pointers..., Geometry<ND, kMaxOperands>, params)` for ND in
-// kStridedVariants (`_strided1` ... `_strided8`): plain functions, one
+// kStridedVariants (`_strided1`, `_strided2`, `_strided4`): plain functions, one
 // per ND, not a template (the kernel compiler of intel-sycl-rt 2026.1
 // crashes on free-function kernel templates whose Geometry has more than
 // four operands). `<name>_vec<1>`, when there is one, is the vector-block
@@ -109,24 +109,25 @@ Event nary(std::uintptr_t qref, KernelCache &kc, const std::string &name,
       h.parallel_for(kv ? simd_range(n, out.itemsize) : linear_range(n, kc.wg_size), k);
     })};
   }
-  auto launch = [&](int variant, int first, const std::vector<char *> &p) {
+  auto launch = [&](const Iteration &it, int variant, int first, const std::vector<char *> &p) {
     const sycl::kernel &k = kc.get(name + "_strided" + std::to_string(variant));
     switch (variant) {
     case 1: return launch_nary_nd<1>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
     case 2: return launch_nary_nd<2>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
-    default: return launch_nary_nd<8>(q, k, it, first, p, raws, touched, kc.wg_size, prm);
+    default: return launch_nary_nd<kMaxKernelDims>(q, k, it, first, p, raws, touched,
+                                                   kc.wg_size, prm);
     }
   };
   if (it.nd <= kMaxKernelDims) {
     int variant = kMaxKernelDims;
     for (int v : kStridedVariants)
       if (v >= it.nd) { variant = v; break; }
-    return Event{launch(variant, 0, ptrs)};
+    return Event{launch(it, variant, 0, ptrs)};
   }
-  return Event{for_outer_indices(it, [&](const int64_t *off) {
+  return Event{for_outer_indices(it, [&](const Iteration &it2, const int64_t *off) {
     std::vector<char *> p(na);
     for (int i = 0; i < na; ++i) p[i] = ptrs[i] + off[i] * a[i].itemsize;
-    return launch(kMaxKernelDims, it.nd - kMaxKernelDims, p);
+    return launch(it2, kMaxKernelDims, it2.nd - kMaxKernelDims, p);
   })};
 }
 

@@ -31,15 +31,18 @@ template <int ND, int NA> struct Geometry {
 };
 
 // The strided kernel variants that exist. A collapsed iteration with nd
-// dimensions runs on the smallest variant >= nd (padding with size-1 dims).
-// Variants 3 and 4 existed too: 40% of all strided kernels and a sixth of
-// warm-up's compile time, where 3-D and 4-D iterations in the 8-D variant
-// (their padding costs divisions by 1) measured the same within noise
-// (memory-bound kernels; docs/kernel-cache.md).
-constexpr int kStridedVariants[] = {1, 2, 8};
-constexpr int kMaxKernelDims = 8;
+// dimensions runs on the smallest variant >= nd (padding with size-1 dims);
+// one with more than kMaxKernelDims runs as several launches of the largest
+// (kernels/engine/launch_impl.hpp, for_outer_indices). Variants 3 and 8
+// existed too: a 3-D iteration in the 4-D variant measured the same (its
+// padding costs a division by 1; memory-bound kernels), and the 8-D variant
+// cost 10% of an elementwise bundle's compile time for iterations of five
+// or more dimensions that do not collapse, which are rare
+// (docs/kernel-cache.md).
+constexpr int kStridedVariants[] = {1, 2, 4};
+constexpr int kMaxKernelDims = 4;
 // Variants with unit stride in the last dimension ("inner" kernels).
-constexpr int kInnerVariants[] = {2, 8};
+constexpr int kInnerVariants[] = {2, 4};
 
 // Kernels of user code and fusion (usmarray/kernels.py): at most this many
 // operands walked together, their Geometry<ND, kMaxOperands> and a block of

@@ -40,8 +40,8 @@ __all__ = ["KernelCompileError", "make_kernel_cache", "compiled_together", "cach
            "bundles_for", "resolver_of", "group_specs",
            "sequence_compute_type", "STRIDED_VARIANTS", "INNER_VARIANTS", "compile_log"]
 
-STRIDED_VARIANTS = (1, 2, 8)   # kernels/sycl/geometry.hpp kStridedVariants
-INNER_VARIANTS = (2, 8)              # kInnerVariants: unit stride in the last dimension
+STRIDED_VARIANTS = (1, 2, 4)   # kernels/sycl/geometry.hpp kStridedVariants
+INNER_VARIANTS = (2, 4)              # kInnerVariants: unit stride in the last dimension
 MOVE_TYPES = ("u1", "u2", "u4", "u8", "x16")
 _MAGIC = b"USMARRAY-KBIN\x02"
 _FORMAT = "1"   # bump when the meaning of cached entries changes
@@ -223,7 +223,7 @@ FAMILIES = [
     Family(("sequence",), "creation.cpp", lambda a: "all",
            _sequence_names, lambda qi: ("all",), cost=2),
     Family(("tri",), "creation.cpp", lambda a: a[0],
-           lambda t, qi: _strided("tri", t, (2, 3, 4, 8)), lambda qi: MOVE_TYPES, cost=3),
+           lambda t, qi: _strided("tri", t, (2, 4)), lambda qi: MOVE_TYPES, cost=3),
 ]
 _BY_PREFIX = {p: f for f in FAMILIES for p in f.prefixes}
 _BY_OPERATION = {}
