@@ -483,6 +483,60 @@ def test_part_holds_the_kernels_of_one_loop_and_layout():
     assert "reduce_cols<usmk::red_sum, i8, i8, i8>" in names
 
 
+def test_parts_of_shared_bundles_hold_one_operation():
+    # Kernels that serve several operations sit in parts of their own, so
+    # that a first call does not compile the others' kernels with them.
+    from usmarray._core import _kernels
+    from usmarray._core._device import default_queue
+
+    qi = default_queue()
+
+    def part(name):
+        fam, args = _kernels.family_of(name)
+        spec = fam.spec(fam.key_of(args), qi)
+        return fam, fam.part(name, spec, qi)[1]
+
+    _, names = part("radix_scan<i4>")                 # unique_* and the radix sort
+    assert names == ["radix_scan<i4>"]
+    _, names = part("unique_count<i4>")
+    assert not any(n.startswith("radix_") for n in names)
+    _, names = part("take_strided<u4, 1>")            # not the scatters
+    assert names == [f"take_strided<u4, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
+    # per-kernel compile costs: a part's mean, for balancing first calls
+    fam, names = part("radix_bits<f4, 0>")
+    assert fam.mean_cost(["sort_cols<u4>"]) > fam.mean_cost(names) > 0
+    assert fam.mean_cost(["sort_cols<u4>", "radix_scan<u4>"]) == \
+        (fam.costs["sort_cols"] + fam.costs["radix_scan"]) / 2
+
+
+def test_first_call_parts_of_one_source_share_the_cores(tmp_path, monkeypatch):
+    # Parts of one source compile as one program unless that would leave a
+    # core idle: then the costliest goes alone.
+    from usmarray._core import _kernels
+    from usmarray._core._device import default_queue
+
+    qi = default_queue()
+    res = _kernels.resolver_of(qi.kc)
+    parts = {res._spec_and_part(n)[1].key
+             for n in ("sort_cols<u4>", "unique_count<i4>", "radix_scan<i4>")}
+    assert len(parts) == 3
+    kernels = ["sort_cols<u4>", "unique_count<i4>", "radix_scan<i4>"]
+    warmed = []
+    monkeypatch.setattr(_kernels, "_first_calls_table",
+                        lambda: {"simd": {"k": kernels}, "generic": {"k": kernels}})
+    monkeypatch.setattr(res, "loaded", set())      # as if nothing were compiled or on disk
+    monkeypatch.setattr(res, "_once", lambda spec, may, reason: False)
+    monkeypatch.setattr(res, "warm", lambda specs: warmed.append([s.key for s in specs]))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    res._compile_together("k")
+    cols = [g for g in warmed if any("~cols" in k for k in g)]
+    assert len(warmed) == 2 and len(cols) == 1 and len(cols[0]) == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    warmed.clear()
+    res._compile_together("k")
+    assert len(warmed) == 1 and len(warmed[0]) == 3
+
+
 def test_warmup_group_is_loaded_whole_through_links(tmp_path):
     d = tmp_path / "c"
     res = _warm(d, "unary_contig<op_sin, f4, f4>", "unary_contig<op_cos, f4, f4>")

@@ -34,10 +34,15 @@ def _take_family():
                   f"scatter_vec<{t}, 1>"]
                  if _kernels.simd_kernels(qi) else []))
 
+    def part(prefix, args):
+        # a first call compiles one operation's kernels (take, put, gather,
+        # scatter or index), not every gather and scatter of the item size
+        return (prefix.split("_")[0],) + _kernels.default_part_key(prefix, args)
+
     return _kernels.Family(("take_strided", "put_strided", "index_offsets", "gather", "gather_vec",
                             "gather_rows_vec", "scatter", "scatter_vec"),
                            "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES,
-                           cost=3)
+                           part, cost=3)
 
 
 _kernels.register_family(_take_family())
