@@ -98,8 +98,8 @@ Ev launch_nd(sycl::queue &q, const sycl::kernel &k, const Iteration &it, int fir
 // the largest variant, one per index of `outer` = it.nd - kMaxKernelDims
 // outer dimensions: the smallest ones among all but the last two (which
 // the work-groups tile), moved to the front, the others keeping their
-// order. So a permuted (10^6, 2, 2, 2, 2) takes 2 launches, not 10^6; at
-// worst (8 dimensions of one extent) there are sqrt(size) launches.
+// order. So a permuted (10^6, 2, 2, 2, 2) takes 2 launches, not 10^6; 8
+// dimensions of one extent take sqrt(size) launches.
 // `launch(it2, offsets)` per index, `it2` the reordered iteration (its
 // dimensions [outer, nd) are the launch's) and `offsets` the operands'
 // pointer offsets in elements.

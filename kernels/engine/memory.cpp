@@ -219,10 +219,10 @@ size_t size_class(size_t n) {
 // Huge blocks begin on 2 MB boundaries, so element i of every large array
 // would share its cache sets and low 12 address bits with element i of
 // every other: a kernel streaming five or six arrays at once (a fused
-// a * b + c * d - e) then loses a tenth of its bandwidth to set conflicts
-// and 4K aliasing (1e7 float32: 5.65 ms -> 5.15 ms with the inputs 256
-// bytes apart). Successive huge blocks start their data 256 bytes further
-// in, over 16 steps (4 KB).
+// a * b + c * d - e) then loses 4-6% of its time to set conflicts and 4K
+// aliasing (1e7 float32, alternating processes: 5.40-5.65 ms -> 5.23-5.26
+// ms). Successive huge blocks start their data 256 bytes further in, over
+// 16 steps (4 KB).
 constexpr size_t kStagger = 256, kStaggerSteps = 16;
 
 // A block of n usable bytes; *shift gets where they start in it.
