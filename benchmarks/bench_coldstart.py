@@ -81,6 +81,7 @@ ROWS = ("first", "main", "script", "second", "warmup")
 # Cache-related variables a case sets itself; a value inherited from the
 # shell (a warm SYCL cache, a disabled disk cache) would falsify the case.
 _CACHE_VARS = ("USMARRAY_CACHE_DIR", "USMARRAY_DISK_CACHE", "USMARRAY_BINARY_CACHE",
+               "USMARRAY_COMPILE_PROCESSES",
                "SYCL_CACHE_PERSISTENT", "SYCL_CACHE_DIR")
 
 

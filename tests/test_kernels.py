@@ -739,18 +739,48 @@ print("RESULT " + json.dumps({"ok": bool(np.isclose(r, np.nanquantile(h, 0.3), r
 
 
 def test_composite_function_compiles_its_parts_together(tmp_path):
+    # (in this process's threads: USMARRAY_COMPILE_PROCESSES=0)
     d = tmp_path / "c"
-    res = _child(d, code=TOGETHER_CHILD)
+    res = _child(d, code=TOGETHER_CHILD, USMARRAY_COMPILE_PROCESSES="0")
     assert res["ok"]
     log = _only_log(res)
     groups = [k for k, how in log if k.startswith("group-")]
-    assert groups and all(how == "compiled" for k, how in log)
+    assert len(groups) >= 2 and all(how == "compiled" for k, how in log)
     # every part it needed came from the groups: no part compiled alone
     assert not [k for k, how in log if not k.startswith("group-")]
     parts = [n for n in _entries(d) if "~" in n and not n.startswith("group-")]
     assert len(parts) >= 10                        # a link per part
     res = _child(d, code=TOGETHER_CHILD)           # a later process loads them
     assert res["ok"] and {how for _, how in _only_log(res)} == {"disk"}
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: no compile processes")
+def test_composite_function_hands_groups_to_a_compile_process(tmp_path):
+    # Groups go to a child process (usmarray._core._compile_worker), which
+    # writes them to the disk cache; this process compiles the rest and loads
+    # the child's parts from disk.
+    d = tmp_path / "c"
+    res = _child(d, code=TOGETHER_CHILD)
+    assert res["ok"]
+    log = _only_log(res)
+    here = [k for k, how in log if how == "compiled"]
+    from_child = [k for k, how in log if how == "disk"]
+    assert here and all(k.startswith("group-") for k in here)
+    assert from_child and not any(k.startswith("group-") for k in from_child)
+    groups = [n for n in _entries(d) if n.startswith("group-")]
+    assert len(groups) > len(here)                 # the child's groups are on disk too
+    res = _child(d, code=TOGETHER_CHILD)
+    assert res["ok"] and {how for _, how in _only_log(res)} == {"disk"}
+
+
+def test_failed_compile_process_leaves_its_groups_to_this_process(tmp_path):
+    # a child that exits at once (as if it could not start usmarray)
+    d = tmp_path / "c"
+    code = "import sys; sys.executable = '/bin/false'\n" + TOGETHER_CHILD
+    res = _child(d, code=code)
+    assert res["ok"]
+    log = _only_log(res)
+    assert len(log) >= 2 and all(how == "compiled" and k.startswith("group-") for k, how in log)
 
 
 def test_compiled_together_key_and_nesting():

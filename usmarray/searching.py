@@ -30,7 +30,7 @@ def _where_family():
                 ([f"where_vec<{t}, {inner}>" for inner in range(4)] if vec else []))
 
     return _kernels.Family(("where_contig", "where_strided", "where_vec"), "where.cpp",
-                           lambda a: a[0], names, lambda qi: mv, cost=3)
+                           lambda a: a[0], names, lambda qi: mv, cost=1.2)
 
 
 _kernels.register_family(_where_family())

@@ -42,7 +42,7 @@ def _take_family():
     return _kernels.Family(("take_strided", "put_strided", "index_offsets", "gather", "gather_vec",
                             "gather_rows_vec", "scatter", "scatter_vec"),
                            "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES,
-                           part, cost=3)
+                           part, cost=1.2)
 
 
 _kernels.register_family(_take_family())

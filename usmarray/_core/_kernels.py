@@ -25,6 +25,7 @@ import logging
 import os
 import re
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -152,8 +153,9 @@ class Family:
     kernel belongs to (default_part_key unless given; override `part` when
     a part is not a set of the bundle's names with one key); `cost`: the
     compile time of one of its kernels relative to an elementwise one's
-    (measured: sorting networks ~8, scans and masks ~4-6, reductions and
-    gathers ~3), which warm-up and first calls balance their workers by;
+    (measured: sorting networks ~8, scans and masks ~4-6, reductions ~3,
+    gathers, scatters and where ~1.2), which warm-up and first calls balance
+    their workers by;
     `costs`: {prefix: cost} for kernels of the family that differ from it."""
 
     def __init__(self, prefixes, source, key_of, names_of, keys, part_of=None, cost=1.0,
@@ -614,14 +616,72 @@ class _Resolver:
         cores = os.cpu_count() or 1
         share = sum(map(_cost, parts.values())) / cores
         groups = group_specs(parts.values(), max(share, max(map(_cost, parts.values()))))
-        jobs = min(len(groups), cores)
         try:
-            with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-                list(pool.map(self.warm, groups))
+            if not self._compile_in_processes(groups, cores):
+                with concurrent.futures.ThreadPoolExecutor(min(len(groups), cores)) as pool:
+                    list(pool.map(self.warm, groups))
         except KernelCompileError:
             return
         _log.info("compiled %d kernel parts together for %s in %.2f s", len(parts), key,
                   time.perf_counter() - t0)
+
+    def _compile_in_processes(self, groups, cores):
+        """Compile `groups` (costliest first) on `cores` cores: this process
+        takes a share, child processes (usmarray/_core/_compile_worker.py) the
+        rest into the disk cache, which this process then loads; what a child
+        did not compile is compiled here. Returns False, compiling nothing,
+        where children cannot help: one group or core, no disk cache or
+        binary adapter to hand binaries over, a frozen application, or
+        USMARRAY_COMPILE_PROCESSES=0."""
+        if (len(groups) < 2 or cores < 2 or not disk_cache_enabled() or not self._adapter()
+                or os.environ.get("USMARRAY_COMPILE_PROCESSES", "1") == "0"
+                or getattr(sys, "frozen", False)):   # (sys.executable: not a Python)
+            return False
+        # lanes by estimated cost, longest first: a compile's fixed cost and
+        # a child's start (its interpreter and import) are ~0.25 s each,
+        # about 6 kernel costs
+        lanes = [[0.0, []]] + [[6.0, []] for _ in range(min(cores, len(groups)) - 1)]
+        for g in groups:
+            lane = min(lanes, key=lambda ln: ln[0])
+            lane[0] += 6.0 + sum(map(_cost, g))
+            lane[1].append(g)
+        children = []
+        for _, mine in lanes[1:]:
+            if not mine:
+                continue
+            job = {"device": self.qi.filter_string,
+                   "groups": [[[s.key, s.source, s.names, s.merge] for s in g] for g in mine]}
+            try:
+                proc = subprocess.Popen([sys.executable, "-m", "usmarray._core._compile_worker"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+            except OSError:
+                proc = None
+            if proc is not None:
+                try:
+                    proc.stdin.write(json.dumps(job).encode())
+                except OSError:
+                    pass   # (a child that exited at once: its groups are compiled here)
+                finally:
+                    try:
+                        proc.stdin.close()
+                    except OSError:
+                        pass
+            children.append((proc, mine))
+        for g in lanes[0][1]:
+            self.warm(g)
+        for proc, mine in children:
+            if proc is not None:
+                try:
+                    proc.wait(timeout=120)   # (a few seconds' work)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                _log.debug("compile process exited with %s", proc.returncode)
+            for g in mine:
+                if not all(self._once(p, False, None) for p in g):
+                    self.warm(g)   # (a child that failed, or an entry it could not write)
+        return True
 
     def load(self, spec, part=None, reason=None):
         """Make the kernels of bundle `spec` available: loaded from disk,
