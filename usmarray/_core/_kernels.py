@@ -646,38 +646,25 @@ class _Resolver:
             lane[0] += 6.0 + sum(map(_cost, g))
             lane[1].append(g)
         children = []
-        for _, mine in lanes[1:]:
-            if not mine:
-                continue
-            job = {"device": self.qi.filter_string,
-                   "groups": [[[s.key, s.source, s.names, s.merge] for s in g] for g in mine]}
-            try:
-                proc = subprocess.Popen([sys.executable, "-m", "usmarray._core._compile_worker"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
-            except OSError:
-                proc = None
-            if proc is not None:
-                try:
-                    proc.stdin.write(json.dumps(job).encode())
-                except OSError:
-                    pass   # (a child that exited at once: its groups are compiled here)
-                finally:
+        try:
+            for _, mine in lanes[1:]:
+                if mine:
+                    job = {"device": self.qi.filter_string,
+                           "groups": [[[s.key, s.source, s.names, s.merge] for s in g]
+                                      for g in mine]}
+                    children.append((_start_compile_process(job), mine))
+            for g in lanes[0][1]:
+                self.warm(g)
+        finally:
+            for proc, _ in children:
+                if proc is not None:
                     try:
-                        proc.stdin.close()
-                    except OSError:
-                        pass
-            children.append((proc, mine))
-        for g in lanes[0][1]:
-            self.warm(g)
-        for proc, mine in children:
-            if proc is not None:
-                try:
-                    proc.wait(timeout=120)   # (a few seconds' work)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-                _log.debug("compile process exited with %s", proc.returncode)
+                        proc.wait(timeout=120)   # (a few seconds' work)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait()
+                    _log.debug("compile process exited with %s", proc.returncode)
+        for _, mine in children:
             for g in mine:
                 if not all(self._once(p, False, None) for p in g):
                     self.warm(g)   # (a child that failed, or an entry it could not write)
@@ -788,6 +775,33 @@ class _Resolver:
             for spec, path in todo:
                 _write_entry(path, spec.names, group=gpath)
         return "compiled"
+
+
+def _start_compile_process(job):
+    """A `python -m usmarray._core._compile_worker` child given `job` on its
+    stdin, or None if it could not start. The job is written by a thread: a
+    child reads it only after importing usmarray, and a job larger than the
+    pipe's buffer would hold this process up that long."""
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "usmarray._core._compile_worker"],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+    def feed(data):
+        try:
+            proc.stdin.write(data)
+        except OSError:
+            pass   # (a child that exited at once: its groups are compiled here)
+        finally:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+
+    threading.Thread(target=feed, args=(json.dumps(job).encode(),), daemon=True).start()
+    return proc
 
 
 _RESOLVERS = {}   # id(KernelCache) -> its _Resolver; kernel caches live as long as the process
