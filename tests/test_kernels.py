@@ -527,11 +527,11 @@ def test_first_call_parts_of_one_source_share_the_cores(tmp_path, monkeypatch):
     monkeypatch.setattr(res, "loaded", set())      # as if nothing were compiled or on disk
     monkeypatch.setattr(res, "_once", lambda spec, may, reason: False)
     monkeypatch.setattr(res, "warm", lambda specs: warmed.append([s.key for s in specs]))
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_kernels, "usable_cores", lambda: 2)
     res._compile_together("k")
     cols = [g for g in warmed if any("~cols" in k for k in g)]
     assert len(warmed) == 2 and len(cols) == 1 and len(cols[0]) == 1
-    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(_kernels, "usable_cores", lambda: 1)
     warmed.clear()
     res._compile_together("k")
     assert len(warmed) == 1 and len(warmed[0]) == 3

@@ -38,7 +38,7 @@ from . import _engine, _env
 from ._dtypes import TYPE_NAMES
 
 __all__ = ["KernelCompileError", "make_kernel_cache", "compiled_together", "cache_info",
-           "bundles_for", "resolver_of", "group_specs",
+           "bundles_for", "resolver_of", "group_specs", "usable_cores",
            "sequence_compute_type", "STRIDED_VARIANTS", "INNER_VARIANTS", "compile_log"]
 
 STRIDED_VARIANTS = (1, 2, 4)   # kernels/sycl/geometry.hpp kStridedVariants
@@ -405,6 +405,19 @@ def _cost(spec):
     return len(spec.names) * spec.cost
 
 
+# a compile's fixed cost, and a compile process's start (its interpreter and
+# import), in kernel costs: ~0.25 s each
+_FIXED_COST = 6.0
+
+
+def usable_cores():
+    """The cores this process may run on (its affinity), for parallel compiles."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def group_specs(specs, limit):
     """`specs` packed into groups compiled together (warm-up, composite
     functions' first calls): bundles of one merge tag, or of one source, in
@@ -613,7 +626,7 @@ class _Resolver:
         # parts of one source compile as one program unless that leaves a
         # core idle: groups of at most a core's share of the cost (unique_values
         # of int32: the column sort alone and the rest beside it, 3.2 -> 1.9 s)
-        cores = os.cpu_count() or 1
+        cores = usable_cores()
         share = sum(map(_cost, parts.values())) / cores
         groups = group_specs(parts.values(), max(share, max(map(_cost, parts.values()))))
         try:
@@ -637,13 +650,12 @@ class _Resolver:
                 or os.environ.get("USMARRAY_COMPILE_PROCESSES", "1") == "0"
                 or getattr(sys, "frozen", False)):   # (sys.executable: not a Python)
             return False
-        # lanes by estimated cost, longest first: a compile's fixed cost and
-        # a child's start (its interpreter and import) are ~0.25 s each,
-        # about 6 kernel costs
-        lanes = [[0.0, []]] + [[6.0, []] for _ in range(min(cores, len(groups)) - 1)]
+        # lanes by estimated cost, longest first; a child's lane starts with
+        # the child's start
+        lanes = [[0.0, []]] + [[_FIXED_COST, []] for _ in range(min(cores, len(groups)) - 1)]
         for g in groups:
             lane = min(lanes, key=lambda ln: ln[0])
-            lane[0] += 6.0 + sum(map(_cost, g))
+            lane[0] += _FIXED_COST + sum(map(_cost, g))
             lane[1].append(g)
         children = []
         try:

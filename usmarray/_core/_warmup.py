@@ -15,7 +15,6 @@ never see half an entry.
 
 import concurrent.futures
 import multiprocessing
-import os
 import sys
 import time
 
@@ -44,12 +43,7 @@ def _compile(filter_string, keys):
 
 
 def _jobs(jobs):
-    if jobs:
-        return jobs
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return jobs or _kernels.usable_cores()
 
 
 def warmup(qi, progress=True, jobs=None, verbose=False):
