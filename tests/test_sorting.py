@@ -265,6 +265,26 @@ def test_radix_leading_digit_segments(variant, dt, case):
         np.testing.assert_array_equal(np.sort(s.view(u)), np.sort(h.view(u)))   # bits kept
 
 
+@pytest.mark.parametrize("dt", [ua.int64, ua.uint64, ua.float64], ids=lambda d: d.name)
+def test_radix_segments_of_wide_keys(variant, dt):
+    # 8-byte keys that vary in most of their bits: a segment is split by the
+    # top digit of its range, its few large buckets sorted by their lower
+    # bits, then one insertion pass; segments of more than 16384 keys are
+    # split by 8 bits first (12 values of the top byte: segments of ~22000)
+    rng = np.random.default_rng(21)
+    n = 2**18 + 5003
+    top = (rng.integers(0, 12, n) * 20).astype(np.uint64) << np.uint64(56)
+    h = top | rng.integers(0, 2**56, n, dtype=np.uint64)
+    # clusters: keys of one bucket's top bits differing only in their low bits
+    for k in range(40):
+        at = rng.integers(0, n - 300)
+        h[at:at + 300] = (h[at] & ~np.uint64(2**20 - 1)) | rng.integers(0, 2**20, 300, dtype=np.uint64)
+    h[7::1000] = h[3]                                     # equal keys
+    if dt != ua.uint64:
+        h = h.view(np.dtype(dt))                          # both signs (no NaN: no top byte 0x7f, 0xff)
+    _check_sorts(h.astype(dt))
+
+
 @pytest.mark.parametrize("dt", [ua.int16, ua.int32, ua.int64, ua.uint32], ids=lambda d: d.name)
 @pytest.mark.parametrize("lo, hi", [(-1000, 1000), (-3, 2), (2**14 - 50, 2**14 + 50)])
 def test_radix_keys_less_the_smallest(variant, dt, lo, hi):

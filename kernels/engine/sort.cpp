@@ -30,6 +30,8 @@ constexpr int64_t kRadixCpuMinRowLength = 64;
 // kVecNetMax keys by sort_vec
 constexpr int64_t kColNetMax = 1024, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
 constexpr int64_t kRadixSample = 16;   // sampled keys per work-item of radix_bits
+constexpr int kLutBits = 16;           // kernels/sycl/sort.cpp
+constexpr uint32_t kLutSize = 1u << kLutBits;
 // When the leading pass tries buckets by a table instead (measured, 2e6 and
 // 2e7 keys): a segment of more than 1/8 of the row, or of more than this
 // many 8-byte keys (512 KB: past the cache). Larger segments of 4-byte keys
@@ -39,7 +41,7 @@ constexpr int64_t kRadixCpuSegment = int64_t(1) << 16;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// lut[p] for the 16-bit prefixes p (bits [shift, shift + 16) of a mapped
+// lut[p] for the kLutBits-bit prefixes p (bits [shift, shift + kLutBits) of a mapped
 // key less `base`): the bucket of keys with that prefix, the number of splitters below
 // it, where splitter k of 255 is the prefix of the sample's key of rank
 // k * S / 256. The buckets grow with the key, so a pass by them keeps the
@@ -51,9 +53,9 @@ void build_bucket_table(const uint64_t *sample, int64_t S, uint64_t base, int sh
   std::sort(v.begin(), v.end());
   uint32_t split[255];
   for (int k = 0; k < 255; ++k)
-    split[k] = static_cast<uint32_t>((v[static_cast<size_t>((k + 1) * S / 256)] >> shift) & 0xFFFFu);
+    split[k] = static_cast<uint32_t>((v[static_cast<size_t>((k + 1) * S / 256)] >> shift) & (kLutSize - 1));
   int below = 0;
-  for (uint32_t p = 0; p < 65536; ++p) {
+  for (uint32_t p = 0; p < kLutSize; ++p) {
     while (below < 255 && split[below] < p) ++below;
     lut[p] = static_cast<uint8_t>(below);
   }
@@ -121,19 +123,20 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
   const int64_t G = std::min<int64_t>(256, static_cast<int64_t>(pow2_at_least(ceil_div(N, 4096))));
   std::unique_ptr<Allocation> bits(
       allocate(q, static_cast<size_t>(G * (5 + kRadixSample) * 8), KIND_SHARED));
-  // (sample: the sampled keys instead, below)
-  auto bits_pass = [&](int sample) {
+  {
     const sycl::kernel &kb = kc.get("radix_bits<" + zargs);
     void *bp = bits->ptr;
-    size_t L = 1;   // a power of two dividing G
-    while (static_cast<int64_t>(2 * L) <= std::min<int64_t>(G, 64) && 2 * L <= kc.wg_size) L *= 2;
+    size_t L = 1;   // a power of two dividing G (CPU: 1, kernels/sycl/sort.cpp)
+    while (!kc.simd && static_cast<int64_t>(2 * L) <= std::min<int64_t>(G, 64) && 2 * L <= kc.wg_size)
+      L *= 2;
     submit(q, {sa, bits.get()}, [&](auto &h) {
-      set_args(h, static_cast<const char *>(sp), N, bp, sample);
+      set_args(h, static_cast<const char *>(sp), N, bp);
       h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(G)}, {L}}, kb);
     });
     bits->wait();
-  };
-  bits_pass(0);
+  }
+  const uint64_t *sample = static_cast<const uint64_t *>(bits->ptr) + 5 * G;
+  const int64_t NS = G * kRadixSample;   // sampled keys
   uint64_t o = 0, a = ~uint64_t(0), nan = 0, kmin = ~uint64_t(0), kmax = 0;
   const uint64_t *bv = static_cast<const uint64_t *>(bits->ptr);
   for (int64_t g = 0; g < G; ++g) {
@@ -226,24 +229,25 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       }
       return largest;
     };
-    int64_t largest = leading_hist();
-    if ((largest * 8 > n || (isz == 8 && largest > kRadixCpuSegment)) && isz >= 4 && top >= 15) {
+    // the largest segment of the leading digit as the sample sees it
+    int64_t sampled[kRadixDigits] = {}, most = 0;
+    for (int64_t j = 0; j < NS; ++j) most = std::max(most, ++sampled[((sample[j] - base) >> lead) & 0xff]);
+    const int64_t expect = most * n / NS;
+    if ((expect * 8 > n || (isz == 8 && expect > kRadixCpuSegment)) && isz >= 4 && top >= kLutBits - 1) {
       // Skewed (floats of a few exponents, of both signs): buckets of the
-      // 16 bits down from the highest that varies, by a table made from
+      // kLutBits bits down from the highest that varies, by a table made from
       // radix_bits's sample (lut_digit in kernels/sycl/sort.cpp), so that
       // each of the 256 holds about as many sampled keys; the segments then
       // sort by every byte that varies.
-      lead = top - 15;
-      bits_pass(1);
-      lut.reset(allocate(q, 65536, KIND_SHARED));
+      lead = top - (kLutBits - 1);
+      lut.reset(allocate(q, kLutSize, KIND_SHARED));
       lp = lut->ptr;
-      build_bucket_table(static_cast<const uint64_t *>(bits->ptr) + 5 * G, G * kRadixSample, base, lead,
-                         static_cast<uint8_t *>(lut->ptr));
+      build_bucket_table(sample, NS, base, lead, static_cast<uint8_t *>(lut->ptr));
       bytes = 0;
       for (int b = 0; b < isz; ++b)
         if ((vary >> (8 * b)) & 0xff) bytes |= 1u << b;
-      largest = leading_hist();
     }
+    const int64_t largest = leading_hist();
     // (radix_run counts in 32 bits)
     if (largest * share <= n && largest < (int64_t(1) << 31)) {
       submit(q, {counts.get()}, [&](auto &h) {
