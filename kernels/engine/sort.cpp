@@ -265,7 +265,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       const int64_t nseg = rows * kRadixDigits;
       return submit(q, {ka, ia, kt.get(), ita, counts.get()}, [&](auto &h) {
         set_args(h, tkp, tip, kp, ip, static_cast<const void *>(cp), bpr, nseg, N, bytes, dflip, mapped,
-                 base);
+                 base, lut ? 0 : lead);
         h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(nseg)}, {1}}, segs);
       });
     }

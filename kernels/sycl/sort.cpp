@@ -746,11 +746,15 @@ inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const Wi
   }
 }
 
+// `lowbits`: the bits below a leading digit all keys share (no read for
+// the range), or 0.
 template <typename T, bool MAPPED>
-inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base) {
+inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base,
+                           int lowbits) {
   using U = typename uint_of<sizeof(T)>::type;
-  int bits;
-  const auto image = wide_range<T, MAPPED>(a, len, {U(base), dflip ? U(~U(0)) : U(0), U(0)}, bits);
+  const WideImage<T, MAPPED> whole{U(base), dflip ? U(~U(0)) : U(0), U(0)};
+  int bits = lowbits;
+  const auto image = lowbits ? whole : wide_range<T, MAPPED>(a, len, whole, bits);
   if (len <= kMsdLevel || bits <= kLsdBits * kLsdMaxPasses)
     return radix_run_msd<T, MAPPED>(a, len, keys, tk, image, bits);
   // long runs: split by the top 8 bits first
@@ -795,13 +799,15 @@ void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T>
 // of segments and sort each by the digits of `bytes` (radix_run; sorts of
 // 4- and 8-byte keys by digits of up to 12 bits, radix_run_wide): segments of a few
 // thousand keys, sorted in the cache. `mapped`: float keys the pass wrote
-// mapped (radix_scatter mode 2).
+// mapped (radix_scatter mode 2). `lowbits`: the bits below the leading
+// digit (segments of one digit), 0 for segments of the table's buckets.
 template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
 void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::int64_t> idx,
                     kptr<const std::int64_t> offs, std::int64_t bpr, std::int64_t nseg,
-                    std::int64_t N, std::uint32_t bytes, int dflip, int mapped, std::uint64_t base) {
+                    std::int64_t N, std::uint32_t bytes, int dflip, int mapped, std::uint64_t base,
+                    int lowbits) {
   const RowRun run(nseg);
   for (std::int64_t g = run.lo; g < run.hi; ++g) {
     const std::int64_t lo = offs[g * bpr], hi = g + 1 < nseg ? offs[(g + 1) * bpr] : N;
@@ -809,9 +815,9 @@ void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::i
     if constexpr (sizeof(T) >= 4 && !IDX) {
       // (sorts of 2e6 int32 / float32 keys: 15-25% faster than by bytes)
       if (usmk::is_float_v<T> && mapped)
-        radix_run_wide<T, usmk::is_float_v<T>>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base);
+        radix_run_wide<T, usmk::is_float_v<T>>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base, lowbits);
       else
-        radix_run_wide<T, false>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base);
+        radix_run_wide<T, false>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base, lowbits);
       continue;
     }
     if constexpr (usmk::is_float_v<T> && !IDX) {
