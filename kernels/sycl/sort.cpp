@@ -584,8 +584,9 @@ inline void radix_run(const T *a, const std::int64_t *ia, std::int64_t len, T *k
 // A run of 4- or 8-byte keys a sorted into keys, tk a temporary (a may be
 // tk or keys). Sort only (no indices). radix_segments' CPU form, on a
 // segment of one leading digit: the run and its counts stay in the core's
-// caches. One read finds the bits that vary (of the keys less `base`);
-// runs that vary in up to kLsdMaxPasses digits of kLsdBits take an LSD radix
+// caches. One read finds the range of the keys' images (radix_key less
+// `base`; mapped floats as unsigned integers, radix_segments); runs that
+// vary in up to kLsdMaxPasses digits of kLsdBits take an LSD radix
 // sort (radix_lsd_wide). Others (8-byte keys of wide ranges) take one MSD
 // pass by the top digit of kMsdBits or fewer, to about half a key per bucket
 // (runs of more than kMsdLevel keys first split by 8 bits, so that each part
@@ -597,10 +598,10 @@ constexpr int kLsdBits = 12, kLsdMaxPasses = 3, kMsdBits = 14, kMsdLevel = 16384
 
 // The run's keys as radix_run_wide orders them: images less base, all bits
 // flipped for descending sorts, less `low`.
-template <typename T, bool MAPPED> struct WideImage {
+template <typename T> struct WideImage {
   using U = typename uint_of<sizeof(T)>::type;
   U base, flip, low;
-  U operator()(const T &v) const { return U(U(U(run_image<T, 0, MAPPED>(v) - base) ^ flip) - low); }
+  U operator()(const T &v) const { return U(U(U(radix_key<T, 0>(v) - base) ^ flip) - low); }
 };
 
 template <typename U> inline int high_bits(U v) {
@@ -613,8 +614,8 @@ template <typename U> inline int high_bits(U v) {
 // table's buckets spanning prefixes 0x1ff to 0x201 differs in ten bits
 // of its prefix, and the top digits of most of its keys were alike).
 // `bits`: those of the range.
-template <typename T, bool MAPPED>
-inline WideImage<T, MAPPED> wide_range(const T *a, std::int64_t len, const WideImage<T, MAPPED> &image, int &bits) {
+template <typename T>
+inline WideImage<T> wide_range(const T *a, std::int64_t len, const WideImage<T> &image, int &bits) {
   using U = typename uint_of<sizeof(T)>::type;
   U mn = U(~U(0)), mx = 0;
   for (std::int64_t i = 0; i < len; ++i) {
@@ -626,30 +627,31 @@ inline WideImage<T, MAPPED> wide_range(const T *a, std::int64_t len, const WideI
   return {image.base, image.flip, U(image.low + mn)};
 }
 
-// len keys from a to keys; MAPPED ones written back as floats when `value`.
-template <typename T, bool MAPPED> inline void wide_copy(const T *a, std::int64_t len, T *keys, bool value) {
-  if (MAPPED && value) {
-    for (std::int64_t i = 0; i < len; ++i) keys[i] = run_value<T, MAPPED>(a[i]);
-  } else if (a != keys) {
+// The widest digit of an LSD pass over len keys: at most kLsdBits, and
+// fewer for short runs, whose counts would cost more than their keys.
+inline int lsd_width(std::int64_t len) {
+  int w = 4;
+  while (w < kLsdBits && (std::int64_t(2) << w) <= len) ++w;
+  return w;
+}
+
+// len keys from a to keys (nothing when they are the same).
+template <typename T> inline void wide_copy(const T *a, std::int64_t len, T *keys) {
+  if (a != keys)
     for (std::int64_t i = 0; i < len; ++i) keys[i] = a[i];
-  }
 }
 
 // LSD radix sort of a (len keys varying in the low `bits` bits of their
 // images) into keys: P passes by digits of ceil(bits / P) bits, at most
-// kLsdBits and fewer for short runs (whose counts would cost more than
-// their keys), every digit counted in one more read when their counts fit,
-// else each before its pass. MAPPED keys are written back as floats when
-// FINAL.
-template <typename T, bool MAPPED, bool FINAL = true>
-inline void radix_lsd_wide(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T, MAPPED> &image,
+// lsd_width(len), every digit counted in one more read when their counts fit,
+// else each before its pass.
+template <typename T>
+inline void radix_lsd_wide(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T> &image,
                            int bits) {
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int kCounts = 2 << kLsdBits;
-  if (bits == 0) return wide_copy<T, MAPPED>(a, len, keys, FINAL);
-  int wmax = 4;
-  while (wmax < kLsdBits && (std::int64_t(2) << wmax) <= len) ++wmax;
-  const int P = (bits + wmax - 1) / wmax, w = (bits + P - 1) / P;
+  if (bits == 0) return wide_copy<T>(a, len, keys);
+  const int wmax = lsd_width(len), P = (bits + wmax - 1) / wmax, w = (bits + P - 1) / P;
   const U mask = (U(1) << w) - 1;
   const auto digit = [&](const T &v, int shift) { return static_cast<std::uint32_t>((image(v) >> shift) & mask); };
   // digit p's counts at cnt + p * 2^w when all fit, else at cnt
@@ -665,7 +667,7 @@ inline void radix_lsd_wide(const T *a, std::int64_t len, T *keys, T *tk, const W
   T *first_out = (P & 1) ? keys : tk;
   if (a == first_out) {
     T *other = a == keys ? tk : keys;
-    wide_copy<T, MAPPED>(a, len, other, false);
+    wide_copy<T>(a, len, other);
     a = other;
   }
   for (int p = 0; p < P; ++p) {
@@ -678,19 +680,15 @@ inline void radix_lsd_wide(const T *a, std::int64_t len, T *keys, T *tk, const W
       acc += t;
     }
     const int shift = w * p;
-    if (MAPPED && FINAL && p == P - 1) {
-      for (std::int64_t i = 0; i < len; ++i) b[c[digit(a[i], shift)]++] = run_value<T, MAPPED>(a[i]);
-    } else {
-      for (std::int64_t i = 0; i < len; ++i) b[c[digit(a[i], shift)]++] = a[i];
-    }
+    for (std::int64_t i = 0; i < len; ++i) b[c[digit(a[i], shift)]++] = a[i];
     a = b;
   }
 }
 
 // One MSD pass: a to out by the w bits of the images from `shift`; end[d]
 // then is where bucket d ends.
-template <typename T, bool MAPPED>
-inline void wide_msd_pass(const T *a, std::int64_t len, T *out, const WideImage<T, MAPPED> &image, int shift,
+template <typename T>
+inline void wide_msd_pass(const T *a, std::int64_t len, T *out, const WideImage<T> &image, int shift,
                           int w, std::uint32_t *end) {
   using U = typename uint_of<sizeof(T)>::type;
   const U mask = (U(1) << w) - 1;
@@ -708,21 +706,22 @@ inline void wide_msd_pass(const T *a, std::int64_t len, T *out, const WideImage<
 
 // A run of at most about kMsdLevel keys into keys (see radix_run_wide);
 // `bits`: those that vary.
-template <typename T, bool MAPPED>
-inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T, MAPPED> &image,
+template <typename T>
+inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T> &image,
                           int bits) {
   using U = typename uint_of<sizeof(T)>::type;
-  if (bits <= kLsdBits * kLsdMaxPasses || len <= 2 * kInsertMax)
-    return radix_lsd_wide<T, MAPPED>(a, len, keys, tk, image, bits);
+  const int wmax = lsd_width(len);
+  if (sizeof(T) < 8 || (bits + wmax - 1) / wmax <= kLsdMaxPasses || len <= 2 * kInsertMax)
+    return radix_lsd_wide<T>(a, len, keys, tk, image, bits);
   if constexpr (sizeof(T) == 8) {   // (4-byte keys never get here)
     int w = 1;
     while (w < kMsdBits && (std::int64_t(1) << w) < 2 * len) ++w;
     std::uint32_t end[1 << kMsdBits];
     if (a == keys) {
-      wide_copy<T, MAPPED>(a, len, tk, false);
+      wide_copy<T>(a, len, tk);
       a = tk;
     }
-    wide_msd_pass<T, MAPPED>(a, len, keys, image, bits - w, w, end);
+    wide_msd_pass<T>(a, len, keys, image, bits - w, w, end);
     // buckets of many keys (sharing the digit and the bits above) sorted by
     // their images' lower bits; the insertion pass compares images
     std::int64_t lo = 0;
@@ -730,8 +729,8 @@ inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const Wi
       const std::int64_t hi = end[d];
       if (hi - lo > kInsertMax) {
         int b;
-        const auto bimage = wide_range<T, MAPPED>(keys + lo, hi - lo, image, b);
-        radix_lsd_wide<T, MAPPED, false>(keys + lo, hi - lo, keys + lo, tk + lo, bimage, b);
+        const auto bimage = wide_range<T>(keys + lo, hi - lo, image, b);
+        radix_lsd_wide<T>(keys + lo, hi - lo, keys + lo, tk + lo, bimage, b);
       }
       lo = hi;
     }
@@ -742,35 +741,34 @@ inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const Wi
       for (; j > 0 && image(keys[j - 1]) > u; --j) keys[j] = keys[j - 1];
       keys[j] = v;
     }
-    wide_copy<T, MAPPED>(keys, len, keys, true);
   }
 }
 
 // `lowbits`: the bits below a leading digit all keys share (no read for
 // the range), or 0.
-template <typename T, bool MAPPED>
+template <typename T>
 inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base,
                            int lowbits) {
   using U = typename uint_of<sizeof(T)>::type;
-  const WideImage<T, MAPPED> whole{U(base), dflip ? U(~U(0)) : U(0), U(0)};
+  const WideImage<T> whole{U(base), dflip ? U(~U(0)) : U(0), U(0)};
   int bits = lowbits;
-  const auto image = lowbits ? whole : wide_range<T, MAPPED>(a, len, whole, bits);
-  if (len <= kMsdLevel || bits <= kLsdBits * kLsdMaxPasses)
-    return radix_run_msd<T, MAPPED>(a, len, keys, tk, image, bits);
+  const auto image = lowbits ? whole : wide_range<T>(a, len, whole, bits);
+  if (len <= kMsdLevel || sizeof(T) < 8 || bits <= kLsdBits * kLsdMaxPasses)
+    return radix_run_msd<T>(a, len, keys, tk, image, bits);
   // long runs: split by the top 8 bits first
   std::uint32_t end[256];
   if (a == keys) {
-    wide_copy<T, MAPPED>(a, len, tk, false);
+    wide_copy<T>(a, len, tk);
     a = tk;
   }
-  wide_msd_pass<T, MAPPED>(a, len, keys, image, bits - 8, 8, end);
+  wide_msd_pass<T>(a, len, keys, image, bits - 8, 8, end);
   std::int64_t lo = 0;
   for (int d = 0; d < 256; ++d) {
     const std::int64_t hi = end[d];
     if (hi > lo) {
       int b;
-      const auto part = wide_range<T, MAPPED>(keys + lo, hi - lo, image, b);
-      radix_run_msd<T, MAPPED>(keys + lo, hi - lo, keys + lo, tk + lo, part, b);
+      const auto part = wide_range<T>(keys + lo, hi - lo, image, b);
+      radix_run_msd<T>(keys + lo, hi - lo, keys + lo, tk + lo, part, b);
     }
     lo = hi;
   }
@@ -814,10 +812,18 @@ void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::i
     if (hi <= lo) continue;
     if constexpr (sizeof(T) >= 4 && !IDX) {
       // (sorts of 2e6 int32 / float32 keys: 15-25% faster than by bytes)
-      if (usmk::is_float_v<T> && mapped)
-        radix_run_wide<T, usmk::is_float_v<T>>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base, lowbits);
-      else
-        radix_run_wide<T, false>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base, lowbits);
+      if (usmk::is_float_v<T> && mapped) {
+        // the images sorted as unsigned integers, then mapped back: moved
+        // as floats, they went through the vector registers (2e7 float64
+        // keys: segments 50% slower than the same bits as int64)
+        using U = typename uint_of<sizeof(T)>::type;
+        U *ku = reinterpret_cast<U *>(&keys[0]);
+        radix_run_wide<U>(reinterpret_cast<U *>(&tk[0]) + lo, hi - lo, ku + lo, reinterpret_cast<U *>(&tk[0]) + lo,
+                          dflip, base, lowbits);
+        for (std::int64_t i = lo; i < hi; ++i) keys[i] = unmap_key<T>(ku[i]);
+      } else {
+        radix_run_wide<T>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base, lowbits);
+      }
       continue;
     }
     if constexpr (usmk::is_float_v<T> && !IDX) {
