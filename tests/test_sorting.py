@@ -285,6 +285,32 @@ def test_radix_segments_of_wide_keys(variant, dt):
     _check_sorts(h.astype(dt))
 
 
+@pytest.mark.parametrize("dt", [ua.int32, ua.int64, ua.uint32, ua.float32, ua.float64], ids=lambda d: d.name)
+@pytest.mark.parametrize("share", [0.55, 0.99, 1.0])
+def test_radix_dominant_key(variant, dt, share):
+    # one key making most of the row (sparse data's zeros, a clipped bound):
+    # its segment is split into the keys before it, its copies and the keys
+    # after it, instead of the passes over memory
+    if dt not in SUPPORTED:
+        pytest.skip("no device support")
+    rng = np.random.default_rng(31)
+    n = 2**18 + 777
+    h = _wide(n, dt, seed=5)
+    key = np.sort(h)[n // 3]                              # keys on both sides of it
+    h[rng.random(n) < share] = key
+    _check_sorts(h)
+    if np.dtype(dt).kind == "f":
+        # a NaN of one payload making most of the keys, NaNs of others among
+        # them: every NaN keeps its bits, the numbers sort before them
+        u = np.dtype(f"u{np.dtype(dt).itemsize}")
+        h[rng.random(n) < share] = np.nan
+        g = h.view(u)
+        g[5::1001] |= 1                                   # another payload
+        s = ua.asnumpy(ua.sort(ua.asarray(h)))
+        np.testing.assert_array_equal(s, np.sort(h))
+        np.testing.assert_array_equal(np.sort(s.view(u)), np.sort(h.view(u)))
+
+
 @pytest.mark.parametrize("dt", [ua.int16, ua.int32, ua.int64, ua.uint32], ids=lambda d: d.name)
 @pytest.mark.parametrize("lo, hi", [(-1000, 1000), (-3, 2), (2**14 - 50, 2**14 + 50)])
 def test_radix_keys_less_the_smallest(variant, dt, lo, hi):

@@ -248,8 +248,24 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
         if ((vary >> (8 * b)) & 0xff) bytes |= 1u << b;
     }
     const int64_t largest = leading_hist();
+    // A segment over a core's share goes to the passes over memory, unless
+    // one key makes most of it (sparse data's zeros, a clipped bound):
+    // radix_run_wide then places that key's copies and sorts the rest, and
+    // a segment of only that key is a copy. The sample's most common key.
+    int64_t mode = 0;
+    if (!with_idx && isz >= 4) {
+      std::vector<uint64_t> v(sample, sample + NS);
+      std::sort(v.begin(), v.end());
+      for (int64_t j = 0, r = 1; j < NS; ++j, ++r) {
+        if (j + 1 == NS || v[j + 1] != v[j]) {
+          mode = std::max(mode, r);
+          r = 0;
+        }
+      }
+    }
+    const bool dominant = mode * 2 * n >= largest * NS;   // half of the largest segment or more
     // (radix_run counts in 32 bits)
-    if (largest * share <= n && largest < (int64_t(1) << 31)) {
+    if ((largest * share <= n || dominant) && largest < (int64_t(1) << 31)) {
       submit(q, {counts.get()}, [&](auto &h) {
         set_args(h, cp, m);
         h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);

@@ -747,8 +747,8 @@ inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const Wi
 // `lowbits`: the bits below a leading digit all keys share (no read for
 // the range), or 0.
 template <typename T>
-inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base,
-                           int lowbits) {
+inline void radix_run_wide_all(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base,
+                               int lowbits) {
   using U = typename uint_of<sizeof(T)>::type;
   const WideImage<T> whole{U(base), dflip ? U(~U(0)) : U(0), U(0)};
   int bits = lowbits;
@@ -772,6 +772,57 @@ inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dfl
     }
     lo = hi;
   }
+}
+
+// A long run of which one key makes most (sampled: kDominantSample keys):
+// the keys before it, its copies and those after it to their places in
+// keys (one read to count, one to move), and the first and last parts
+// sorted. Without such a key: radix_run_wide_all. (A segment of sparse
+// data's zeros was sorted by every bit of its few other keys, on one core.)
+constexpr int kDominantSample = 63;
+template <typename T>
+inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base,
+                           int lowbits) {
+  using U = typename uint_of<sizeof(T)>::type;
+  const WideImage<T> whole{U(base), dflip ? U(~U(0)) : U(0), U(0)};
+  if (len > kMsdLevel) {
+    U key = 0;
+    int most = 0;
+    for (int x = 0; x < kDominantSample; ++x) {
+      const U u = whole(a[len * x / kDominantSample]);
+      int c = 0;
+      for (int y = 0; y < kDominantSample; ++y) c += whole(a[len * y / kDominantSample]) == u;
+      if (c > most) {
+        most = c;
+        key = u;
+      }
+    }
+    if (2 * most > kDominantSample) {
+      std::int64_t before = 0, same = 0;
+      for (std::int64_t i = 0; i < len; ++i) {
+        const U u = whole(a[i]);
+        before += u < key;
+        same += u == key;
+      }
+      if (a == keys) {
+        wide_copy<T>(a, len, tk);
+        a = tk;
+      }
+      std::int64_t pb = 0, ps = before, pa = before + same;
+      for (std::int64_t i = 0; i < len; ++i) {
+        const T v = a[i];
+        const U u = whole(v);
+        if (u == key) keys[ps++] = v;
+        else if (u < key) keys[pb++] = v;
+        else keys[pa++] = v;
+      }
+      const std::int64_t after = before + same;
+      if (before > 0) radix_run_wide_all<T>(keys, before, keys, tk, dflip, base, lowbits);
+      if (len > after) radix_run_wide_all<T>(keys + after, len - after, keys + after, tk + after, dflip, base, lowbits);
+      return;
+    }
+  }
+  radix_run_wide_all<T>(a, len, keys, tk, dflip, base, lowbits);
 }
 
 // CPU form for many rows, or for one row short enough for one core: work-item
