@@ -286,11 +286,13 @@ def test_radix_segments_of_wide_keys(variant, dt):
 
 
 @pytest.mark.parametrize("dt", [ua.int32, ua.int64, ua.uint32, ua.float32, ua.float64], ids=lambda d: d.name)
-@pytest.mark.parametrize("share", [0.55, 0.99, 1.0])
+@pytest.mark.parametrize("share", [0.2, 0.55, 0.99, 1.0])
 def test_radix_dominant_key(variant, dt, share):
-    # one key making most of the row (sparse data's zeros, a clipped bound):
-    # its segment is split into the keys before it, its copies and the keys
-    # after it, instead of the passes over memory
+    # one key making much of the row (sparse data's zeros, a clipped bound):
+    # one row is split by it first (radix_split, from 30% of the sample),
+    # then the keys before and after it sorted; in the segments (two rows,
+    # or a smaller share) a long segment that the key makes most of is split
+    # the same way, instead of the passes over memory
     if dt not in SUPPORTED:
         pytest.skip("no device support")
     rng = np.random.default_rng(31)
@@ -299,6 +301,7 @@ def test_radix_dominant_key(variant, dt, share):
     key = np.sort(h)[n // 3]                              # keys on both sides of it
     h[rng.random(n) < share] = key
     _check_sorts(h)
+    _check_sorts(np.stack([h, h[::-1]]), axis=1)
     if np.dtype(dt).kind == "f":
         # a NaN of one payload making most of the keys, NaNs of others among
         # them: every NaN keeps its bits, the numbers sort before them

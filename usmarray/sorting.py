@@ -18,6 +18,7 @@ __all__ = ["sort", "argsort", "top_k", "TopKResult"]
 
 
 _NET_TYPES = ("u1", "u2", "u4", "u8")
+_SPLIT_TYPES = ("i4", "u4", "f4", "i8", "u8", "f8")   # radix_split: 4- and 8-byte keys
 
 
 def _sort_names(t, qi):
@@ -44,6 +45,8 @@ def _sort_names(t, qi):
             names += [f"sort_cols<{t}>", f"sort_vec<{t}>"]
     names += [f"{k}<{t}, {i}>" for k in ("radix_bits", "radix_hist")
               for i in ((0, 1) if t in ("f2", "f4", "f8") else (0,))]
+    if _kernels.simd_kernels(qi) and t in _SPLIT_TYPES:
+        names.append(f"radix_split<{t}>")   # sorts where one key makes most of a row
     return names
 
 
@@ -66,11 +69,12 @@ def _sort_part(prefix, args):
 
 _kernels.register_family(_kernels.Family(
     ("sort_net", "sort_vec", "sort_cols", "sort_chunks", "merge_pass", "radix_bits", "radix_scan", "radix_hist",
-     "radix_scatter", "radix_rows", "radix_segments", "unique_count", "unique_scatter", "isin_sorted"),
+     "radix_scatter", "radix_rows", "radix_segments", "radix_split", "unique_count", "unique_scatter",
+     "isin_sorted"),
     "sort.cpp", lambda a: a[0], _sort_names, _kernels.device_types, _sort_part, cost=8,
     # (measured alone: sort_cols 1.4-1.8 s, sort_vec 0.4 s, a radix kernel 0.12 s)
     costs={"sort_cols": 40, "sort_vec": 10, "radix_bits": 3, "radix_hist": 3, "radix_scan": 3,
-           "radix_scatter": 3, "radix_rows": 3, "radix_segments": 3, "unique_count": 2,
+           "radix_scatter": 3, "radix_rows": 3, "radix_segments": 3, "radix_split": 1, "unique_count": 2,
            "unique_scatter": 2, "isin_sorted": 2}))
 
 

@@ -9,6 +9,10 @@
 
 namespace usm {
 
+// The rows of src sorted into k (and ix), by the algorithm for their length.
+Ev sort_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k, const ArrayRef *ix,
+             int64_t rows, int64_t n, bool desc);
+
 namespace {
 constexpr int64_t kSortChunk = 16;
 constexpr int64_t kRadixMinRow = 256;  // shorter rows: merge sort (fewer launches)
@@ -85,6 +89,71 @@ Ev copy_bytes(sycl::queue &q, char *dst, Allocation *da, const char *src, Alloca
   return enqueue(q, {da, sa}, [&](const std::vector<sycl::event> &deps) {
     return q.memcpy(dst, src, nbytes, deps);
   });
+}
+
+// The part [lo, lo + m) of a one-row buffer as a (1, m) row.
+ArrayRef row_part(const ArrayRef &a, Allocation *alloc, int64_t off, int64_t m) {
+  ArrayRef r = a;
+  r.alloc = alloc;
+  r.off = off;
+  r.nd = 2;
+  r.shape[0] = 1;
+  r.shape[1] = m;
+  r.strides[0] = m;
+  r.strides[1] = 1;
+  return r;
+}
+
+// One row of n keys split by `key` (the image less base that most keys
+// have, as radix_bits samples them) by radix_split: the keys before and
+// after it to tmp (n keys), its copies to their places in keys; then the
+// keys before it and after it sorted into keys (sort_rows: any algorithm,
+// even this split again for another key).
+Ev split_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k, int64_t n, bool desc,
+              uint64_t key, uint64_t base, Allocation *tmp) {
+  const sycl::kernel &split = kc.get("radix_split<" + std::string(kTypeName[k.tc]) + ">");
+  const int64_t B = std::min<int64_t>(256, std::max<int64_t>(1, n / 16384)), items = ceil_div(n, B);
+  std::unique_ptr<Allocation> pos(allocate(q, static_cast<size_t>(3 * B * 8), KIND_SHARED));
+  const int dflip = desc ? 1 : 0;
+  const uint64_t flip = desc ? ~uint64_t(0) : 0;
+  if (k.itemsize == 4) key = (key ^ flip) & 0xFFFFFFFFu;
+  else key ^= flip;
+  const char *sp = sr.data();
+  char *kp = k.data(), *tp = static_cast<char *>(tmp->ptr);
+  void *pp = pos->ptr;
+  auto launch = [&](int phase) {
+    return submit(q, {sr.alloc, k.alloc, tmp, pos.get()}, [&](auto &h) {
+      set_args(h, sp, n, items, key, base, dflip, phase, pp, tp, kp);
+      h.parallel_for(sycl::nd_range<1>{{static_cast<size_t>(B)}, {1}}, split);
+    });
+  };
+  launch(0);
+  pos->wait();
+  int64_t *pv = static_cast<int64_t *>(pos->ptr);
+  int64_t before = 0, same = 0;
+  for (int64_t b = 0; b < B; ++b) {
+    before += pv[3 * b];
+    same += pv[3 * b + 1];
+  }
+  int64_t pb = 0, ps = before, pa = before + same;
+  for (int64_t b = 0; b < B; ++b) {
+    const int64_t nb = std::min(n, (b + 1) * items) - std::min(n, b * items);
+    const int64_t lt = pv[3 * b], eq = pv[3 * b + 1];
+    pv[3 * b] = pb;
+    pv[3 * b + 1] = ps;
+    pv[3 * b + 2] = pa;
+    pb += lt;
+    ps += eq;
+    pa += nb - lt - eq;
+  }
+  Ev e = launch(1);
+  const int64_t after = before + same;
+  for (auto [lo, m] : {std::pair<int64_t, int64_t>{0, before}, {after, n - after}}) {
+    if (m == 1) e = copy_bytes(q, kp + lo * k.itemsize, k.alloc, tp + lo * k.itemsize, tmp, k.itemsize);
+    else if (m > 1)
+      e = sort_rows(q, kc, row_part(k, tmp, lo, m), row_part(k, k.alloc, k.off + lo, m), nullptr, 1, m, desc);
+  }
+  return e;
 }
 
 // LSD radix sort of the (rows, n) src into keys (and idx), n >= 2; see
@@ -169,6 +238,25 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     Ev e = copy_bytes(q, kp, ka, sp, sa, static_cast<size_t>(N * isz));
     if (with_idx) e = iota_rows(q, kc, k, *ix, rows, n);
     return e;
+  }
+  // CPU, one row of 4- or 8-byte keys of which one makes 30% of the sample or
+  // more (about the share whose sort costs the split's two passes): split by
+  // that key (radix_split), the others sorted on
+  if (kc.simd && rows == 1 && !with_idx && isz >= 4) {
+    std::vector<uint64_t> v(sample, sample + NS);
+    std::sort(v.begin(), v.end());
+    uint64_t key = 0;
+    int64_t most = 0;
+    for (int64_t j = 0, r = 1; j < NS; ++j, ++r) {
+      if (j + 1 == NS || v[j + 1] != v[j]) {
+        if (r > most) {
+          most = r;
+          key = v[j];
+        }
+        r = 0;
+      }
+    }
+    if (10 * most > 3 * NS) return split_sort(q, kc, sr, k, n, desc, key - base, base, kt.get());
   }
 
   int64_t W, items, bpr;
@@ -389,6 +477,13 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
                           "and int64 indices");
   const int64_t rows = k.shape[0], n = k.shape[1];
   if (rows == 0 || n == 0) return Event{};
+  return Event{sort_rows(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc)};
+}
+
+Ev sort_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef &k, const ArrayRef *ixp,
+             int64_t rows, int64_t n, bool desc) {
+  const bool with_idx = ixp != nullptr;
+  const ArrayRef &ix = with_idx ? *ixp : k;
   // rows up to net_max keys: a sorting network per row, one launch
   // (kernels/sycl/sort.cpp). 8-byte keys compare as (key, position) pairs,
   // not one packed integer: their 32-wide networks took 4x the compile time
@@ -396,14 +491,14 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
   const bool real = k.tc != TC_C8 && k.tc != TC_C16;
   const int64_t net_max = k.itemsize <= 4 ? 32 : 16;
   if (real && kc.simd && !with_idx && n >= 2 && n <= kColNetMax)
-    return Event{sort_cols(q, kc, sr, k, rows, n, desc)};
+    return sort_cols(q, kc, sr, k, rows, n, desc);
   if (real && kc.simd && with_idx && n > net_max && n <= kVecNetMax)
-    return Event{sort_vec(q, kc, sr, k, ix, rows, n, desc)};
-  if (real && n <= net_max) return Event{sort_net(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc,
-                                                  n <= 8 ? 8 : n <= 16 ? 16 : 32)};
+    return sort_vec(q, kc, sr, k, ix, rows, n, desc);
+  if (real && n <= net_max)
+    return sort_net(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc, n <= 8 ? 8 : n <= 16 ? 16 : 32);
   if (n >= 2 && k.tc != TC_C8 && k.tc != TC_C16 &&
       (n >= kRadixMinRow || (kc.simd && rows >= kRadixCpuMinRows && n >= kRadixCpuMinRowLength)))
-    return Event{radix_sort(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc)};
+    return radix_sort(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc);
   // merge sort: chunks sorted by the networks (complex keys: by insertion, in
   // place in keys, where the chunk sort sets the indices up), then merges
   const std::string targs = std::string(kTypeName[k.tc]) + (with_idx ? ", 1>" : ", 0>");
@@ -423,7 +518,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
       h.parallel_for(linear_range(rows * nch, kc.wg_size), chunks);
     });
   }
-  if (n <= chunk) return Event{e};
+  if (n <= chunk) return e;
   const size_t kbytes = static_cast<size_t>(rows * n * k.itemsize);
   const size_t ibytes = with_idx ? static_cast<size_t>(rows * n * 8) : 0;
   std::unique_ptr<Allocation> kt(allocate(q, kbytes, KIND_DEVICE));
@@ -445,7 +540,7 @@ Event sort(std::uintptr_t qref, KernelCache &kc, nb::handle src_h, nb::handle ke
     e = copy_bytes(q, kp, ka, bufk[1], kt.get(), kbytes);
     if (with_idx) e = copy_bytes(q, ip, ia, bufi[1], ita, ibytes);
   }
-  return Event{e};
+  return e;
 }
 
 } // namespace usm

@@ -809,12 +809,14 @@ inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dfl
         a = tk;
       }
       std::int64_t pb = 0, ps = before, pa = before + same;
-      for (std::int64_t i = 0; i < len; ++i) {
+      for (std::int64_t i = 0; i < len; ++i) {   // (no branch per key, as radix_split)
         const T v = a[i];
         const U u = whole(v);
-        if (u == key) keys[ps++] = v;
-        else if (u < key) keys[pb++] = v;
-        else keys[pa++] = v;
+        const bool eq = u == key, lt = u < key;
+        keys[eq ? ps : lt ? pb : pa] = v;
+        ps += eq;
+        pb += lt;
+        pa += !eq && !lt;
       }
       const std::int64_t after = before + same;
       if (before > 0) radix_run_wide_all<T>(keys, before, keys, tk, dflip, base, lowbits);
@@ -886,6 +888,50 @@ void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::i
     }
     radix_run<T, IDX>(tk + lo, IDX ? ti + lo : nullptr, hi - lo, keys + lo, IDX ? idx + lo : nullptr,
                       tk + lo, IDX ? ti + lo : nullptr, bytes, dflip, base);
+  }
+}
+
+// A three-way split of a row by one key, for CPU-form sorts of 4- and
+// 8-byte keys where that key makes most of the row (sparse data's zeros):
+// the keys before it and after it to tmp, its copies to keys, in place, so
+// that only the others are sorted (kernels/engine/sort.cpp). Work-item b
+// takes the keys [b * items, (b + 1) * items). Phase 0 counts its keys
+// before `key` and equal to it into pos[3b] and pos[3b + 1]; phase 1 moves
+// them to the positions the host then wrote to pos[3b .. 3b + 2]. Keys and
+// `key` are radix_key images less `base`, flipped for descending sorts.
+template <typename T>
+USM_KERNEL(1)
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
+void radix_split(kptr<const T> src, std::int64_t n, std::int64_t items, std::uint64_t key, std::uint64_t base,
+                 int dflip, int phase, kptr<std::int64_t> pos, kptr<T> tmp, kptr<T> keys) {
+  using U = typename uint_of<sizeof(T)>::type;
+  auto it = syclext::this_work_item::get_nd_item<1>();
+  const std::int64_t b = it.get_group(0), lo = b * items, hi = min64(n, lo + items);
+  const U flip = dflip ? U(~U(0)) : U(0), k = U(key);
+  const auto image = [&](const T &v) { return U(U(radix_key<T, 0>(v) - U(base)) ^ flip); };
+  if (phase == 0) {
+    std::int64_t before = 0, same = 0;
+    for (std::int64_t i = lo; i < hi; ++i) {
+      const U u = image(src[i]);
+      before += u < k;
+      same += u == k;
+    }
+    pos[3 * b] = before;
+    pos[3 * b + 1] = same;
+    return;
+  }
+  std::int64_t pb = pos[3 * b], ps = pos[3 * b + 1], pa = pos[3 * b + 2];
+  // (no branch per key: with keys of both kinds interleaved, branches
+  // mispredicted at every other key)
+  for (std::int64_t i = lo; i < hi; ++i) {
+    const T v = src[i];
+    const U u = image(v);
+    const bool same = u == k, before = u < k;
+    T *d = same ? &keys[ps] : before ? &tmp[pb] : &tmp[pa];
+    *d = v;
+    ps += same;
+    pb += before;
+    pa += !same && !before;
   }
 }
 
