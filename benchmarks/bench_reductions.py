@@ -11,7 +11,8 @@ float32; sum over axis 0 and axis 1 of a 4096x2048 float32 matrix; max of
 10**7 float64; argmax of 10**7 float32; sum of 4*10**7 float32 (160 MB,
 more than most CPUs' caches hold: a read from memory; no target);
 cumulative_sum of 10**7 float32; sort of 2*10**6 float32, int64, int32 and
-float64, and of 2*10**7 of each (usmarray and NumPy only); argsort of
+float64, and of 2*10**7 of each (usmarray and NumPy only), and of 2*10**6
+float32 of which 90% are zeros (sparse data; no target); argsort of
 2*10**6 float32 (NumPy stable); sort and argsort along the rows of a
 20000x100 array (many short rows; argsort without a target); unique_values of 10**7
 int32 with 10**4 distinct values; ``a[a > 0.5]`` of 10**7 float32; take of
@@ -75,6 +76,7 @@ def main(argv=None):
     si8 = rng.integers(-2 ** 62, 2 ** 62, ns, dtype=np.int64)
     si4 = rng.integers(-2 ** 31, 2 ** 31 - 1, ns, dtype=np.int32)
     sf8 = rng.random(ns)
+    sz = np.where(rng.random(ns) < 0.9, np.float32(0), sf)   # sparse data: 90% zeros
     uq = rng.integers(0, 10 ** 4, n, dtype=np.int32)
     idx = rng.integers(0, n, 10 ** 6, dtype=np.int64)
     g2 = a.reshape(4000, 2500)    # the take row's data, indexed by pairs
@@ -85,7 +87,7 @@ def main(argv=None):
     ro = np.argsort(rf, axis=1)   # an order per row, as argsort gives for take_along_axis
     w = a.copy()                  # scattered into
     v6 = b[:10 ** 6].copy()
-    hosts = dict(a=a, b=b, a64=a64, big=big, m=m, sf=sf, sf8=sf8, si8=si8, si4=si4, uq=uq, idx=idx,
+    hosts = dict(a=a, b=b, a64=a64, big=big, m=m, sf=sf, sf8=sf8, sz=sz, si8=si8, si4=si4, uq=uq, idx=idx,
                  rf=rf, ri8=ri8,
                  r10=r10, ro=ro, w=w, v6=v6, g2=g2, i0=i0, i1=i1)
     U = {k: ua.asarray(v) for k, v in hosts.items()}
@@ -168,6 +170,8 @@ def main(argv=None):
          (lambda v: lambda: np.sort(v))(big_sorts[key]), None, 2 * nb * big_sorts[key].itemsize, 1.0)
         for name, key in (("float32", "bf4"), ("float64", "bf8"), ("int32", "bi4"), ("int64", "bi8"))
     ] + [
+        ("sort, 2e6 float32, 90% zeros", lambda: (ua.sort(U["sz"]), sync()), lambda: np.sort(sz),
+         lambda d, D: d.sort(D["sz"]), 2 * ns * f4, None),
         ("argsort, 2e6 float32 (NumPy stable)", lambda: (ua.argsort(U["sf"]), sync()),
          lambda: np.argsort(sf, kind="stable"), lambda d, D: d.argsort(D["sf"], stable=True),
          ns * (f4 + i8), 1.0),
