@@ -257,6 +257,12 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       }
     }
     if (10 * most > 3 * NS) return split_sort(q, kc, sr, k, n, desc, key - base, base, kt.get());
+    // floats with NaNs: the NaNs split off (their image is the largest), so
+    // that the numbers sort as mapped floats (radix_segments)
+    if (is_float && nan) {
+      const uint64_t top_image = isz == 4 ? 0xFFFFFFFFu : ~uint64_t(0);
+      return split_sort(q, kc, sr, k, n, desc, top_image - base, base, kt.get());
+    }
   }
 
   int64_t W, items, bpr;

@@ -646,7 +646,7 @@ template <typename T> inline void wide_copy(const T *a, std::int64_t len, T *key
 // lsd_width(len), every digit counted in one more read when their counts fit,
 // else each before its pass.
 template <typename T>
-inline void radix_lsd_wide(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T> &image,
+__attribute__((noinline)) inline void radix_lsd_wide(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T> &image,
                            int bits) {
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int kCounts = 2 << kLsdBits;
@@ -688,7 +688,7 @@ inline void radix_lsd_wide(const T *a, std::int64_t len, T *keys, T *tk, const W
 // One MSD pass: a to out by the w bits of the images from `shift`; end[d]
 // then is where bucket d ends.
 template <typename T>
-inline void wide_msd_pass(const T *a, std::int64_t len, T *out, const WideImage<T> &image, int shift,
+__attribute__((noinline)) inline void wide_msd_pass(const T *a, std::int64_t len, T *out, const WideImage<T> &image, int shift,
                           int w, std::uint32_t *end) {
   using U = typename uint_of<sizeof(T)>::type;
   const U mask = (U(1) << w) - 1;
@@ -707,7 +707,7 @@ inline void wide_msd_pass(const T *a, std::int64_t len, T *out, const WideImage<
 // A run of at most about kMsdLevel keys into keys (see radix_run_wide);
 // `bits`: those that vary.
 template <typename T>
-inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T> &image,
+__attribute__((noinline)) inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const WideImage<T> &image,
                           int bits) {
   using U = typename uint_of<sizeof(T)>::type;
   const int wmax = lsd_width(len);
@@ -747,7 +747,7 @@ inline void radix_run_msd(const T *a, std::int64_t len, T *keys, T *tk, const Wi
 // `lowbits`: the bits below a leading digit all keys share (no read for
 // the range), or 0.
 template <typename T>
-inline void radix_run_wide_all(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base,
+__attribute__((noinline)) inline void radix_run_wide_all(const T *a, std::int64_t len, T *keys, T *tk, int dflip, std::uint64_t base,
                                int lowbits) {
   using U = typename uint_of<sizeof(T)>::type;
   const WideImage<T> whole{U(base), dflip ? U(~U(0)) : U(0), U(0)};
@@ -865,19 +865,25 @@ void radix_segments(kptr<T> tk, kptr<std::int64_t> ti, kptr<T> keys, kptr<std::i
     if (hi <= lo) continue;
     if constexpr (sizeof(T) >= 4 && !IDX) {
       // (sorts of 2e6 int32 / float32 keys: 15-25% faster than by bytes)
-      if (usmk::is_float_v<T> && mapped) {
-        // the images sorted as unsigned integers, then mapped back: moved
-        // as floats, they went through the vector registers (2e7 float64
-        // keys: segments 50% slower than the same bits as int64)
-        using U = typename uint_of<sizeof(T)>::type;
-        U *ku = reinterpret_cast<U *>(&keys[0]);
-        radix_run_wide<U>(reinterpret_cast<U *>(&tk[0]) + lo, hi - lo, ku + lo, reinterpret_cast<U *>(&tk[0]) + lo,
-                          dflip, base, lowbits);
-        for (std::int64_t i = lo; i < hi; ++i) keys[i] = unmap_key<T>(ku[i]);
+      if constexpr (usmk::is_float_v<T>) {
+        if (mapped) {
+          // the images sorted as unsigned integers, then mapped back: moved
+          // as floats, they went through the vector registers (2e7 float64
+          // keys: segments 50% slower than the same bits as int64). Floats
+          // with NaNs (several rows: one row's NaNs are split off first,
+          // kernels/engine/sort.cpp) go by bytes, below: radix_run_wide
+          // compiled for the float type too took a second to compile.
+          using U = typename uint_of<sizeof(T)>::type;
+          U *ku = reinterpret_cast<U *>(&keys[0]);
+          radix_run_wide<U>(reinterpret_cast<U *>(&tk[0]) + lo, hi - lo, ku + lo,
+                            reinterpret_cast<U *>(&tk[0]) + lo, dflip, base, lowbits);
+          for (std::int64_t i = lo; i < hi; ++i) keys[i] = unmap_key<T>(ku[i]);
+          continue;
+        }
       } else {
         radix_run_wide<T>(tk + lo, hi - lo, keys + lo, tk + lo, dflip, base, lowbits);
+        continue;
       }
-      continue;
     }
     if constexpr (usmk::is_float_v<T> && !IDX) {
       if (mapped) {
