@@ -52,17 +52,18 @@ def _sort_names(t, qi):
 
 # what a first call compiles: the kernels of one algorithm for the key type
 # (the engine picks the radix sort, the networks (scalar or, on CPUs,
-# vector) or merges by row length; unique_* and isin have kernels of theirs;
+# vector) or merges by row length; radix_rows, a row per work-item, serves
+# one row of up to 2^18 keys and many rows; unique_* and isin have kernels of theirs;
 # the one-group scan serves the radix sort and unique_*, which would
 # otherwise compile the whole radix sort for it)
 _SORT_PARTS = {"sort_net": "net", "sort_vec": "vec", "sort_cols": "cols", "sort_chunks": "merge",
                "merge_pass": "merge", "unique_count": "unique", "unique_scatter": "unique",
-               "isin_sorted": "isin", "radix_scan": "scan"}
+               "isin_sorted": "isin", "radix_scan": "scan", "radix_rows": "rows"}
 
 
 def _sort_part(prefix, args):
     stage = _SORT_PARTS.get(prefix, "radix")
-    if stage == "net":   # the networks of a sort or of an argsort (args[1])
+    if stage in ("net", "rows"):   # those of a sort or of an argsort (args[1])
         return (stage, args[0], args[1])
     return (stage, args[0])
 

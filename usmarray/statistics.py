@@ -81,32 +81,38 @@ def _lerp(lo, hi, t):
     return searching.where(ew.greater_equal(t, 0.5), from_hi, from_lo)
 
 
-def _q_on_device(name, a, q, scale):
-    """`q` / `scale` as a usm_ndarray on a's queue (checked to lie in [0, 1]),
-    and whether the result keeps a's float type (NEP 50: a weak Python number,
-    and NumPy's rule for integer q)."""
+def _q_values(name, a, q, scale):
+    """`q` / `scale` (checked to lie in [0, 1]): as a NumPy array in the type
+    the positions are computed in when q is on the host, else as a
+    usm_ndarray on a's queue (the other None); and whether the result keeps
+    a's float type (NEP 50: a weak Python number, and NumPy's rule for
+    integer q)."""
     weak = isinstance(q, (int, float)) and not isinstance(q, np.generic)
+    qh = qd = None
     if isinstance(q, usm_ndarray):
         qd = q if q.dtype.kind == "f" else _copy.astype(q, q._q.float)
         if scale != 1:
             qd = ew.divide(qd, float(scale))
         valid = reduction.all(ew.logical_and(ew.greater_equal(qd, 0), ew.less_equal(qd, 1)))
+        ndim = qd.ndim
     else:
         qh = np.asarray(q)
         qdt = qh.dtype if qh.dtype in (np.float16, np.float32) else a._q.float
         weak = weak or (qh.dtype.kind in "biu" and scale == 1)   # (percentile divides first)
         qh = qh.astype(np.float64) / scale
         valid = bool(np.all((qh >= 0) & (qh <= 1)))
-        qd = creation.asarray(qh, dtype=qdt, sycl_queue=a.sycl_queue)
-    if qd.ndim > 1:
+        qh = qh.astype(qdt)
+        ndim = qh.ndim
+    if ndim > 1:
         raise ValueError(f"{name}: q must be a scalar or 1-d")
     if not bool(valid):   # (the host waits here for a device q)
         raise ValueError(f"{name}: {'percentiles' if scale != 1 else 'quantiles'} must be "
                          f"in the range [0, {scale}]")
-    return qd, weak
+    return qh, qd, weak
 
 
 _PICK = {"lower": ew.floor, "higher": ew.ceil, "nearest": ew.round}   # (NumPy's round: half to even)
+_PICK_HOST = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}
 
 
 def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
@@ -118,7 +124,7 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
                          f"{', '.join(_METHODS)})")
     if a.dtype.kind == "c":
         raise TypeError(f"{name}: a must be an array of real numbers")
-    qd, weak_q = _q_on_device(name, a, q, scale)
+    qh, qd, weak_q = _q_values(name, a, q, scale)
     discrete = method in _PICK
     if a.dtype.kind == "b" and not discrete:   # (NumPy: no boolean subtract)
         raise TypeError(f"{name}: method={method!r} is not defined for bool input")
@@ -128,33 +134,55 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
     if n == 0:
         raise IndexError(f"{name}: cannot take a quantile of an empty slice")
     s = sorting.sort(x, axis=-1)
-    qv = manipulation.reshape(qd, (-1,))
-    pick = _PICK.get(method, ew.floor)
-    if skip_nan and s.dtype.kind == "f":
+    per_slice = skip_nan and s.dtype.kind == "f"
+    if per_slice:
         # per slice: positions among its k non-NaN values (the first k after the sort)
         k = reduction.sum(ew.logical_not(ew.isnan(s)), axis=-1, keepdims=True)
-        last = ew.maximum(ew.subtract(k, 1), 0)
-        vi = ew.multiply(qv, _copy.astype(ew.subtract(k, 1), qv.dtype))
-        lo = ew.minimum(ew.maximum(_copy.astype(pick(vi), _dtypes.int64), 0), last)
-        hi = ew.minimum(ew.add(lo, 1), last)
-        gather = take_along_axis
-        nan_where = ew.equal(k, 0)   # all-NaN slices (NumPy also warns)
+    if qh is not None:
+        # q on the host: the positions computed here, in q's type as on the
+        # device (nan*: after reading the counts back), instead of a dozen
+        # small kernels (half of nanquantile's first-call compile)
+        kh = _copy.asnumpy(k) if per_slice else np.int64(n)
+        vi = qh.reshape(-1) * (kh - 1).astype(qh.dtype)
+        last = np.maximum(kh - 1, 0)
+        lo = np.minimum(np.maximum(_PICK_HOST.get(method, np.floor)(vi).astype(np.int64), 0), last)
+        hi, frac = np.minimum(lo + 1, last), vi - np.floor(vi)
+        if method == "midpoint":
+            frac = (frac != 0).astype(frac.dtype) * frac.dtype.type(0.5)
+        if per_slice:
+            nan_where = creation.asarray(kh == 0, sycl_queue=s.sycl_queue) if (kh == 0).any() else None
+        else:
+            nan_where = _has_nan(s)
+        q_shape, q_dtype = qh.shape, qh.dtype
+        tdt = s.dtype if weak_q else _dtypes.result_type(s.dtype, q_dtype)   # (t, below)
+        lo, hi = (creation.asarray(v, sycl_queue=s.sycl_queue) for v in (lo, hi))
+        frac = creation.asarray(frac.astype(tdt), sycl_queue=s.sycl_queue)
     else:
-        vi = ew.multiply(qv, float(n - 1))
-        lo = ew.clip(_copy.astype(pick(vi), _dtypes.int64), 0, n - 1)
-        hi = ew.clip(ew.add(lo, 1), 0, n - 1)
-        gather = take
-        nan_where = _has_nan(s)
-    r = gather(s, lo, axis=-1)
-    if not discrete:
+        qv = manipulation.reshape(qd, (-1,))
+        pick = _PICK.get(method, ew.floor)
+        if per_slice:
+            last = ew.maximum(ew.subtract(k, 1), 0)
+            vi = ew.multiply(qv, _copy.astype(ew.subtract(k, 1), qv.dtype))
+            lo = ew.minimum(ew.maximum(_copy.astype(pick(vi), _dtypes.int64), 0), last)
+            hi = ew.minimum(ew.add(lo, 1), last)
+            nan_where = ew.equal(k, 0)   # all-NaN slices (NumPy also warns)
+        else:
+            vi = ew.multiply(qv, float(n - 1))
+            lo = ew.clip(_copy.astype(pick(vi), _dtypes.int64), 0, n - 1)
+            hi = ew.clip(ew.add(lo, 1), 0, n - 1)
+            nan_where = _has_nan(s)
         frac = ew.subtract(vi, ew.floor(vi))
         if method == "midpoint":
             frac = ew.multiply(_copy.astype(ew.not_equal(frac, 0), frac.dtype), 0.5)
+        q_shape, q_dtype = qd.shape, qd.dtype
+    gather = take_along_axis if per_slice else take
+    r = gather(s, lo, axis=-1)
+    if not discrete:
         # NumPy: the neighbours' difference in a's type, the weights in result_type(a, q)
-        t = _copy.astype(frac, r.dtype if weak_q else _dtypes.result_type(r.dtype, qd.dtype),
+        t = _copy.astype(frac, r.dtype if weak_q else _dtypes.result_type(r.dtype, q_dtype),
                          copy=False)
         r = _lerp(r, gather(s, hi, axis=-1), t)
-    return _finish(r, nan_where, qd.shape, keep_shape, keepdims)
+    return _finish(r, nan_where, q_shape, keep_shape, keepdims)
 
 
 @compiled_together
