@@ -496,18 +496,19 @@ Ev sort_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef
   // of the rest of the bundle.
   const bool real = k.tc != TC_C8 && k.tc != TC_C16;
   const int64_t net_max = k.itemsize <= 4 ? 32 : 16;
-  // (one row of kRadixCpuMinRowLength keys or more: radix_rows, one
-  // work-item, as fast from 64 keys to 300 and twice as fast at 1000, and a
-  // first call compiles it in 0.8 s, sort_cols in 1.8)
-  const bool one_row = kc.simd && rows == 1 && n >= kRadixCpuMinRowLength;
-  if (real && kc.simd && !with_idx && n >= 2 && n <= kColNetMax && !one_row)
+  // CPU, one row up to 2^18 keys: radix_rows, one work-item (as fast as
+  // sort_cols up to 300 keys and twice as fast at 1000; a first call
+  // compiles it in 0.8 s, sort_cols in 1.8, and sort_vec for argsorts)
+  if (real && kc.simd && rows == 1 && n >= 2 && n <= kRadixCpuOneRow)
+    return radix_sort(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc);
+  if (real && kc.simd && !with_idx && n >= 2 && n <= kColNetMax)
     return sort_cols(q, kc, sr, k, rows, n, desc);
   if (real && kc.simd && with_idx && n > net_max && n <= kVecNetMax)
     return sort_vec(q, kc, sr, k, ix, rows, n, desc);
   if (real && n <= net_max)
     return sort_net(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc, n <= 8 ? 8 : n <= 16 ? 16 : 32);
   if (n >= 2 && k.tc != TC_C8 && k.tc != TC_C16 &&
-      (n >= kRadixMinRow || one_row || (kc.simd && rows >= kRadixCpuMinRows && n >= kRadixCpuMinRowLength)))
+      (n >= kRadixMinRow || (kc.simd && rows >= kRadixCpuMinRows && n >= kRadixCpuMinRowLength)))
     return radix_sort(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc);
   // merge sort: chunks sorted by the networks (complex keys: by insertion, in
   // place in keys, where the chunk sort sets the indices up), then merges

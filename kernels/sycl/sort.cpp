@@ -252,7 +252,7 @@ inline int lut_digit(const T &v, int shift, int dflip, const std::uint8_t *lut, 
 // scalar code, most of a pass's time).
 constexpr int kDigitChunk = 256;
 template <typename T, int ZEQ, bool LUT>
-inline void chunk_digits(const T *keys, int shift, int dflip, const std::uint8_t *lut, std::uint64_t base,
+__attribute__((noinline)) void chunk_digits(const T *keys, int shift, int dflip, const std::uint8_t *lut, std::uint64_t base,
                          std::uint8_t *dig, typename uint_of<sizeof(T)>::type *img) {
   using U = typename uint_of<sizeof(T)>::type;
   constexpr int VL = usm::simd_lanes(sizeof(T));
@@ -397,7 +397,11 @@ void radix_scatter(kptr<const T> kin, kptr<const std::int64_t> iin, kptr<T> kout
     auto pass = [&](auto in_m, auto out_m, auto by_lut) {
       std::int64_t i = k.lo;
       // (8-byte keys by the table: per key, 15-20% faster than in chunks)
-      if constexpr (kChunkDigits<T> && !decltype(in_m)::value && !(sizeof(T) == 8 && decltype(by_lut)::value)) {
+      // (the leading passes of sorts only, floats' writing images: others
+      // keep the per-key loop, for the compile time)
+      if constexpr (kChunkDigits<T> && !IDX && !decltype(in_m)::value &&
+                    usmk::is_float_v<T> == decltype(out_m)::value &&
+                    !(sizeof(T) == 8 && decltype(by_lut)::value)) {
         using U = typename uint_of<sizeof(T)>::type;
         constexpr bool OUT_M = decltype(out_m)::value;
         std::uint8_t dig[kDigitChunk];
