@@ -91,6 +91,23 @@ Ev copy_bytes(sycl::queue &q, char *dst, Allocation *da, const char *src, Alloca
   });
 }
 
+// How often the most common of the S sampled keys occurs; `key` gets it.
+int64_t most_common(const uint64_t *sample, int64_t S, uint64_t &key) {
+  std::vector<uint64_t> v(sample, sample + S);
+  std::sort(v.begin(), v.end());
+  int64_t most = 0;
+  for (int64_t j = 0, r = 1; j < S; ++j, ++r) {
+    if (j + 1 == S || v[j + 1] != v[j]) {
+      if (r > most) {
+        most = r;
+        key = v[j];
+      }
+      r = 0;
+    }
+  }
+  return most;
+}
+
 // The part [lo, lo + m) of a one-row buffer as a (1, m) row.
 ArrayRef row_part(const ArrayRef &a, Allocation *alloc, int64_t off, int64_t m) {
   ArrayRef r = a;
@@ -239,23 +256,13 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     if (with_idx) e = iota_rows(q, kc, k, *ix, rows, n);
     return e;
   }
-  // CPU, one row of 4- or 8-byte keys of which one makes 30% of the sample or
-  // more (about the share whose sort costs the split's two passes): split by
-  // that key (radix_split), the others sorted on
+  // CPU sorts of 4- and 8-byte keys: the sample's most common key. One row
+  // of which it makes 30% of the sample or more (about the share whose sort
+  // costs the split's two passes): split by it (radix_split), the others
+  // sorted on
+  uint64_t key = 0;
+  const int64_t most = kc.simd && !with_idx && isz >= 4 ? most_common(sample, NS, key) : 0;
   if (kc.simd && rows == 1 && !with_idx && isz >= 4) {
-    std::vector<uint64_t> v(sample, sample + NS);
-    std::sort(v.begin(), v.end());
-    uint64_t key = 0;
-    int64_t most = 0;
-    for (int64_t j = 0, r = 1; j < NS; ++j, ++r) {
-      if (j + 1 == NS || v[j + 1] != v[j]) {
-        if (r > most) {
-          most = r;
-          key = v[j];
-        }
-        r = 0;
-      }
-    }
     if (10 * most > 3 * NS) return split_sort(q, kc, sr, k, n, desc, key - base, base, kt.get());
     // floats with NaNs: the NaNs split off (their image is the largest), so
     // that the numbers sort as mapped floats (radix_segments)
@@ -345,19 +352,8 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
     // A segment over a core's share goes to the passes over memory, unless
     // one key makes most of it (sparse data's zeros, a clipped bound):
     // radix_run_wide then places that key's copies and sorts the rest, and
-    // a segment of only that key is a copy. The sample's most common key.
-    int64_t mode = 0;
-    if (!with_idx && isz >= 4) {
-      std::vector<uint64_t> v(sample, sample + NS);
-      std::sort(v.begin(), v.end());
-      for (int64_t j = 0, r = 1; j < NS; ++j, ++r) {
-        if (j + 1 == NS || v[j + 1] != v[j]) {
-          mode = std::max(mode, r);
-          r = 0;
-        }
-      }
-    }
-    const bool dominant = mode * 2 * n >= largest * NS;   // half of the largest segment or more
+    // a segment of only that key is a copy.
+    const bool dominant = most * 2 * n >= largest * NS;   // half of the largest segment or more
     // (radix_run counts in 32 bits)
     if ((largest * share <= n || dominant) && largest < (int64_t(1) << 31)) {
       submit(q, {counts.get()}, [&](auto &h) {
