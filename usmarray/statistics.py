@@ -5,7 +5,8 @@
 Each is composed of usmarray functions (sort, take, where, sum, ...) and
 runs on the array's device; the host waits only where NumPy's semantics
 need a Python value (``average``'s zero-weight check, the range check of a
-device ``q``). NumPy's functions on usm_ndarrays dispatch here
+device ``q``) and where the nan* quantiles of a host ``q`` read each slice's
+count of numbers back (their positions are then computed on the host). NumPy's functions on usm_ndarrays dispatch here
 (numpy_protocols.FUNCTIONS).
 """
 
@@ -156,7 +157,7 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
         q_shape, q_dtype = qh.shape, qh.dtype
         tdt = s.dtype if weak_q else _dtypes.result_type(s.dtype, q_dtype)   # (t, below)
         lo, hi = (creation.asarray(v, sycl_queue=s.sycl_queue) for v in (lo, hi))
-        frac = creation.asarray(frac.astype(tdt), sycl_queue=s.sycl_queue)
+        frac = None if discrete else creation.asarray(frac.astype(tdt), sycl_queue=s.sycl_queue)
     else:
         qv = manipulation.reshape(qd, (-1,))
         pick = _PICK.get(method, ew.floor)
