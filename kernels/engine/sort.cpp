@@ -331,9 +331,10 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       return largest;
     };
     // the largest segment of the leading digit as the sample sees it
-    int64_t sampled[kRadixDigits] = {}, most = 0;
-    for (int64_t j = 0; j < NS; ++j) most = std::max(most, ++sampled[((sample[j] - base) >> lead) & 0xff]);
-    const int64_t expect = most * n / NS;
+    int64_t sampled[kRadixDigits] = {}, in_digit = 0;
+    for (int64_t j = 0; j < NS; ++j)
+      in_digit = std::max(in_digit, ++sampled[((sample[j] - base) >> lead) & 0xff]);
+    const int64_t expect = in_digit * n / NS;
     if ((expect * 8 > n || (isz == 8 && expect > kRadixCpuSegment)) && isz >= 4 && top >= kLutBits - 1) {
       // Skewed (floats of a few exponents, of both signs): buckets of the
       // kLutBits bits down from the highest that varies, by a table made from
