@@ -22,7 +22,10 @@
 // its bits).
 // Work-groups of one work-item with long runs are the CPU form (a serial
 // counting sort per block, one core each); the same kernels in groups of
-// kRadixGroup are the form for GPUs.
+// kRadixGroup are the form for GPUs. The CPU form also has: radix_rows (a
+// row per work-item), one pass by the leading digit then radix_segments
+// (each segment sorted in the cache), and radix_split (one row split by a
+// key most of its keys share); kernels/engine/sort.cpp picks among them.
 //
 // Sorting networks: rows of at most 32 keys (16 of 8 bytes), real types, below.
 //
