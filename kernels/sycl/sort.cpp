@@ -781,6 +781,36 @@ __attribute__((noinline)) inline void radix_run_wide_all(const T *a, std::int64_
   }
 }
 
+// How many keys of src[lo, hi) come before `key` and are equal to it, by
+// their images.
+template <typename T, class I, typename U>
+inline void count_by_key(const T *src, std::int64_t lo, std::int64_t hi, const I &image, U key,
+                         std::int64_t &before, std::int64_t &same) {
+  for (std::int64_t i = lo; i < hi; ++i) {
+    const U u = image(src[i]);
+    before += u < key;
+    same += u == key;
+  }
+}
+
+// The keys of src[lo, hi) in order: those before `key` to bout from bp on,
+// its copies to sout from sp, the others to aout from ap. No branch per key:
+// with keys of both kinds interleaved, branches mispredicted at every other
+// key.
+template <typename T, class I, typename U>
+inline void move_by_key(const T *src, std::int64_t lo, std::int64_t hi, const I &image, U key, T *bout,
+                        std::int64_t bp, T *sout, std::int64_t sp, T *aout, std::int64_t ap) {
+  for (std::int64_t i = lo; i < hi; ++i) {
+    const T v = src[i];
+    const U u = image(v);
+    const bool same = u == key, before = u < key;
+    *(same ? &sout[sp] : before ? &bout[bp] : &aout[ap]) = v;
+    sp += same;
+    bp += before;
+    ap += !same && !before;
+  }
+}
+
 // A long run of which one key makes most (sampled: kDominantSample keys):
 // the keys before it, its copies and those after it to their places in
 // keys (one read to count, one to move), and the first and last parts
@@ -806,26 +836,13 @@ inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dfl
     }
     if (2 * most > kDominantSample) {
       std::int64_t before = 0, same = 0;
-      for (std::int64_t i = 0; i < len; ++i) {
-        const U u = whole(a[i]);
-        before += u < key;
-        same += u == key;
-      }
+      count_by_key(a, 0, len, whole, key, before, same);
       if (a == keys) {
         wide_copy<T>(a, len, tk);
         a = tk;
       }
-      std::int64_t pb = 0, ps = before, pa = before + same;
-      for (std::int64_t i = 0; i < len; ++i) {   // (no branch per key, as radix_split)
-        const T v = a[i];
-        const U u = whole(v);
-        const bool eq = u == key, lt = u < key;
-        keys[eq ? ps : lt ? pb : pa] = v;
-        ps += eq;
-        pb += lt;
-        pa += !eq && !lt;
-      }
       const std::int64_t after = before + same;
+      move_by_key(a, 0, len, whole, key, keys, 0, keys, before, keys, after);
       if (before > 0) radix_run_wide_all<T>(keys, before, keys, tk, dflip, base, lowbits);
       if (len > after) radix_run_wide_all<T>(keys + after, len - after, keys + after, tk + after, dflip, base, lowbits);
       return;
@@ -920,32 +937,16 @@ void radix_split(kptr<const T> src, std::int64_t n, std::int64_t items, std::uin
   using U = typename uint_of<sizeof(T)>::type;
   auto it = syclext::this_work_item::get_nd_item<1>();
   const std::int64_t b = it.get_group(0), lo = b * items, hi = min64(n, lo + items);
-  const U flip = dflip ? U(~U(0)) : U(0), k = U(key);
-  const auto image = [&](const T &v) { return U(U(radix_key<T, 0>(v) - U(base)) ^ flip); };
+  const WideImage<T> image{U(base), dflip ? U(~U(0)) : U(0), U(0)};
+  const U k = U(key);
   if (phase == 0) {
     std::int64_t before = 0, same = 0;
-    for (std::int64_t i = lo; i < hi; ++i) {
-      const U u = image(src[i]);
-      before += u < k;
-      same += u == k;
-    }
+    count_by_key(&src[0], lo, hi, image, k, before, same);
     pos[3 * b] = before;
     pos[3 * b + 1] = same;
     return;
   }
-  std::int64_t pb = pos[3 * b], ps = pos[3 * b + 1], pa = pos[3 * b + 2];
-  // (no branch per key: with keys of both kinds interleaved, branches
-  // mispredicted at every other key)
-  for (std::int64_t i = lo; i < hi; ++i) {
-    const T v = src[i];
-    const U u = image(v);
-    const bool same = u == k, before = u < k;
-    T *d = same ? &keys[ps] : before ? &tmp[pb] : &tmp[pa];
-    *d = v;
-    ps += same;
-    pb += before;
-    pa += !same && !before;
-  }
+  move_by_key(&src[0], lo, hi, image, k, &tmp[0], pos[3 * b], &keys[0], pos[3 * b + 1], &tmp[0], pos[3 * b + 2]);
 }
 
 // ------------------------------------------------------------- unique
