@@ -12,7 +12,7 @@ namespace usm {
 
 namespace {
 
-// Steps of 8 blocks per work-item of rng_vec (kernels/sycl/philox.hpp kVecGroups).
+// Groups of 8 blocks per work-item of rng_vec (kernels/sycl/philox.hpp kVecGroups).
 constexpr int64_t kRngVecGroups = 4;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }

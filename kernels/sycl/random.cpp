@@ -158,9 +158,9 @@ inline usmk::raw_vec<T, L> from_draws(usmk::raw_vec<U, L> x, u64 a, u64 b, u64 t
 
 // CPU vector-block variant (usmk::simd_blocks' conventions): the host
 // launches it when the call starts at a block boundary (first == 0, no
-// lead) with scalar parameters and an aligned result. Each step computes 8
-// blocks in 512-bit vectors; results are stored as whole vectors, streamed
-// past the caches for large results.
+// lead) with scalar parameters and an aligned result. A work-item computes
+// 32 blocks at once (words_of_groups), then stores their elements as whole
+// vectors, streamed past the caches for large results.
 template <int D, typename T>
 USM_SIMD_KERNEL
 void rng_vec(USM_RNG_ARGS) {
@@ -172,13 +172,15 @@ void rng_vec(USM_RNG_ARGS) {
   u64 t = 0;
   if constexpr (D == D_INT32) t = ((u64(1) << 32) - (b + 1)) % (b + 1);
   const std::int64_t q0 = usmk::linear_id() * kVecGroups;
+  if (q0 * per_group >= n) return;
+  u64 all[32 * kVecGroups];
+  words_of_groups(pos, static_cast<u64>(q0), all);
   usmk::with_streaming<T>(n, [&](auto S) {
 #pragma unroll 1
     for (int s = 0; s < kVecGroups; ++s) {
       const std::int64_t q = q0 + s, e0 = q * per_group;
       if (e0 >= n) return;
-      u64 words[32];
-      words_of_group(pos, static_cast<u64>(q), words);
+      const u64 *words = all + 32 * s;
       if (e0 + per_group > n) {  // the last, partial group: item by item
         for (int k = 0; e0 + k < n; ++k) {
           const u64 d = halves ? u64(reinterpret_cast<const u32 *>(words)[k]) : words[k];

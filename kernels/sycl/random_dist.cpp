@@ -340,13 +340,15 @@ void rng_dist_vec(USM_RNG_ARGS) {
   constexpr int L = 16;
   const C pa_ = from_bits<C>(a), pb_ = from_bits<C>(b);
   const std::int64_t q0 = usmk::linear_id() * kVecGroups;
+  if (q0 * 32 >= n) return;
+  u64 all[32 * kVecGroups];
+  words_of_groups(pos, static_cast<u64>(q0), all);
   usmk::with_streaming<T>(n, [&](auto S) {
 #pragma unroll 1
     for (int s = 0; s < kVecGroups; ++s) {
       const std::int64_t q = q0 + s, e0 = q * 32;
       if (e0 >= n) return;
-      u64 words[32];
-      words_of_group(pos, static_cast<u64>(q), words);
+      const u64 *words = all + 32 * s;
       if (e0 + 32 > n) {  // the last, partial group: item by item
         for (int k = 0; e0 + k < n; ++k)
           out[e0 + k] = static_cast<T>(of_words<D, C>(words, k, pa_, pb_));
