@@ -603,10 +603,12 @@ def test_arg_rows_lengths(variant, dt):
     _check(ua.sum(ua.zeros((5000, 0), dtype=dt), axis=1), np.zeros(5000, dtype=_sum_dtype(dt)))
 
 
-# long runs (around 512 and 1024 items, and many thousands): ties across a
-# work-item's vectors and chains, the first extreme in a later part of the
-# row, increasing rows, -0.0/+0.0, NaNs in the middle and in the tail
-_LONG_LENGTHS = [511, 512, 513, 1023, 1024, 1025, 2047, 4101, 70001]
+# long runs (around 512 and 1024 items, around the vector-block argmax's runs
+# of 256 vectors, and many thousands): ties across a work-item's vectors,
+# chains and runs, the first extreme in a later part of the row, increasing
+# rows, -0.0/+0.0, NaNs in the middle and in the tail, infinities without
+# NaNs (the runs' NaN flag goes up for them too)
+_LONG_LENGTHS = [511, 512, 513, 1023, 1024, 1025, 2047, 2049, 4095, 4096, 4101, 8193, 70001]
 
 
 @pytest.mark.parametrize("dt", ["float32", "float64", "int32", "int64", "uint32"])
@@ -616,7 +618,7 @@ def test_arg_long_rows(variant, dt):
         pytest.skip("no float64")
     rng = np.random.default_rng(5)
     for k in _LONG_LENGTHS:
-        h = rng.integers(0, 50, size=(6, k)).astype(dt)   # ties across blocks
+        h = rng.integers(0, 50, size=(8, k)).astype(dt)   # ties across blocks
         # row 1: the extreme first in a later block, and again further on
         h[1, :] = 7
         h[1, min(k - 1, 1500)] = 99
@@ -632,11 +634,19 @@ def test_arg_long_rows(variant, dt):
             h[5, k // 2] = np.nan             # in a middle block...
             h[5, k - 3] = np.nan              # ...and a later one: the first wins
             h[0, 0] = -np.inf
+            h[6, k // 4] = np.inf             # infinities, no NaN
+            h[6, k // 2] = -np.inf
+        # row 7: the extreme in the first run, equal values in later runs only
+        h[7, :] = 5
+        h[7, 3] = h[7, k - 5] = 60
+        h[7, 1] = h[7, k - 1] = 1
         x = ua.asarray(h)
         for f in ("argmax", "argmin"):
             for got, exp in ((getattr(ua, f)(x, axis=1), getattr(np, f)(h, axis=1)),
                              (getattr(ua, f)(x[1]), getattr(np, f)(h[1])),
-                             (getattr(ua, f)(x[5]), getattr(np, f)(h[5]))):
+                             (getattr(ua, f)(x[5]), getattr(np, f)(h[5])),
+                             (getattr(ua, f)(x[6]), getattr(np, f)(h[6])),
+                             (getattr(ua, f)(x[7]), getattr(np, f)(h[7]))):
                 try:
                     _check(got, exp)
                 except AssertionError as e:

@@ -338,32 +338,6 @@ template <class Op, typename VT, int L> inline VT lane_tree(raw_vec<VT, L> v) {
   }
 }
 
-// argmax/argmin's lanes (values v, indices i) in a tree of vector halves:
-// a better value, or an equal one at a smaller index. Returns the index and
-// sets `best` to the value.
-template <bool MAX, typename T, typename IT, int L>
-inline IT arg_lane_tree(raw_vec<T, L> v, raw_vec<IT, L> i, T &best) {
-  if constexpr (L == 1) {
-    best = v[0];
-    return i[0];
-  } else {
-    using H = raw_vec<T, L / 2>;
-    using HI = raw_vec<IT, L / 2>;
-    using M = decltype(H() > H());
-    H v0, v1;
-    HI i0, i1;
-    __builtin_memcpy(&v0, &v, sizeof(H));
-    __builtin_memcpy(&v1, reinterpret_cast<const char *>(&v) + sizeof(H), sizeof(H));
-    __builtin_memcpy(&i0, &i, sizeof(HI));
-    __builtin_memcpy(&i1, reinterpret_cast<const char *>(&i) + sizeof(HI), sizeof(HI));
-    const M m = (MAX ? (v1 > v0) : (v1 < v0)) | ((v1 == v0) & __builtin_bit_cast(M, i1 < i0));
-    return arg_lane_tree<MAX>(vselect<H>(m, v1, v0),
-                              __builtin_bit_cast(HI, (__builtin_bit_cast(M, i1) & m) |
-                                                         (__builtin_bit_cast(M, i0) & ~m)),
-                              best);
-  }
-}
-
 // The state of p[lo, hi) (contiguous): chunks of 16 vectors in 4 chains,
 // chunk results merged in a cascade, then lanes in a tree.
 template <class Op, typename T, typename A, class P>
@@ -494,9 +468,17 @@ void reduce_cols_vec(usmk::src_t<Op, T> x, kptr<R> out, std::int64_t n_out, std:
 
 namespace usmk {
 
-// argmax/argmin of p[lo, hi) (contiguous), indices relative to p: a vector
-// of the best values and one of their indices per chain; a lane only moves
-// to a strictly better value, so it keeps its first occurrence.
+// argmax/argmin of p[lo, hi) (contiguous), indices relative to p. Whole
+// vectors go in runs of kArgRun: a run's extreme value in plain compares
+// (a NaN item is dropped there; for floats a flag notes NaNs and
+// infinities, as v * 0 is NaN for both, and a flagged run is searched for
+// its first NaN). A run whose extreme beats the best so far becomes the
+// best run, and the best run is read again at the end for the first
+// position of its extreme (later runs only hold it again). The one-pass form
+// (a compare, a select and an index blend per vector and chain) ran three
+// times the operations per vector: argmax of 1e7 float32 read from memory
+// took 1.5x the time of benchmarks/floor.c's loop, which works this way.
+constexpr int kArgRun = 256;   // vectors: 16 KB of float32
 template <class Op, typename T, typename A>
 inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
   constexpr bool MAX = std::is_same_v<Op, red_argmax>;
@@ -504,68 +486,61 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
   T bv;
   std::int64_t bx = -1;  // no best yet
   if constexpr (sizeof(T) >= 4) {
-    constexpr int L = usm::simd_lanes(sizeof(T));
+    constexpr int L = usm::simd_lanes(sizeof(T)), C = 4;
     using V = raw_vec<T, L>;
-    using M = decltype(V() > V());
-    using IT = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
-    using VI = raw_vec<IT, L>;
-    if (hi - lo >= L) {
-      // C independent chains (chain k takes vectors k, k + C, ...): one
-      // chain is bound by the latency of its compare and select, not by
-      // memory
-      constexpr int C = 4;
-      const T ident = Op::template identity<A>().v;
-      V best[C];
-      VI idx[C], bi[C];
+    const auto ext = [](V a, V v) { return vselect<V>(MAX ? (v > a) : (v < a), v, a); };
+    const T ident = Op::template identity<A>().v;
+    std::int64_t be = -1;  // the best run: [bx, be)
+#pragma unroll 1
+    while (hi - r >= L) {
+      const std::int64_t runs = (hi - r) / L, e = r + (runs < kArgRun ? runs : kArgRun) * L;
+      V a[C], f[C];
 #pragma unroll
       for (int k = 0; k < C; ++k) {
-        best[k] = V(ident);
-#pragma unroll
-        for (int j = 0; j < L; ++j) idx[k][j] = IT(k * L + j);
-        // a lane that never moves holds the identity, equal to its first item
-        bi[k] = idx[k];
+        a[k] = V(ident);
+        f[k] = V(T(0));
       }
-      // NaNs are only noted in the loops (one compare); a block holding one
-      // is scanned again for its first NaN (which wins)
-      M nan = M(0);
-      auto step = [&](int k, const V v) {
-        const M m = MAX ? (v > best[k]) : (v < best[k]);
-        if constexpr (is_float_v<T>) nan |= (v != v);
-        best[k] = vselect<V>(m, v, best[k]);
-        bi[k] = __builtin_bit_cast(VI, (__builtin_bit_cast(M, idx[k]) & m) |
-                                           (__builtin_bit_cast(M, bi[k]) & ~m));
-      };
+      std::int64_t q = r;
 #pragma unroll 1
-      for (; r + C * L <= hi; r += C * L) {
+      for (; q + C * L <= e; q += C * L) {
 #pragma unroll
         for (int k = 0; k < C; ++k) {
-          step(k, load_raw<T, L>(p + r + k * L));
-          idx[k] += IT(C * L);
+          const V v = load_raw<T, L>(p + q + k * L);
+          a[k] = ext(a[k], v);
+          if constexpr (is_float_v<T>) f[k] += v * T(0);
         }
       }
-      // chain 0 goes on over whole vectors (its indices are at r already);
-      // chains that never ran hold the identity at larger indices: they lose
 #pragma unroll 1
-      for (; r + L <= hi; r += L) {
-        step(0, load_raw<T, L>(p + r));
-        idx[0] += IT(L);
+      for (; q < e; q += L) {
+        const V v = load_raw<T, L>(p + q);
+        a[0] = ext(a[0], v);
+        if constexpr (is_float_v<T>) f[0] += v * T(0);
       }
       if constexpr (is_float_v<T>) {
-        if (__builtin_reduce_or(nan) != 0)
-          for (std::int64_t q = lo; q < r; ++q)
-            if (isnan_(p[q])) return A{p[q], q};
+        // a NaN or an infinity: the run's first NaN (if any) wins
+        const V fl = (f[0] + f[1]) + (f[2] + f[3]);
+        if (__builtin_reduce_or(fl != fl) != 0)
+          for (std::int64_t i = r; i < e; ++i)
+            if (isnan_(p[i])) return A{p[i], i};
       }
-      // chains merged: a better value, or an equal one further left
+      const V m4 = ext(ext(a[0], a[1]), ext(a[2], a[3]));
+      T m = m4[0];
 #pragma unroll
-      for (int k = 1; k < C; ++k) {
-        const M m = (MAX ? (best[k] > best[0]) : (best[k] < best[0])) |
-                    ((best[k] == best[0]) & __builtin_bit_cast(M, bi[k] < bi[0]));
-        best[0] = vselect<V>(m, best[k], best[0]);
-        bi[0] = __builtin_bit_cast(VI, (__builtin_bit_cast(M, bi[k]) & m) |
-                                           (__builtin_bit_cast(M, bi[0]) & ~m));
+      for (int j = 1; j < L; ++j) m = MAX ? (m4[j] > m ? m4[j] : m) : (m4[j] < m ? m4[j] : m);
+      if (be < 0 || (MAX ? m > bv : m < bv)) {
+        bv = m;
+        bx = r;
+        be = e;
       }
-      bx = arg_lane_tree<MAX>(best[0], bi[0], bv);
-      bx += lo;
+      r = e;
+    }
+    if (be >= 0) {
+      // the best run's first vector holding its extreme, then the lane
+      std::int64_t i = bx;
+#pragma unroll 1
+      while (i + L < be && __builtin_reduce_or(load_raw<T, L>(p + i) == V(bv)) == 0) i += L;
+      while (i < be - 1 && !(p[i] == bv)) ++i;
+      bx = i;
     }
   }
   if (bx < 0) {
