@@ -469,16 +469,18 @@ void reduce_cols_vec(usmk::src_t<Op, T> x, kptr<R> out, std::int64_t n_out, std:
 namespace usmk {
 
 // argmax/argmin of p[lo, hi) (contiguous), indices relative to p. Whole
-// vectors go in runs of kArgRun: a run's extreme value in plain compares
-// (a NaN item is dropped there; for floats a flag notes NaNs and
-// infinities, as v * 0 is NaN for both, and a flagged run is searched for
-// its first NaN). A run whose extreme beats the best so far becomes the
-// best run, and the best run is read again at the end for the first
-// position of its extreme (later runs only hold it again). The one-pass form
-// (a compare, a select and an index blend per vector and chain) ran three
-// times the operations per vector: argmax of 1e7 float32 read from memory
-// took 1.5x the time of benchmarks/floor.c's loop, which works this way.
-constexpr int kArgRun = 256;   // vectors: 16 KB of float32
+// vectors go in chunks of C: each lane keeps the best extreme of the
+// chunks so far and the first chunk that reached it, a compare and two
+// selects a chunk (the chunk's extreme from plain compares: a NaN item is
+// dropped). At the end the first chunk holding the overall extreme is read
+// again for its first position (a later chunk only holds it again). NaNs:
+// a flag per run of kArgRun chunks, ((v0 + v1) + (v2 + v3)) * 0 summed,
+// NaN for NaNs, infinities and sums that overflow; a flagged run is
+// searched for its first NaN, which wins. The one-pass form (a compare, a
+// NaN compare, a select and an index blend per vector) ran more than
+// twice the operations per vector: argmax of 1e7 float32 read from memory
+// took 1.5x the time of benchmarks/floor.c's loop.
+constexpr int kArgRun = 16;   // chunks: 256 vectors, 16 KB of float32
 template <class Op, typename T, typename A>
 inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
   constexpr bool MAX = std::is_same_v<Op, red_argmax>;
@@ -488,59 +490,69 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
   if constexpr (sizeof(T) >= 4) {
     constexpr int L = usm::simd_lanes(sizeof(T)), C = 4;
     using V = raw_vec<T, L>;
+    using IT = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+    using VI = raw_vec<IT, L>;
+    using M = decltype(V() > V());
     const auto ext = [](V a, V v) { return vselect<V>(MAX ? (v > a) : (v < a), v, a); };
+    const auto blend = [](M m, VI a, VI b) {
+      return __builtin_bit_cast(VI, (__builtin_bit_cast(M, a) & m) | (__builtin_bit_cast(M, b) & ~m));
+    };
     const T ident = Op::template identity<A>().v;
-    std::int64_t be = -1;  // the best run: [bx, be)
+    V best = V(ident);
+    VI first = VI(IT(0));  // chunk starts from lo (blocks are under 2^31 items)
+    // a chunk's extreme m into the lanes' bests (c: its start)
+    const auto take = [&](V m, std::int64_t c) {
+      const M better = MAX ? (m > best) : (m < best);
+      best = vselect<V>(better, m, best);
+      first = blend(better, VI(IT(c - lo)), first);
+    };
+    const std::int64_t vend = lo + (hi - lo) / L * L;  // end of the whole vectors
 #pragma unroll 1
-    while (hi - r >= L) {
-      const std::int64_t runs = (hi - r) / L, e = r + (runs < kArgRun ? runs : kArgRun) * L;
-      V a[C], f[C];
-#pragma unroll
-      for (int k = 0; k < C; ++k) {
-        a[k] = V(ident);
-        f[k] = V(T(0));
-      }
-      std::int64_t q = r;
+    while (r < vend) {
+      const std::int64_t chunks = (vend - r) / (C * L);
+      const std::int64_t e = chunks ? r + (chunks < kArgRun ? chunks : kArgRun) * (C * L) : vend;
+      V f = V(T(0));
+      if (chunks) {
 #pragma unroll 1
-      for (; q + C * L <= e; q += C * L) {
-#pragma unroll
-        for (int k = 0; k < C; ++k) {
-          const V v = load_raw<T, L>(p + q + k * L);
-          a[k] = ext(a[k], v);
-          if constexpr (is_float_v<T>) f[k] += v * T(0);
+        for (std::int64_t q = r; q < e; q += C * L) {
+          const V v0 = load_raw<T, L>(p + q), v1 = load_raw<T, L>(p + q + L);
+          const V v2 = load_raw<T, L>(p + q + 2 * L), v3 = load_raw<T, L>(p + q + 3 * L);
+          take(ext(ext(v0, v1), ext(v2, v3)), q);
+          if constexpr (is_float_v<T>) f += ((v0 + v1) + (v2 + v3)) * T(0);
         }
-      }
+      } else {  // fewer than C vectors left: one chunk
+        V m = V(ident);
 #pragma unroll 1
-      for (; q < e; q += L) {
-        const V v = load_raw<T, L>(p + q);
-        a[0] = ext(a[0], v);
-        if constexpr (is_float_v<T>) f[0] += v * T(0);
+        for (std::int64_t q = r; q < e; q += L) {
+          const V v = load_raw<T, L>(p + q);
+          m = ext(m, v);
+          if constexpr (is_float_v<T>) f += v * T(0);
+        }
+        take(m, r);
       }
       if constexpr (is_float_v<T>) {
-        // a NaN or an infinity: the run's first NaN (if any) wins
-        const V fl = (f[0] + f[1]) + (f[2] + f[3]);
-        if (__builtin_reduce_or(fl != fl) != 0)
+        if (__builtin_reduce_or(f != f) != 0)
           for (std::int64_t i = r; i < e; ++i)
             if (isnan_(p[i])) return A{p[i], i};
       }
-      const V m4 = ext(ext(a[0], a[1]), ext(a[2], a[3]));
-      T m = m4[0];
-#pragma unroll
-      for (int j = 1; j < L; ++j) m = MAX ? (m4[j] > m ? m4[j] : m) : (m4[j] < m ? m4[j] : m);
-      if (be < 0 || (MAX ? m > bv : m < bv)) {
-        bv = m;
-        bx = r;
-        be = e;
-      }
       r = e;
     }
-    if (be >= 0) {
-      // the best run's first vector holding its extreme, then the lane
-      std::int64_t i = bx;
-#pragma unroll 1
-      while (i + L < be && __builtin_reduce_or(load_raw<T, L>(p + i) == V(bv)) == 0) i += L;
-      while (i < be - 1 && !(p[i] == bv)) ++i;
-      bx = i;
+    if (vend > lo) {
+      // (lane trees: LLVM's reductions of float vectors ran lane by lane)
+      using Ext = std::conditional_t<MAX, red_max, red_min>;
+      bv = lane_tree<Ext>(best);
+      const VI none = VI(std::numeric_limits<IT>::max());
+      const std::int64_t c0 = lo + lane_tree<red_min>(blend(best == V(bv), first, none));
+      const std::int64_t c1 = c0 + C * L < vend ? c0 + C * L : vend;
+      VI pos, at = none;
+#pragma unroll
+      for (int j = 0; j < L; ++j) pos[j] = IT(j);
+#pragma unroll
+      for (int k = 0; k < C; ++k) {
+        if (c0 + k * L < c1) at = __builtin_elementwise_min(at, blend(load_raw<T, L>(p + c0 + k * L) == V(bv), pos, none));
+        pos += IT(L);
+      }
+      bx = c0 + lane_tree<red_min>(at);
     }
   }
   if (bx < 0) {
