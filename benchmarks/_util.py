@@ -95,6 +95,25 @@ def time_reps(fn, reps=REPS, warmup=1, setup=None):
     return Stat(out)
 
 
+def turn_orders(n):
+    """Orders of n turns in which each one directly follows each other one
+    equally often (a Williams design: n orders for even n, 2n for odd n;
+    one order for n <= 2)."""
+    if n <= 2:
+        return [list(range(n))]
+    first, lo, hi = [0], 1, n - 1
+    while len(first) < n:
+        first.append(lo)
+        lo += 1
+        if len(first) < n:
+            first.append(hi)
+            hi -= 1
+    orders = [[(t + k) % n for t in first] for k in range(n)]
+    if n % 2:
+        orders += [o[::-1] for o in orders]
+    return orders
+
+
 def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0, warm=0.0):
     """Stats of several functions timed in turns: repetition i runs every
     function once before repetition i + 1 starts.
@@ -114,20 +133,22 @@ def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0, warm=0.0):
     spin wake them up), which NumPy's spinning OpenBLAS threads hide and
     oneMKL's TBB workers do not (docs/linalg.md).
 
-    With three or more functions the turn order rotates by one each
-    repetition, so each function follows every other one equally often: a
-    call can be slowed by what ran just before it (on this machine usmarray's
-    inv ran 1.5x slower right after dpnp's, with a 100 ms pause between), and
-    a fixed order would put that cost on one column only. Two functions
-    already alternate symmetrically."""
+    With three or more functions the repetitions cycle through a Williams
+    design (`turn_orders`), so each function follows every other one equally
+    often: a call can be slowed by what ran just before it (on this machine
+    usmarray's inv ran 1.5x slower right after dpnp's, with a 100 ms pause
+    between), and a fixed predecessor would put that cost on one column
+    only. (Rotating one order, as this did before, keeps every function's
+    predecessor: usmarray always followed the C loop in bench_reductions.py.)
+    Two functions already alternate symmetrically."""
     live = [f for f in fns if f is not None]
     for _ in range(warmup):
         for f in live:
             f()
     samples = {id(f): [] for f in live}
+    orders = turn_orders(len(live))
     for rep in range(reps):
-        shift = rep % len(live) if len(live) > 2 else 0
-        for f in live[shift:] + live[:shift]:
+        for f in (live[i] for i in orders[rep % len(orders)]):
             if pause:
                 time.sleep(pause)
             if warm:

@@ -110,8 +110,9 @@ def main(argv=None):
     note = t.footnote(
         f"Median of {args.reps} repetitions after one untimed run; each usmarray repetition ends "
         "with ua.synchronize() (or reads its result back), so device work is inside the timed "
-        "region. The libraries take turns (usmarray, NumPy, dpnp.tensor, then the next "
-        "repetition), so load from elsewhere hits all columns alike. Ratio = usmarray / NumPy."
+        "region. The libraries take turns (every repetition runs each once, in orders where "
+        "each follows each other equally often), so load from elsewhere hits all columns "
+        "alike. Ratio = usmarray / NumPy."
         + (f" Each timed call follows {args.warm * 1e3:.0f} ms of untimed calls of the same "
            "function (--warm): a call in a loop." if args.warm else ""))
     # the C loops read copies, so none of them follows a library that has
