@@ -549,7 +549,8 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
       for (int j = 0; j < L; ++j) pos[j] = IT(j);
 #pragma unroll
       for (int k = 0; k < C; ++k) {
-        if (c0 + k * L < c1) at = __builtin_elementwise_min(at, blend(load_raw<T, L>(p + c0 + k * L) == V(bv), pos, none));
+        if (c0 + k * L < c1)
+          at = __builtin_elementwise_min(at, blend(load_raw<T, L>(p + c0 + k * L) == V(bv), pos, none));
         pos += IT(L);
       }
       bx = c0 + lane_tree<red_min>(at);
