@@ -21,7 +21,8 @@ position (kernels/sycl/philox.hpp).
 import struct
 from typing import NamedTuple
 
-from .._core import _engine, _kernels
+from .._core import _dtypes, _engine, _kernels
+from .._core._array import view
 from .._core._dtypes import TYPE_NAMES
 
 __all__ = ["DISTS", "draw", "bits_of"]
@@ -36,15 +37,20 @@ class Dist(NamedTuple):
 
 
 _FLOATS = ("f4", "f8")
-_INTS = ("b1", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8")
+# Bounded integers are drawn by their storage size: lo + x modulo 2^bits has
+# the same bits in a signed (or bool) result as in the unsigned one, so
+# draw() gives those kernels unsigned views and the integers' bundle
+# compiles 8 kernels instead of 15.
+_UINTS = ("u1", "u2", "u4", "u8")
+_UNSIGNED = {1: _dtypes.uint8, 2: _dtypes.uint16, 4: _dtypes.uint32, 8: _dtypes.uint64}
 
 DISTS = {
     "raw": Dist(0, "rng_fill", "bits", ("u4", "u8"), ("u4", "u8")),
     "random": Dist(1, "rng_fill", "bits", _FLOATS, _FLOATS),
     "uniform": Dist(2, "rng_fill", "bits", _FLOATS, _FLOATS),
-    # (uint8/uint16 vectors for the bucket keys of permutations)
-    "int32": Dist(3, "rng_fill", "halves", _INTS, ("u1", "u2", "i4", "u4", "i8", "u8")),
-    "int64": Dist(4, "rng_fill", "words", ("i8", "u8"), ()),
+    # (uint8/uint16 vectors for the bucket keys of permutations too)
+    "int32": Dist(3, "rng_fill", "halves", _UINTS, _UINTS),
+    "int64": Dist(4, "rng_fill", "words", ("u8",), ()),
     "normal": Dist(5, "rng_dist", "pairs", _FLOATS, _FLOATS),
     "exponential": Dist(6, "rng_dist", "words", _FLOATS, _FLOATS),
     "lognormal": Dist(7, "rng_dist", "pairs", _FLOATS, _FLOATS),
@@ -120,6 +126,9 @@ def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
     d = DISTS[name]
     qi = out._q
     t = TYPE_NAMES[out._tc]
+    if d.kernel == "rng_fill" and t not in d.types:   # bool or signed integers
+        out = view(out, out._off, out._shape, out._strides, _UNSIGNED[out.dtype.itemsize])
+        t = TYPE_NAMES[out._tc]
     ctc = _compute_type(t, qi) if d.kernel == "rng_dist" else (t if t in _FLOATS else "u8")
     n = out.size
     unit = d.unit
