@@ -138,9 +138,8 @@ def time_interleaved(fns, reps=REPS, warmup=1, pause=0.0, warm=0.0):
     often: a call can be slowed by what ran just before it (on this machine
     usmarray's inv ran 1.5x slower right after dpnp's, with a 100 ms pause
     between), and a fixed predecessor would put that cost on one column
-    only. (Rotating one order, as this did before, keeps every function's
-    predecessor: usmarray always followed the C loop in bench_reductions.py.)
-    Two functions already alternate symmetrically."""
+    only. (Rotating one order would keep every function's predecessor.) Two
+    functions already alternate symmetrically."""
     live = [f for f in fns if f is not None]
     for _ in range(warmup):
         for f in live:

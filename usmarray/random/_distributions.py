@@ -126,7 +126,7 @@ def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
     d = DISTS[name]
     qi = out._q
     t = TYPE_NAMES[out._tc]
-    if d.kernel == "rng_fill" and t not in d.types:   # bool or signed integers
+    if d.kernel == "rng_fill" and t not in d.types and out.dtype.kind in "bi":
         out = view(out, out._off, out._shape, out._strides, _UNSIGNED[out.dtype.itemsize])
         t = TYPE_NAMES[out._tc]
     ctc = _compute_type(t, qi) if d.kernel == "rng_dist" else (t if t in _FLOATS else "u8")
