@@ -236,9 +236,10 @@ template <int L, class V, class S> inline void simd_blocks(std::int64_t n, V &&v
   simd_blocks_from<L>(linear_id() * (usm::kSimdVectors * L), n, vec_body, item_body);
 }
 
-// a where mask m is set (all bits of a lane), else b.
-template <typename V> inline V vselect(decltype(V() >= V()) m, V a, V b) {
-  using M = decltype(m);
+// a where mask m is set (all bits of a lane), else b. m: any mask of V's
+// size (a compare of float64 vectors selecting int64 index vectors).
+template <typename V, typename M = decltype(V() >= V())> inline V vselect(M m, V a, V b) {
+  static_assert(sizeof(M) == sizeof(V), "a mask of the vector's size");
   const M ai = __builtin_bit_cast(M, a), bi = __builtin_bit_cast(M, b);
   return __builtin_bit_cast(V, (ai & m) | (bi & ~m));
 }

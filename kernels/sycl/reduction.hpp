@@ -494,9 +494,6 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
     using VI = raw_vec<IT, L>;
     using M = decltype(V() > V());
     const auto ext = [](V a, V v) { return vselect<V>(MAX ? (v > a) : (v < a), v, a); };
-    const auto blend = [](M m, VI a, VI b) {
-      return __builtin_bit_cast(VI, (__builtin_bit_cast(M, a) & m) | (__builtin_bit_cast(M, b) & ~m));
-    };
     const T ident = Op::template identity<A>().v;
     V best = V(ident);
     VI first = VI(IT(0));  // chunk starts from lo (blocks are under 2^31 items)
@@ -504,7 +501,7 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
     const auto take = [&](V m, std::int64_t c) {
       const M better = MAX ? (m > best) : (m < best);
       best = vselect<V>(better, m, best);
-      first = blend(better, VI(IT(c - lo)), first);
+      first = vselect<VI>(better, VI(IT(c - lo)), first);
     };
     const std::int64_t vend = lo + (hi - lo) / L * L;  // end of the whole vectors
 #pragma unroll 1
@@ -542,7 +539,7 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
       using Ext = std::conditional_t<MAX, red_max, red_min>;
       bv = lane_tree<Ext>(best);
       const VI none = VI(std::numeric_limits<IT>::max());
-      const std::int64_t c0 = lo + lane_tree<red_min>(blend(best == V(bv), first, none));
+      const std::int64_t c0 = lo + lane_tree<red_min>(vselect<VI>(best == V(bv), first, none));
       const std::int64_t c1 = c0 + C * L < vend ? c0 + C * L : vend;
       VI pos, at = none;
 #pragma unroll
@@ -550,7 +547,8 @@ inline A argreduce_block_vec(const T *p, std::int64_t lo, std::int64_t hi) {
 #pragma unroll
       for (int k = 0; k < C; ++k) {
         if (c0 + k * L < c1)
-          at = __builtin_elementwise_min(at, blend(load_raw<T, L>(p + c0 + k * L) == V(bv), pos, none));
+          at = __builtin_elementwise_min(
+              at, vselect<VI>(load_raw<T, L>(p + c0 + k * L) == V(bv), pos, none));
         pos += IT(L);
       }
       bx = c0 + lane_tree<red_min>(at);
