@@ -20,6 +20,8 @@ usmarray's time over it):
   built-in operation (``exp``) against it: the user path's own cost;
 * ``ReductionKernel`` L2 norm: against the reduction kernel of
   ``ua.sum(x * x)`` (``ua.sum`` of a precomputed ``x * x``), and NumPy;
+* the cost of a call: each kind on arrays of 1000 float32, calls in a loop,
+  against the built-in or unfused path (reported, no target);
 * the first call of a new fused kernel, a new ElementwiseKernel and a new
   ReductionKernel with an empty kernel cache (fresh processes, fresh cache
   directories): the first call's time minus the second's.
@@ -91,6 +93,8 @@ def first_calls(reps):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=15, help="repetitions of each row")
+    p.add_argument("--calls", type=int, default=2000,
+                   help="calls per repetition of the per-call rows")
     p.add_argument("--first-reps", type=int, default=3,
                    help="fresh processes for each first-call row (0: skip them)")
     args = p.parse_args(argv)
@@ -176,6 +180,27 @@ def main(argv=None):
         lambda: (ua.sqrt(ua.sum(x * x)), sync()), None)
     row("L2 norm vs NumPy np.linalg.norm", lambda: (l2(x), sync()),
         lambda: np.linalg.norm(hx), None)
+
+    # the call's own cost: arrays of 1000 items, calls in a loop
+    t.section("per call, 1000 float32 (calls in a loop; reports, no target)")
+    note_c = t.footnote(
+        f"{args.calls} calls in a loop, then ua.synchronize(); per-call time = total / calls "
+        "(launch and Python work: the kernels take under a microsecond).")
+    s1, s2 = ua.asarray(h[0][:1000]), ua.asarray(h[1][:1000])
+    kern = ua.ElementwiseKernel("T x, T y", "T z", "z = x * y + 1.5f", "per_call")
+    sq = ua.fuse(lambda x, y: ua.sum((x - y) * (x - y)))
+    aff = ua.fuse(lambda x, y: x * y + 1.5)
+    for label, fu, fref in (
+            ("ElementwiseKernel x * y + 1.5f vs built-in x * y", lambda: kern(s1, s2),
+             lambda: s1 * s2),
+            ("@ua.fuse x * y + 1.5 vs unfused", lambda: aff(s1, s2), lambda: s1 * s2 + 1.5),
+            ("ReductionKernel L2 norm vs ua.sum(x)", lambda: l2(s1), lambda: ua.sum(s1)),
+            ("@ua.fuse sum((x - y) * (x - y)) vs unfused", lambda: sq(s1, s2),
+             lambda: ua.sum((s1 - s2) * (s1 - s2)))):
+        load = _util.OtherLoad()
+        su = _util.time_calls(fu, args.calls, reps=args.reps, finish=sync)
+        sr = _util.time_calls(fref, args.calls, reps=args.reps, finish=sync)
+        t.add(Row(label, su, sr, note=note_c)).other_load = load.cpus()
 
     if args.first_reps:
         t.section("first call of a new kernel, empty kernel cache (fresh processes)")

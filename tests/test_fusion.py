@@ -12,8 +12,6 @@ import pytest
 import usmarray as ua
 from usmarray.fusion import FusionWarning
 
-from conftest import sample
-
 # (name, arity) of the table's operations the trees draw from; the inputs
 # stay in [0.5, 2] and the operations keep values finite (sqrt and log of
 # abs, exp of tanh)
@@ -217,6 +215,26 @@ def test_kernel_reuse_and_scalar_parameters():
     assert g.source(x, 2.0) == src
     with pytest.raises(OverflowError):
         ua.fuse(lambda x, s: x + s)(ua.ones(3, dtype=ua.int8), 1000)
+
+
+def test_repeated_calls_keep_their_scalars_and_layouts(variant):
+    # the parameter bytes of a function's own constants are kept with its
+    # plan; a scalar argument's are packed on every call
+    x, y, _ = _inputs(seed=7)
+    f = ua.fuse(lambda x: x * 1.5 - 2)
+    g = ua.fuse(lambda x, y, s: ua.sum((x - y) * s))
+    for s in (2.0, -1.0, 2.0):
+        _same(f(x), x * 1.5 - 2, True, "constants")
+        got = g(x, y, s)
+        want = ua.sum((x - y) * s)
+        assert abs(float(got) - float(want)) <= 1e-5 * abs(float(want)) + 1e-6, (s, got, want)
+    # a plan run on arrays of another layout or memory kind
+    xt = ua.asarray(ua.asnumpy(x).T.copy()).T
+    _same(f(xt), xt * 1.5 - 2, True, "F order")
+    xs = ua.asarray(ua.asnumpy(x), usm_type="shared")
+    r = f(xs)
+    _same(r, xs * 1.5 - 2, True, "shared")
+    assert r.usm_type == "shared"
 
 
 @pytest.mark.parametrize("case", [

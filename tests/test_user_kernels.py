@@ -5,6 +5,7 @@ of user error (a bad parameter list, C++ that does not compile, a dtype the
 device lacks). Each runs with the vector-block and the generic kernels
 (the `variant` fixture)."""
 
+import dpctl
 import numpy as np
 import pytest
 
@@ -95,6 +96,46 @@ def test_elementwise_index_raw_and_size(variant):
     idx = ua.ElementwiseKernel("", "int64 y", "y = i", "uk_index")
     idx(out, size=12)
     check(out, np.arange(12).reshape(3, 4))
+
+
+def test_elementwise_repeated_calls(variant):
+    # from its second call on, a call of argument types seen before takes
+    # the types and kernel resolved then (call_key, _call_arrays): each call
+    # must still get its own dtypes, shapes, casts, scalars and queue
+    k = ua.ElementwiseKernel("T x, T y", "T z", "z = x * y + 1", "uk_again")
+    for dt in (ua.float32, ua.int64, ua.float32):
+        for sa, sb in (((5, 7), (5, 7)), ((5, 1), (7,)), ((5, 7), (5, 7)), ((0, 7), (7,))):
+            a, b = sample(sa, dt, 1), sample(sb, dt, 2)
+            check(k(ua.asarray(a), ua.asarray(b)), a * b + 1)
+    cast = ua.ElementwiseKernel("float32 x, float32 y", "float32 z", "z = x - y", "uk_again_c")
+    for _ in range(3):
+        a, b = sample((9,), ua.int64, 3), sample((9,), ua.float64, 4)
+        check(cast(ua.asarray(a), ua.asarray(b)), a.astype(np.float32) - b.astype(np.float32))
+    # scalars are keyed by type, ints by whether they fit int64 (else uint64)
+    s = ua.ElementwiseKernel("float64 x, T s", "float64 z", "z = x + s", "uk_again_s")
+    x = sample((6,), ua.float64, 5)
+    for v in (5, 2**63, 5, 2.5, True, np.int8(-3), 5):
+        check(s(ua.asarray(x), v), x + np.float64(v), what=repr(v))
+    # outputs given after allocated ones, several and no results
+    out = ua.empty((6,), dtype=ua.float64)
+    assert s(ua.asarray(x), 1, out) is out
+    check(out, x + 1)
+    two = ua.ElementwiseKernel("T x", "T s, T d", "s = x + x; d = x - 1", "uk_again_two",
+                               return_tuple=True)
+    none = ua.ElementwiseKernel("T x", "T y", "y = x", "uk_again_none", no_return=True)
+    for _ in range(2):
+        r = two(ua.asarray(x))
+        assert isinstance(r, tuple) and len(r) == 2
+        check(r[0], x + x)
+        check(r[1], x - 1)
+        assert none(ua.asarray(x)) is None
+    # arrays of two queues: an error on every call, not only the first
+    y = ua.asarray(x)
+    other = ua.asarray(x, sycl_queue=dpctl.SyclQueue(y.sycl_device))
+    check(k(y, y), x * x + 1)
+    for _ in range(2):
+        with pytest.raises(ua.ExecutionPlacementError):
+            k(y, other)
 
 
 def test_elementwise_empty(variant):
@@ -230,6 +271,28 @@ def test_reduction_without_identity(variant):
         mx(ua.empty((0,), dtype=ua.float32))
     # an empty selection of an empty result is no error
     assert mx(ua.empty((0, 3), dtype=ua.float32), axis=1).shape == (0,)
+
+
+def test_reduction_repeated_calls(variant):
+    # calls after the first with the same argument types (_reduce_all for
+    # reductions over every axis): dtypes, shapes, casts and errors per call
+    x, w = sample((40, 30), ua.float32, 7), sample((40, 30), ua.float32, 8)
+    xi = sample((40, 30), ua.int64, 9)
+    for _ in range(2):
+        check_sum(_dot(ua.asarray(x), ua.asarray(w)), x * w)
+        check(_dot(ua.asarray(xi), ua.asarray(xi)), np.sum(xi * xi))
+        check_sum(_dot(ua.asarray(x), ua.asarray(w), axis=1), x * w, axis=1)
+        check_sum(_dot(ua.asarray(x), ua.asarray(w[:1])), x * w[:1])   # broadcast
+        check_sum(_dot(ua.asarray(x), ua.asarray(w).T.T[::-1]), x * w[::-1])   # strides
+        check_sum(_dot(ua.asarray(x), ua.asarray(w), keepdims=True), x * w, keepdims=True)
+    cast = ua.ReductionKernel("float32 x", "float32 y", "x", "a + b", "y = a", "0", "ur_cast")
+    for _ in range(3):
+        check(cast(ua.asarray(xi[:3, :3])), np.float32(xi[:3, :3].sum()))
+    mx = ua.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", None, "ur_again_max")
+    for _ in range(2):
+        check(mx(ua.asarray(x)), x.max())
+        with pytest.raises(ValueError):
+            mx(ua.empty((0,), dtype=ua.float32))
 
 
 def test_reduction_empty_with_identity(variant):

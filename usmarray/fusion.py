@@ -315,7 +315,7 @@ class _Plan:
     """A trace made into kernels: what a call with matching arguments runs."""
 
     __slots__ = ("inputs", "slots", "outputs", "returns", "shape", "prefix", "source", "vec",
-                 "reduction", "family", "tuple")
+                 "reduction", "family", "tuple", "block")
 
 
 def _plan(tracer, result):
@@ -356,6 +356,7 @@ def _plan(tracer, result):
     p = _Plan()
     p.inputs, p.slots, p.reduction, p.tuple = inputs, list(tracer.slots), None, \
         isinstance(result, tuple)
+    p.block = None
     p.shape = outs[0].shape if outs else items[0].shape
     p.outputs = [v.dtype for v in outs]
     # what the call returns: ("out", j) kernel output j, ("arg", k) an input
@@ -616,14 +617,21 @@ class Fusion:
 
 
 def _scalar_bytes(plan, args, pack):
+    if plan.block is not None:
+        return plan.block
     values = [(dt, args[src[1]] if src[0] == "arg" else src[1]) for src, dt in plan.slots]
-    return pack([(dt, as_scalar(v)) for dt, v in values])[0]
+    block = bytes(pack([(dt, as_scalar(v)) for dt, v in values])[0])
+    if all(src[0] != "arg" for src, _ in plan.slots):
+        plan.block = block   # (the function's own constants only)
+    return block
 
 
 def _run(plan, args, fusion):
     arrays = [args[k] for k in plan.inputs]
     qi = common_queue(*arrays)
-    kind = coerce_usm_type([a._alloc.kind for a in arrays])
+    kind = arrays[0]._alloc.kind
+    if any(a._alloc.kind != kind for a in arrays):
+        kind = coerce_usm_type([a._alloc.kind for a in arrays])
     if plan.reduction is not None:
         return _run_reduction(plan, args, arrays, qi, kind)
     shape = plan.shape
@@ -632,14 +640,12 @@ def _run(plan, args, fusion):
     views = [a if a._shape == shape else broadcast_view(a, shape) for a in arrays]
     block = _scalar_bytes(plan, args, pack_scalars)
     try:
-        _engine.nary(qi.ref, qi.kc, plan.prefix, views + outs, len(views), [], bytes(block),
-                     plan.vec)
+        _engine.nary(qi.ref, qi.kc, plan.prefix, views + outs, len(views), [], block, plan.vec)
     except KernelCompileError:
         if not plan.vec:
             raise
         _drop_vec(plan)
-        _engine.nary(qi.ref, qi.kc, plan.prefix, views + outs, len(views), [], bytes(block),
-                     False)
+        _engine.nary(qi.ref, qi.kc, plan.prefix, views + outs, len(views), [], block, False)
     res = [outs[i] if where == "out" else args[i] for where, i in plan.returns]
     return tuple(res) if plan.tuple else res[0]
 
@@ -654,24 +660,30 @@ def _drop_vec(plan):
 
 def _run_reduction(plan, args, arrays, qi, kind):
     first, comb, a, r, axes, keepdims, out_shape = plan.reduction
-    shape = broadcast_shapes(*[x._shape for x in arrays])
+    shape = arrays[0]._shape
+    if any(x._shape != shape for x in arrays):
+        shape = broadcast_shapes(*[x._shape for x in arrays])
     nd = len(shape)
     kept = [i for i in range(nd) if i not in axes]
-    perm = kept + list(axes)
-    views = []
-    for x in arrays:
-        b = x if x._shape == shape else broadcast_view(x, shape)
-        views.append(view(b, b._off, tuple(shape[i] for i in perm),
-                          tuple(b._strides[i] for i in perm)))
-    walk = [tuple(s for n, s in zip(v._shape, v._strides) if n > 1) for v in views]
-    if any(w != walk[0] for w in walk[1:]):
-        views = [astype(v, v._dtype, order="C") for v in views]
+    if not kept:   # (all axes, in order: the arrays as they are)
+        views = [x if x._shape == shape else broadcast_view(x, shape) for x in arrays]
+    else:
+        perm = kept + list(axes)
+        views = []
+        for x in arrays:
+            b = x if x._shape == shape else broadcast_view(x, shape)
+            views.append(view(b, b._off, tuple(shape[i] for i in perm),
+                              tuple(b._strides[i] for i in perm)))
+    if len(views) > 1:
+        walk = [tuple(s for n, s in zip(v._shape, v._strides) if n > 1) for v in views]
+        if any(w != walk[0] for w in walk[1:]):
+            views = [astype(v, v._dtype, order="C") for v in views]
     res = empty_array(tuple(shape[i] for i in kept), _DT[r], qi, kind)
     block = _scalar_bytes(plan, args, _pack_source_scalars)
     while True:
         try:
             _engine.reduce(qi.ref, qi.kc, first, comb, views[0], len(axes), res, a,
-                           state_size(a), False, views[1:], bytes(block))
+                           state_size(a), False, views[1:], block)
             break
         except KernelCompileError:
             if not plan.vec:

@@ -11,6 +11,7 @@ docs/kernels.md shows them in use.
 """
 
 import hashlib
+import math
 import os
 import re
 import struct
@@ -303,6 +304,31 @@ def bind_types(in_params, out_params, ins, outs, name):
     return types
 
 
+GENERAL_PATH = object()   # ElementwiseKernel._call_arrays: the call takes the general path
+
+
+def call_key(qi, ins, outs):
+    """What decides a call's types and kernel, as a hashable key (None when
+    a scalar's type depends on more than its Python type: such calls
+    resolve their types every time): the device's capabilities, and per
+    argument its dtype code (arrays), dtype (NumPy scalars) or Python
+    type (ints: whether they fit int64, which decides their dtype)."""
+    key = [qi.caps]
+    for a in ins:
+        if isinstance(a, usm_ndarray):
+            key.append(a._tc)
+        elif type(a) in (bool, float, complex):
+            key.append(type(a))
+        elif type(a) is int:
+            key.append((int, -2**63 <= a < 2**63))
+        elif isinstance(a, np.generic):
+            key.append(a.dtype)
+        else:
+            return None
+    key.extend(o._tc for o in outs)
+    return tuple(key)
+
+
 def dtype_of(p, types, name):
     """The dtype of parameter `p` given the bound placeholders."""
     dt = p.dtype if p.dtype is not None else types.get(p.type)
@@ -397,6 +423,9 @@ class ElementwiseKernel:
         self._uses_index = bool(_INDEX.search(operation)) or any(
             p.raw for p in self.in_params + self.out_params)
         self._compiled = {}   # (types, array flags) -> (kernel prefix, source)
+        # call_key -> [types, input dtypes, output dtypes, _kernel's result]:
+        # a call's type resolution, from its second call on
+        self._resolved = {}
 
     # ------------------------------------------------------------ source
     def _source(self, prefix, dts_in, dts_out, scalar, offsets, types, vec):
@@ -500,9 +529,14 @@ class ElementwiseKernel:
         for key, (p, text, vec) in self._compiled.items():
             if p == prefix:
                 self._compiled[key] = (p, text, False)
+        self._resolved.clear()
 
     # ------------------------------------------------------------ call
     def __call__(self, *args, size=None, block_size=None):
+        if size is None and len(args) == self.nin and not self._uses_index:
+            r = self._call_arrays(args)
+            if r is not GENERAL_PATH:
+                return r
         if len(args) not in (self.nin, self.nin + self.nout):
             raise TypeError(f"{self.name}: takes {self.nin} inputs (and optionally "
                             f"{self.nout} outputs), got {len(args)} arguments")
@@ -520,17 +554,26 @@ class ElementwiseKernel:
                 raise ValueError(f"{self.name}: output {p.name} is read-only")
         arrays = [a for a in ins + outs if isinstance(a, usm_ndarray)]
         qi = common_queue(*arrays) if arrays else resolve_queue(None)
-        types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
-        dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
-        dts_out = [dtype_of(p, types, self.name) for p in self.out_params]
-        for d in dts_in + dts_out + list(types.values()):
-            check_device_type(self.name, d, qi)
+        key = call_key(qi, ins, outs)
+        resolved = self._resolved.get(key) if key is not None else None
+        if resolved is None:
+            types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
+            dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
+            dts_out = [dtype_of(p, types, self.name) for p in self.out_params]
+            for d in dts_in + dts_out + list(types.values()):
+                check_device_type(self.name, d, qi)
+            resolved = [types, dts_in, dts_out, None]
+            if key is not None:
+                self._resolved[key] = resolved
+        types, dts_in, dts_out = resolved[:3]
         # the iteration's shape: every array that is not raw
         shapes = [a._shape for p, a in zip(self.in_params + self.out_params, ins + outs)
                   if isinstance(a, usm_ndarray) and not p.raw]
         if shapes:
-            shape = broadcast_shapes(*shapes)
-            if size is not None and size != int(np.prod(shape)):
+            shape = shapes[0]
+            if any(s != shape for s in shapes):
+                shape = broadcast_shapes(*shapes)
+            if size is not None and size != math.prod(shape):
                 raise ValueError(f"{self.name}: size={size} does not match the arguments' shape "
                                  f"{shape}")
         elif size is not None:
@@ -561,7 +604,7 @@ class ElementwiseKernel:
         it_scalar = iter(offs)
         for s in scalar:
             offsets.append(next(it_scalar) if s else 0)
-        block[0:8] = struct.pack("<q", int(np.prod(shape)))
+        block[0:8] = struct.pack("<q", math.prod(shape))
         results, it_out, copy_back = [], [], []
         for k, (p, d) in enumerate(zip(self.out_params, dts_out)):
             o = outs[k] if outs else None
@@ -586,7 +629,10 @@ class ElementwiseKernel:
             raise ValueError(f"{self.name}: at most {_MAX_OPERANDS} array arguments")
         if not it_out:
             raise ValueError(f"{self.name}: at least one output must not be raw")
-        prefix, source, vec = self._kernel(dts_in, dts_out, scalar, offsets, types)
+        # (the offsets of the scalars follow from their dtypes: in the key)
+        if resolved[3] is None:
+            resolved[3] = self._kernel(dts_in, dts_out, scalar, offsets, types)
+        prefix, source, vec = resolved[3]
         try:
             try:
                 _engine.nary(qi.ref, qi.kc, prefix, it_in + it_out, len(it_in), raw,
@@ -607,6 +653,37 @@ class ElementwiseKernel:
         if self.nout == 1 and not self.return_tuple:
             return results[0]
         return tuple(results)
+
+    def _call_arrays(self, args):
+        """The call of a kernel without the index or raw parameters on
+        arrays of one queue only, with results allocated here and types
+        resolved before (by the general path, __call__); GENERAL_PATH for
+        every other call."""
+        qi = args[0]._q if isinstance(args[0], usm_ndarray) else None
+        key = [qi.caps if qi is not None else None]
+        for a in args:
+            if not isinstance(a, usm_ndarray) or a._q is not qi:
+                return GENERAL_PATH
+            key.append(a._tc)
+        resolved = self._resolved.get(tuple(key))
+        if resolved is None or resolved[3] is None:
+            return GENERAL_PATH
+        _, dts_in, dts_out, (prefix, _, vec) = resolved
+        shape = args[0]._shape
+        if any(a._shape != shape for a in args):
+            shape = broadcast_shapes(*[a._shape for a in args])
+        ins = [broadcast_view(a if a._dtype is d else astype(a, d), shape)
+               for a, d in zip(args, dts_in)]
+        kind = args[0]._alloc.kind
+        outs = [empty_array(shape, d, qi, kind) for d in dts_out]
+        try:
+            _engine.nary(qi.ref, qi.kc, prefix, ins + outs, len(ins), [],
+                         struct.pack("<q", math.prod(shape)), vec)
+        except KernelCompileError:
+            return GENERAL_PATH   # (which drops the vector-block kernel, or reports the error)
+        if self.no_return:
+            return None
+        return outs[0] if self.nout == 1 and not self.return_tuple else tuple(outs)
 
     def source(self, *args, size=None):
         """The C++ generated for these arguments (for debugging)."""

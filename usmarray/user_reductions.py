@@ -23,9 +23,9 @@ from ._core._kernels import KernelCompileError
 from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes, c_strides
 from ._core._reduce import normalize_axes
 from ._core._scalars import as_scalar
-from .user_kernels import (CALL, NOT_VEC, NoVec, bind_types, check_device_type, compile_error,
-                           cxx_type, dtype_of, pack_scalars, parse_params, register_kernel,
-                           section, source_hash)
+from .user_kernels import (CALL, GENERAL_PATH, NOT_VEC, NoVec, bind_types, call_key,
+                           check_device_type, compile_error, cxx_type, dtype_of, pack_scalars,
+                           parse_params, register_kernel, section, source_hash)
 
 __all__ = ["ReductionKernel", "c_view"]
 
@@ -118,6 +118,9 @@ class ReductionKernel:
             self.reduce_type = np.dtype(reduce_type).name
         self.nin = len(self.in_params)
         self._compiled = {}   # key -> (first op, rest op, acc, acc size, result, family, vec)
+        # call_key -> [types, input dtypes, output dtype, reduction dtype,
+        # _kernels's result]: a call's type resolution, from its second call on
+        self._resolved = {}
 
     # ------------------------------------------------------------ types
     def _reduce_dtype(self, types, out_dt):
@@ -265,6 +268,10 @@ class ReductionKernel:
 
     # ------------------------------------------------------------ call
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        if out is None and axis is None and not keepdims and len(args) == self.nin:
+            r = self._reduce_all(args)
+            if r is not GENERAL_PATH:
+                return r
         if len(args) not in (self.nin, self.nin + 1):
             raise TypeError(f"{self.name}: takes {self.nin} inputs (and optionally the output), "
                             f"got {len(args)} arguments")
@@ -287,13 +294,22 @@ class ReductionKernel:
             raise ValueError(f"{self.name}: at least one input must be an array")
         qi = common_queue(*arrays + ([out] if out is not None else []))
         outs = [out] if out is not None else []
-        types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
-        dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
-        ot = dtype_of(self.out_params[0], types, self.name)
-        rt = self._reduce_dtype(types, ot)
-        for d in dts_in + [ot, rt] + list(types.values()):
-            check_device_type(self.name, d, qi)
-        shape = broadcast_shapes(*[a._shape for a in arrays])
+        key = call_key(qi, ins, outs)
+        resolved = self._resolved.get(key) if key is not None else None
+        if resolved is None:
+            types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
+            dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
+            ot = dtype_of(self.out_params[0], types, self.name)
+            rt = self._reduce_dtype(types, ot)
+            for d in dts_in + [ot, rt] + list(types.values()):
+                check_device_type(self.name, d, qi)
+            resolved = [types, dts_in, ot, rt, None]
+            if key is not None:
+                self._resolved[key] = resolved
+        types, dts_in, ot, rt = resolved[:4]
+        shape = arrays[0]._shape
+        if any(a._shape != shape for a in arrays):
+            shape = broadcast_shapes(*[a._shape for a in arrays])
         nd = len(shape)
         axes = normalize_axes(axis, nd)
         kept = [i for i in range(nd) if i not in axes]
@@ -331,19 +347,41 @@ class ReductionKernel:
         direct = out is not None and out._dtype is ot and bool(out._flags & C_CONTIG)
         res = (c_view(out, out_shape) if direct
                else empty_array(out_shape, ot, qi, arrays[0]._alloc.kind))
-        self._run(self._kernels(dts_in, scalar, offsets, types, rt, ot), qi, views, res,
-                  len(axes), bytes(block))
+        # (the offsets of the scalars follow from their dtypes: in the key)
+        if resolved[4] is None:
+            resolved[4] = self._kernels(dts_in, scalar, offsets, types, rt, ot)
+        self._run(resolved[4], qi, views, res, len(axes), bytes(block))
         if out is None:
             return c_view(res, final_shape) if keepdims else res
         if not direct:
             copy_into(out, c_view(res, final_shape))
         return out
 
+    def _reduce_all(self, args):
+        """The reduction over all axes of arrays of one shape and queue, into
+        a new result, with types resolved before (by the general path,
+        __call__); GENERAL_PATH for every other call."""
+        qi = args[0]._q if isinstance(args[0], usm_ndarray) else None
+        key = [qi.caps if qi is not None else None]
+        for a in args:
+            if not isinstance(a, usm_ndarray) or a._q is not qi:
+                return GENERAL_PATH
+            key.append(a._tc)
+        resolved = self._resolved.get(tuple(key))
+        shape = args[0]._shape
+        if (resolved is None or resolved[4] is None or any(a._shape != shape for a in args)
+                or (self.identity is None and 0 in shape)):
+            return GENERAL_PATH
+        _, dts_in, ot, _, k = resolved
+        views = [a if a._dtype is d else astype(a, d) for a, d in zip(args, dts_in)]
+        if any(_walk(v) != _walk(views[0]) for v in views[1:]):
+            return GENERAL_PATH
+        res = empty_array((), ot, qi, args[0]._alloc.kind)
+        self._run(k, qi, views, res, len(shape), b"")
+        return res
+
     def _run(self, k, qi, views, res, nred, block):
         first, rest, acc, acc_size, result, family, vec, ns = k
-        sections = {"map_expr": self.map_expr, "reduce_expr": self.reduce_expr,
-                    "post_map_expr": self.post_map_expr, "identity": self.identity or "",
-                    "preamble": self.preamble}
         while True:
             try:
                 _engine.reduce(qi.ref, qi.kc, first, rest, views[0], nred, res, acc, acc_size,
@@ -351,6 +389,9 @@ class ReductionKernel:
                 return
             except KernelCompileError as e:
                 if not k[6]:
+                    sections = {"map_expr": self.map_expr, "reduce_expr": self.reduce_expr,
+                                "post_map_expr": self.post_map_expr,
+                                "identity": self.identity or "", "preamble": self.preamble}
                     raise compile_error(e, "ReductionKernel", self.name, family.text,
                                         sections) from None
                 # the vector-block kernels do not compile: the generic ones
