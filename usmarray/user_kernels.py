@@ -329,6 +329,18 @@ def call_key(qi, ins, outs):
     return tuple(key)
 
 
+def resolved_for_arrays(resolved, args):
+    """(queue, entry of `resolved` under call_key) for arguments that are
+    all arrays of one queue; (None, None) for any other arguments."""
+    qi = args[0]._q if isinstance(args[0], usm_ndarray) else None
+    key = [qi.caps if qi is not None else None]
+    for a in args:
+        if not isinstance(a, usm_ndarray) or a._q is not qi:
+            return None, None
+        key.append(a._tc)
+    return qi, resolved.get(tuple(key))
+
+
 def dtype_of(p, types, name):
     """The dtype of parameter `p` given the bound placeholders."""
     dt = p.dtype if p.dtype is not None else types.get(p.type)
@@ -659,13 +671,7 @@ class ElementwiseKernel:
         arrays of one queue only, with results allocated here and types
         resolved before (by the general path, __call__); GENERAL_PATH for
         every other call."""
-        qi = args[0]._q if isinstance(args[0], usm_ndarray) else None
-        key = [qi.caps if qi is not None else None]
-        for a in args:
-            if not isinstance(a, usm_ndarray) or a._q is not qi:
-                return GENERAL_PATH
-            key.append(a._tc)
-        resolved = self._resolved.get(tuple(key))
+        qi, resolved = resolved_for_arrays(self._resolved, args)
         if resolved is None or resolved[3] is None:
             return GENERAL_PATH
         _, dts_in, dts_out, (prefix, _, vec) = resolved

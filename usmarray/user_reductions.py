@@ -25,7 +25,8 @@ from ._core._reduce import normalize_axes
 from ._core._scalars import as_scalar
 from .user_kernels import (CALL, GENERAL_PATH, NOT_VEC, NoVec, bind_types, call_key,
                            check_device_type, compile_error, cxx_type, dtype_of, pack_scalars,
-                           parse_params, register_kernel, section, source_hash)
+                           parse_params, register_kernel, resolved_for_arrays, section,
+                           source_hash)
 
 __all__ = ["ReductionKernel", "c_view"]
 
@@ -361,16 +362,11 @@ class ReductionKernel:
         """The reduction over all axes of arrays of one shape and queue, into
         a new result, with types resolved before (by the general path,
         __call__); GENERAL_PATH for every other call."""
-        qi = args[0]._q if isinstance(args[0], usm_ndarray) else None
-        key = [qi.caps if qi is not None else None]
-        for a in args:
-            if not isinstance(a, usm_ndarray) or a._q is not qi:
-                return GENERAL_PATH
-            key.append(a._tc)
-        resolved = self._resolved.get(tuple(key))
+        qi, resolved = resolved_for_arrays(self._resolved, args)
+        if resolved is None or resolved[4] is None:
+            return GENERAL_PATH
         shape = args[0]._shape
-        if (resolved is None or resolved[4] is None or any(a._shape != shape for a in args)
-                or (self.identity is None and 0 in shape)):
+        if any(a._shape != shape for a in args) or (self.identity is None and 0 in shape):
             return GENERAL_PATH
         _, dts_in, ot, _, k = resolved
         views = [a if a._dtype is d else astype(a, d) for a, d in zip(args, dts_in)]
