@@ -91,6 +91,11 @@ def test_elementwise_index_raw_and_size(variant):
     check(rev(ua.asarray(x), ua.empty(50, dtype=ua.int64)), x[::-1])
     iota = ua.ElementwiseKernel("", "int64 y", "y = i * 3", "uk_iota")
     check(iota(size=17), np.arange(17) * 3)
+    ones = ua.ElementwiseKernel("", "int64 y", "y = 1", "uk_ones")
+    for _ in range(2):
+        check(ones(size=5), np.ones(5, np.int64))
+        with pytest.raises(ValueError, match="size="):
+            ones()
     # `i` follows C order of the result even for a given F-ordered output
     out = ua.empty((3, 4), dtype=ua.int64, order="F")
     idx = ua.ElementwiseKernel("", "int64 y", "y = i", "uk_index")

@@ -332,8 +332,10 @@ def call_key(qi, ins, outs):
 def resolved_for_arrays(resolved, args):
     """(queue, entry of `resolved` under call_key) for arguments that are
     all arrays of one queue; (None, None) for any other arguments."""
-    qi = args[0]._q if isinstance(args[0], usm_ndarray) else None
-    key = [qi.caps if qi is not None else None]
+    qi = args[0]._q if args and isinstance(args[0], usm_ndarray) else None
+    if qi is None:
+        return None, None
+    key = [qi.caps]
     for a in args:
         if not isinstance(a, usm_ndarray) or a._q is not qi:
             return None, None
