@@ -5,6 +5,9 @@ of user error (a bad parameter list, C++ that does not compile, a dtype the
 device lacks). Each runs with the vector-block and the generic kernels
 (the `variant` fixture)."""
 
+import logging
+import os
+
 import dpctl
 import numpy as np
 import pytest
@@ -298,6 +301,31 @@ def test_reduction_repeated_calls(variant):
         check(mx(ua.asarray(x)), x.max())
         with pytest.raises(ValueError):
             mx(ua.empty((0,), dtype=ua.float32))
+
+
+def test_reduction_first_call_and_vector_fallback(variant, tmp_path, monkeypatch, caplog):
+    # a new kernel's first call compiles the first pass's part and the
+    # partial states' part at once (one call to the compiler each, side by
+    # side); a map the vector-block kernels cannot take (a cast of a
+    # vector) runs on the generic kernels, compiled once
+    monkeypatch.setenv("USMARRAY_CACHE_DIR", str(tmp_path))
+    x = sample((100000,), ua.float32, 11)
+    tag = f"{variant}_{os.getpid()}"
+    k = ua.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", f"ur_first_{tag}")
+    with caplog.at_level(logging.INFO, logger="usmarray.kernels"):
+        check_sum(k(ua.asarray(x)), x * x)
+    together = [r.getMessage() for r in caplog.records if "together" in r.getMessage()]
+    assert together and together[0].startswith(
+        f"compiled {2 if variant == 'vector' else 1} kernel parts together"), together
+    cast = ua.ReductionKernel("T x", "T y", "(float)x * 2", "a + b", "y = a", "0",
+                              f"ur_cast_{tag}")
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="usmarray.kernels"):
+        for _ in range(2):
+            check_sum(cast(ua.asarray(x)), x * 2)
+    compiled = [r.getMessage() for r in caplog.records
+                if r.getMessage().startswith("compiled kernel bundle")]
+    assert len(compiled) == 1, compiled
 
 
 def test_reduction_empty_with_identity(variant):

@@ -220,6 +220,8 @@ class UserFamily(_kernels.Family):
         return _kernels.BundleSpec(f"user-{self._label}", self._source, self.names)
 
     def part(self, name, spec, qi):
+        if name not in self.names:   # (dropped: a lookup of what is no longer there)
+            return "dropped", []
         label = self._part_of(name)
         return label, [n for n in spec.names if self._part_of(n) == label]
 

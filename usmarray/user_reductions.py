@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from ._core import _dtypes, _engine
+from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype, broadcast_view, copy_into
 from ._core._device import common_queue
@@ -122,6 +122,7 @@ class ReductionKernel:
         # call_key -> [types, input dtypes, output dtype, reduction dtype,
         # _kernels's result]: a call's type resolution, from its second call on
         self._resolved = {}
+        self._started = set()   # kernels (namespaces) whose bundle a call asked for
 
     # ------------------------------------------------------------ types
     def _reduce_dtype(self, types, out_dt):
@@ -380,6 +381,16 @@ class ReductionKernel:
         first, rest, acc, acc_size, result, family, vec, ns = k
         while True:
             try:
+                if ns not in self._started:
+                    # the first pass's kernels and those of the passes over
+                    # partial states are two parts of the bundle: compiled
+                    # side by side (threads: a user's error is reported
+                    # once), not one after the other as the passes ask
+                    self._started.add(ns)
+                    simd = k[6] and qi.kc.simd
+                    _kernels.resolver_of(qi.kc).compile_parts(
+                        [n for n in family.names if simd or n.split("<")[0] not in _VEC_KERNELS],
+                        f"ReductionKernel {self.name}", processes=False, errors=True)
                 _engine.reduce(qi.ref, qi.kc, first, rest, views[0], nred, res, acc, acc_size,
                                False, views[1:], block, result)
                 return

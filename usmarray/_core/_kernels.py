@@ -606,8 +606,17 @@ class _Resolver:
         path, which reports it when the kernel is asked for."""
         mode = "simd" if self.kc.simd else "generic"
         names = _first_calls_table().get(mode, {}).get(key)
-        if not names:
-            return
+        if names:
+            self.compile_parts(names, key)
+
+    def compile_parts(self, names, label, processes=True, errors=False):
+        """Compile the parts that kernels `names` belong to, those neither
+        loaded nor on disk, at once: the parts of one source as one program
+        unless that leaves a core idle, the programs in child processes
+        (unless not `processes`) or threads. A failure raises
+        KernelCompileError when `errors`, else is left to the ordinary path,
+        which reports it when the kernel is asked for. `label`: what they
+        are for, for the log."""
         t0 = time.perf_counter()
         parts = {}
         for n in names:
@@ -630,12 +639,14 @@ class _Resolver:
         share = sum(map(_cost, parts.values())) / cores
         groups = group_specs(parts.values(), max(share, max(map(_cost, parts.values()))))
         try:
-            if not self._compile_in_processes(groups, cores):
+            if not (processes and self._compile_in_processes(groups, cores)):
                 with concurrent.futures.ThreadPoolExecutor(min(len(groups), cores)) as pool:
                     list(pool.map(self.warm, groups))
         except KernelCompileError:
+            if errors:
+                raise
             return
-        _log.info("compiled %d kernel parts together for %s in %.2f s", len(parts), key,
+        _log.info("compiled %d kernel parts together for %s in %.2f s", len(parts), label,
                   time.perf_counter() - t0)
 
     def _compile_in_processes(self, groups, cores):
@@ -688,6 +699,8 @@ class _Resolver:
         that asked, for the log."""
         if spec.key in self.loaded:
             return "memory"
+        if part is not None and not part.names:
+            return "memory"   # (no kernel of the bundle: nothing to compile)
         if part is not None:
             how = self._once(spec, False, reason)
             if how is not None:
