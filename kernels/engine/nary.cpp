@@ -47,7 +47,10 @@ Event nary(std::uintptr_t qref, KernelCache &kc, const std::string &name,
   if (params.size() > static_cast<size_t>(kParamBytes))
     throw nb::value_error("nary: scalar parameters take more than 256 bytes");
   sycl::queue &q = queue_from_ref(qref);
-  std::vector<ArrayRef> a(na);
+  // (on the stack: a vector of 1 KB views was a heap block past malloc's
+  // per-thread cache, taken under the lock the runtime's worker thread
+  // frees its command objects under)
+  ArrayRef a[kMaxOperands];
   for (int i = 0; i < na; ++i) read_array(arrays[i], a[i]);
   const ArrayRef &out = a[n_in];
   for (int i = 0; i < na; ++i)
@@ -73,13 +76,14 @@ Event nary(std::uintptr_t qref, KernelCache &kc, const std::string &name,
       }
   Params prm{};
   std::memcpy(prm.bytes, params.c_str(), params.size());
-  std::vector<const int64_t *> strides(na);
+  const int64_t *strides[kMaxOperands];
   for (int i = 0; i < na; ++i) strides[i] = a[i].strides;
   Iteration it;
-  collapse(out.nd, out.shape, na, strides.data(), n_in, it);
+  collapse(out.nd, out.shape, na, strides, n_in, it);
   if (it.nd < 0) return Event{};
   std::vector<char *> ptrs(na), raws;
   std::vector<Allocation *> touched;
+  touched.reserve(na + raw.size());
   for (int i = 0; i < na; ++i) {
     ptrs[i] = a[i].data() + it.offset[i] * a[i].itemsize;
     touched.push_back(a[i].alloc);
