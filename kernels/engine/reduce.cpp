@@ -89,13 +89,15 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
   read_array(out_h, r);
   sycl::queue &q = queue_from_ref(qref);
   const bool sources = scalars.has_value();
-  std::vector<ArrayRef> more(inputs.size());
+  // (on the stack, as nary.cpp's operands: 1 KB views)
+  ArrayRef more[kMaxSources - 1];
+  const size_t nmore = inputs.size();
   if (sources) {
-    if (inputs.size() + 1 > kMaxSources)
+    if (nmore + 1 > kMaxSources)
       throw nb::value_error("reduce: at most 8 inputs");
     if (scalars->size() > kSourceScalarBytes)
       throw nb::value_error("reduce: scalars take more than 64 bytes");
-    for (size_t i = 0; i < inputs.size(); ++i) {
+    for (size_t i = 0; i < nmore; ++i) {
       read_array(inputs[i], more[i]);
       if (more[i].nd != x.nd || !(more[i].alloc->ctx == q.get_context()))
         throw nb::value_error("reduce: inputs differ in rank or SYCL context");
@@ -146,9 +148,9 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
   // the first pass's sources, and every allocation it reads
   std::vector<char *> srcs{src};
   std::vector<Allocation *> reads{x.alloc};
-  for (auto &m : more) {
-    srcs.push_back(m.data() + off * m.itemsize);
-    reads.push_back(m.alloc);
+  for (size_t i = 0; i < nmore; ++i) {
+    srcs.push_back(more[i].data() + off * more[i].itemsize);
+    reads.push_back(more[i].alloc);
   }
   if (!ok && n_red > 0) {
     xcopy.reset(allocate(q, static_cast<size_t>(n_out * n_red * x.itemsize), KIND_DEVICE));
@@ -156,7 +158,7 @@ Event reduce(std::uintptr_t qref, KernelCache &kc, const std::string &op, const 
     copy_to_contiguous(q, kc, x, t, xcopy.get());
     src = srcs[0] = t.data();
     reads[0] = xcopy.get();
-    for (size_t i = 0; i < more.size(); ++i) {
+    for (size_t i = 0; i < nmore; ++i) {
       copies.emplace_back(allocate(q, static_cast<size_t>(n_out * n_red * more[i].itemsize),
                                    KIND_DEVICE));
       copy_to_contiguous(q, kc, more[i], t, copies.back().get());
