@@ -123,7 +123,9 @@ def _check_sorts(h, axis=-1, x=None):
         np.testing.assert_array_equal(ua.asnumpy(i), _np_argsort(h, axis, desc))
 
 
-@pytest.mark.parametrize("n", [256, 257, 2049, 4097, 9000])
+# (8193 to 32769: around where one row of 4- and 8-byte keys leaves the
+# one-work-item form for the leading pass and segments, sort or argsort)
+@pytest.mark.parametrize("n", [256, 257, 2049, 4097, 8193, 9000, 16384, 16385, 32768, 32769])
 @pytest.mark.parametrize("dt", REAL, ids=lambda d: d.name)
 def test_radix_dtypes_sizes(variant, dt, n):
     _check_sorts(_wide(n, dt, seed=n))
@@ -224,15 +226,16 @@ def test_radix_float_keys_bits_kept(variant, dt):
 @pytest.mark.parametrize("dt", [ua.int16, ua.uint32, ua.int64, ua.float32, ua.float64],
                          ids=lambda d: d.name)
 @pytest.mark.parametrize("case", ["uniform", "nan", "narrow", "mixed", "skewed"])
-def test_radix_leading_digit_segments(variant, dt, case):
-    # rows past 2^18 keys on the CPU form: a pass by the leading digit, then
+@pytest.mark.parametrize("n", [2**18 + 3001, 20000])
+def test_radix_leading_digit_segments(variant, dt, case, n):
+    # rows past 2^18 keys (past 8192 to 32768 for 4- and 8-byte keys, sort
+    # or argsort) on the CPU form: a pass by the leading digit, then
     # segments sorted in the cache (mapped floats without NaNs, keys as read
     # with them); a skewed leading digit takes buckets by a table of 16-bit
     # prefixes from a sample (mixed), or the passes over memory (skewed)
     if dt not in SUPPORTED:
         pytest.skip("no device support")
     rng = np.random.default_rng(12)
-    n = 2**18 + 3001
     if np.dtype(dt).kind == "f":
         h = rng.random(n).astype(dt)                      # [0, 1): the top bits constant
         if case == "nan":

@@ -23,9 +23,19 @@ constexpr int64_t kRadixCpuBlocks = 64;   // blocks of the CPU form (one work-it
 constexpr int64_t kRadixCpuMinBlock = 4096;
 constexpr int64_t kRadixCpuMinRows = 8;      // this many rows: a work-item per row
 constexpr int64_t kRadixCpuMaxRowLength = int64_t(1) << 24;
-// a single row up to this long: one work-item, one launch (measured: up to
-// 2^18 keys one core beats the blocked passes' launches and host wait)
+// CPU devices: one row up to this long goes to radix_sort (any longer, to
+// radix_sort too, after the networks and merges are ruled out)
 constexpr int64_t kRadixCpuOneRow = int64_t(1) << 18;
+// ... and there to one work-item (radix_rows, one launch) up to this many
+// keys, to the leading pass and the segments on every core above: measured
+// (docs/algorithms.md) where the two cross, by key size, sort or argsort.
+// 1- and 2-byte keys sort in one or two passes of radix_rows: one core up
+// to 2^18 keys. (Set before the segments: 2^18 for every key.)
+int64_t one_row_max(int64_t itemsize, bool with_idx) {
+  if (itemsize <= 2) return kRadixCpuOneRow;
+  if (itemsize == 4) return with_idx ? int64_t(1) << 14 : int64_t(1) << 15;
+  return with_idx ? int64_t(1) << 14 : int64_t(1) << 13;
+}
 // shorter rows: networks and merges (at 40 keys half radix_rows's time, at 100 twice)
 constexpr int64_t kRadixCpuMinRowLength = 64;
 // CPU devices: sort of rows of 2 to kColNetMax keys by sort_cols (measured
@@ -196,7 +206,7 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
   char *tkp = static_cast<char *>(kt->ptr);
   char *tip = with_idx ? static_cast<char *>(it->ptr) : nullptr;
   if (kc.simd && n <= kRadixCpuMaxRowLength &&
-      (rows >= kRadixCpuMinRows || (rows == 1 && n <= kRadixCpuOneRow))) {
+      (rows >= kRadixCpuMinRows || (rows == 1 && n <= one_row_max(isz, with_idx)))) {
     // CPU, many rows or a short one: a work-item sorts a row through all
     // passes (skipping those whose digit every key of the row has), one launch
     const sycl::kernel &kr = kc.get("radix_rows<" + targs);
@@ -493,9 +503,10 @@ Ev sort_rows(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRef
   // of the rest of the bundle.
   const bool real = k.tc != TC_C8 && k.tc != TC_C16;
   const int64_t net_max = k.itemsize <= 4 ? 32 : 16;
-  // CPU, one row up to 2^18 keys: radix_rows, one work-item (as fast as
-  // sort_cols up to 300 keys and twice as fast at 1000; a first call
-  // compiles it in 0.8 s, sort_cols in 1.8, and sort_vec for argsorts)
+  // CPU, one row up to 2^18 keys: radix_sort, which sorts the shorter ones
+  // with radix_rows, one work-item (as fast as sort_cols up to 300 keys and
+  // twice as fast at 1000; a first call compiles it in 0.8 s, sort_cols in
+  // 1.8, and sort_vec for argsorts)
   if (real && kc.simd && rows == 1 && n >= 2 && n <= kRadixCpuOneRow)
     return radix_sort(q, kc, sr, k, with_idx ? &ix : nullptr, rows, n, desc);
   if (real && kc.simd && !with_idx && n >= 2 && n <= kColNetMax)
