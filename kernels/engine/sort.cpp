@@ -33,7 +33,7 @@ constexpr int64_t kRadixCpuOneRow = int64_t(1) << 18;
 // to 2^18 keys. (Set before the segments: 2^18 for every key.)
 int64_t one_row_max(int64_t itemsize, bool with_idx) {
   if (itemsize <= 2) return kRadixCpuOneRow;
-  if (itemsize == 4) return with_idx ? int64_t(1) << 14 : int64_t(1) << 15;
+  if (itemsize == 4) return int64_t(1) << 15;
   return with_idx ? int64_t(1) << 14 : int64_t(1) << 13;
 }
 // shorter rows: networks and merges (at 40 keys half radix_rows's time, at 100 twice)
