@@ -132,6 +132,19 @@ def test_radix_dtypes_sizes(variant, dt, n):
     _check_sorts(_ties((n,), dt, seed=n))     # stability with many equal keys
 
 
+@pytest.mark.parametrize("shape", [(2, 2000), (7, 1500), (3, 9000), (2, 20000)])
+@pytest.mark.parametrize("dt", [ua.int16, ua.int32, ua.float32, ua.int64, ua.uint64, ua.float64],
+                         ids=lambda d: d.name)
+def test_radix_few_rows(variant, dt, shape):
+    # 2 to 7 rows: a work-item per row up to the one-row limits of the key
+    # size, the leading pass and segments over all rows past them
+    if dt not in SUPPORTED:
+        pytest.skip("no device support")
+    h = _wide(shape[0] * shape[1], dt, seed=shape[1]).reshape(shape)
+    _check_sorts(h)
+    _check_sorts(_ties(shape, dt, seed=shape[0]))
+
+
 @pytest.mark.parametrize("dt", [ua.float16, ua.float32, ua.float64], ids=lambda d: d.name)
 def test_radix_special_floats(variant, dt):
     if dt not in SUPPORTED:

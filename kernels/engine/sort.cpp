@@ -29,6 +29,7 @@ constexpr int64_t kRadixCpuOneRow = int64_t(1) << 18;
 // ... and there to one work-item (radix_rows, one launch) up to this many
 // keys, to the leading pass and the segments on every core above: measured
 // (docs/algorithms.md) where the two cross, by key size, sort or argsort.
+// The same for a few rows (2 to kRadixCpuMinRows - 1), a work-item each.
 // 1- and 2-byte keys sort in one or two passes of radix_rows: one core up
 // to 2^18 keys. (Set before the segments: 2^18 for every key.)
 int64_t one_row_max(int64_t itemsize, bool with_idx) {
@@ -206,8 +207,8 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
   char *tkp = static_cast<char *>(kt->ptr);
   char *tip = with_idx ? static_cast<char *>(it->ptr) : nullptr;
   if (kc.simd && n <= kRadixCpuMaxRowLength &&
-      (rows >= kRadixCpuMinRows || (rows == 1 && n <= one_row_max(isz, with_idx)))) {
-    // CPU, many rows or a short one: a work-item sorts a row through all
+      (rows >= kRadixCpuMinRows || n <= one_row_max(isz, with_idx))) {
+    // CPU, many rows or short ones: a work-item sorts a row through all
     // passes (skipping those whose digit every key of the row has), one launch
     const sycl::kernel &kr = kc.get("radix_rows<" + targs);
     return submit(q, {sa, ka, ia, kt.get(), ita}, [&](auto &h) {
