@@ -210,12 +210,13 @@ def test_radix_many_tiles_and_determinism(variant, dt, shape):
 
 
 @pytest.mark.parametrize("dt", [ua.float16, ua.float32, ua.float64], ids=lambda d: d.name)
-def test_radix_float_keys_bits_kept(variant, dt):
-    # long rows (the blocked passes): without NaNs the CPU form maps the keys
-    # once and maps them back at the end; with NaNs every NaN keeps its bits
+@pytest.mark.parametrize("n", [300001, 3001])
+def test_radix_float_keys_bits_kept(variant, dt, n):
+    # long rows (the blocked passes) and rows of one work-item (float32: by
+    # wide digits): without NaNs the CPU form maps the keys once and maps
+    # them back at the end; with NaNs every NaN keeps its bits
     if dt not in SUPPORTED:
         pytest.skip("no device support")
-    n = 300001
     rng = np.random.default_rng(11)
     h = (rng.standard_normal(n) * 100).astype(dt)
     h[::5] = -0.0
