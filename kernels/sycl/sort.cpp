@@ -860,6 +860,8 @@ inline void radix_run_wide(const T *a, std::int64_t len, T *keys, T *tk, int dfl
 // in most bits, unevenly: the top digit's buckets are a few large ones, and
 // 200 x 6400 keys took 10.3 -> 14.7 ms; uniform ones gained 1.6x).
 template <typename T>
+constexpr bool row_wide_v = (sizeof(T) == 8 && !usmk::is_float_v<T>) || std::is_same_v<T, float>;
+template <typename T>
 inline bool radix_row_wide(const T *a, std::int64_t n, T *keys, T *tk, int dflip) {
   if constexpr (usmk::is_float_v<T>) {
     using U = typename uint_of<sizeof(T)>::type;
@@ -881,10 +883,9 @@ inline bool radix_row_wide(const T *a, std::int64_t n, T *keys, T *tk, int dflip
 // CPU form for many rows, or for rows short enough for one core: work-item
 // g of G sorts a run of rows of src (radix_run; sorts of 8-byte integers
 // and float32 by wide digits, radix_row_wide), with the row's temporaries
-// in tk (ti).
-// One launch, no pass over all keys before it. Work-groups of one
-// work-item: the compiler builds no loop vectorised across work-items, the
-// body runs as written.
+// in tk (ti). One launch, no pass over all keys before it. Work-groups of
+// one work-item: the compiler builds no loop vectorised across work-items,
+// the body runs as written.
 template <typename T, int IDX>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
@@ -892,8 +893,7 @@ void radix_rows(kptr<const T> src, kptr<T> keys, kptr<std::int64_t> idx, kptr<T>
                 std::int64_t rows, std::int64_t n, int dflip) {
   const RowRun run(rows);
   for (std::int64_t r = run.lo; r < run.hi; ++r) {
-    if constexpr (((sizeof(T) == 8 && !usmk::is_float_v<T>) || (sizeof(T) == 4 && usmk::is_float_v<T>)) &&
-                  !IDX) {
+    if constexpr (row_wide_v<T> && !IDX) {
       if (radix_row_wide<T>(src + r * n, n, keys + r * n, tk + r * n, dflip)) continue;
     }
     radix_run<T, IDX>(src + r * n, nullptr, n, keys + r * n, IDX ? idx + r * n : nullptr, tk + r * n,
