@@ -335,14 +335,9 @@ def resolved_for_arrays(resolved, args):
     """(queue, entry of `resolved` under call_key) for arguments that are
     all arrays of one queue; (None, None) for any other arguments."""
     qi = args[0]._q if args and isinstance(args[0], usm_ndarray) else None
-    if qi is None:
+    if qi is None or any(not isinstance(a, usm_ndarray) or a._q is not qi for a in args):
         return None, None
-    key = [qi.caps]
-    for a in args:
-        if not isinstance(a, usm_ndarray) or a._q is not qi:
-            return None, None
-        key.append(a._tc)
-    return qi, resolved.get(tuple(key))
+    return qi, resolved.get(call_key(qi, args, ()))
 
 
 def dtype_of(p, types, name):
