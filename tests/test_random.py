@@ -100,6 +100,21 @@ def test_counter_wraps_and_explicit_key():
     same_state(g.bit_generator, ng.bit_generator)
 
 
+@pytest.mark.parametrize("low", [2**64 - 1, 2**64 - 40, 2**64 - 300, 2**64 - 3000, 2**32 - 7])
+def test_counter_word_carries_inside_a_call(variant, low):
+    """A carry out of the counter's first word in the middle of a call (the
+    vector kernels take the first rounds' shortcuts only where no block of a
+    work-item carries) and a first word crossing 2^32: NumPy's values."""
+    counter = 5 * 2**128 + 3 * 2**64 + low
+    g = R.Generator(R.Philox(key=[11, 2**63 + 5], counter=counter))
+    ng = np.random.Generator(np.random.Philox(key=[11, 2**63 + 5], counter=counter))
+    for n in (4096, 5003):
+        assert (host(g.random(n)) == ng.random(n)).all()
+        assert (host(g.random(2 * n, dtype=np.float32)) == ng.random(2 * n, dtype=np.float32)).all()
+        assert (host(g.bit_generator.random_raw(n)) == ng.bit_generator.random_raw(n)).all()
+        same_state(g.bit_generator, ng.bit_generator)
+
+
 def test_state_from_and_to_numpy():
     ng = np.random.Generator(np.random.Philox(3))
     ng.random(3, dtype=np.float32)    # keeps a half

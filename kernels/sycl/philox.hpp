@@ -9,6 +9,7 @@
 // bits depend only on (key, counter, position): not on work-group sizes,
 // chunking or the device.
 #pragma once
+#include <utility>
 #include "common.hpp"
 
 namespace usmk::rng {
@@ -26,6 +27,15 @@ constexpr u64 kSub0 = 0x6A09E667F3BCC908ull, kSub1 = 0xB2FB1366EA957D3Eull;
 // The 128-bit product a * m as (high, low) from 32-bit halves: device
 // compilers have no __int128, and CPU runtimes vectorise this form (V is
 // u64 or a clang vector of u64).
+// For vectors, the low halves of p0 and u side by side: one shuffle of
+// 32-bit lanes.
+template <typename V, std::size_t... I>
+inline V join_low_halves(V p0, V u, std::index_sequence<I...>) {
+  using H = usmk::raw_vec<u32, sizeof...(I)>;
+  const H a = __builtin_bit_cast(H, p0), b = __builtin_bit_cast(H, u);
+  return __builtin_bit_cast(
+      V, __builtin_shufflevector(a, b, ((I & 1) ? int(sizeof...(I) + I - 1) : int(I))...));
+}
 template <typename V> inline V mulhilo(V a, u64 m, V &lo) {
   const V al = a & 0xffffffffull, ah = a >> 32;
   const u64 ml = m & 0xffffffffull, mh = m >> 32;
@@ -33,7 +43,10 @@ template <typename V> inline V mulhilo(V a, u64 m, V &lo) {
   // (2^32 - 1)^2 + 2 (2^32 - 1) < 2^64: neither sum carries out
   const V t = p1 + (p0 >> 32);
   const V u = p2 + (t & 0xffffffffull);
-  lo = (u << 32) | (p0 & 0xffffffffull);
+  if constexpr (std::is_same_v<V, u64>)
+    lo = (u << 32) | (p0 & 0xffffffffull);
+  else
+    lo = join_low_halves(p0, u, std::make_index_sequence<sizeof(V) / 4>{});
   return p3 + (t >> 32) + (u >> 32);
 }
 
@@ -189,19 +202,52 @@ using V8 = usmk::raw_vec<u64, 8>;
 inline void words_of_groups(const Pos &p, u64 q, u64 (&out)[32 * kVecGroups]) {
   constexpr int B = 8 * kVecGroups;   // blocks
   using VB = usmk::raw_vec<u64, B>;
-  VB d;
+  VB j;
 #pragma unroll
-  for (int j = 0; j < B; ++j) d[j] = u64(j);
-  d += 8 * q;
+  for (int k = 0; k < B; ++k) j[k] = u64(k);
+  const VB d = j + 8 * q;
   VB c[4];
   c[0] = p.base[0] + d;
-  VB carry = (VB)(c[0] < d) & 1;
-  c[1] = p.base[1] + carry;
-  carry = carry & ((VB)(c[1] == 0) & 1);
-  c[2] = p.base[2] + carry;
-  carry = carry & ((VB)(c[2] == 0) & 1);
-  c[3] = p.base[3] + carry;
-  philox10(c, p.k0, p.k1);
+  const u64 last = 8 * q + (B - 1);
+  if (p.base[0] <= ~u64(0) - last) {
+    // no carry out of word 0: words 1-3 are the same in every lane, so the
+    // first round's second product and the second round's first are scalars,
+    // and its first product is (base + 8 q) M0 + j M0, a sum of 128-bit numbers
+    // (the second a constant)
+    u64 slo1, slo0, clo;
+    const u64 shi1 = mulhilo(p.base[2], kM1, slo1);
+    const u64 chi = mulhilo(p.base[0] + 8 * q, kM0, clo);
+    VB jlo;
+    const VB jhi = mulhilo(j, kM0, jlo);
+    const VB lo0 = clo + jlo;
+    const VB hi0 = chi + jhi + ((VB)(lo0 < jlo) & 1);
+    const u64 s0 = shi1 ^ p.base[1] ^ p.k0;   // round 1's c[0], c[1] = slo1
+    const VB v2 = hi0 ^ p.base[3] ^ p.k1;     // round 1's c[2], c[3] = lo0
+    u64 k0 = p.k0 + kW0, k1 = p.k1 + kW1;
+    const u64 shi0 = mulhilo(s0, kM0, slo0);
+    VB lo1;
+    const VB hi1 = mulhilo(v2, kM1, lo1);
+    c[0] = hi1 ^ slo1 ^ k0;
+    c[1] = lo1;
+    c[2] = shi0 ^ lo0 ^ k1;
+    c[3] = slo0;
+    k0 += kW0;
+    k1 += kW1;
+#pragma unroll 1
+    for (int r = 2; r < 10; ++r) {
+      philox_round(c, k0, k1);
+      k0 += kW0;
+      k1 += kW1;
+    }
+  } else {
+    VB carry = (VB)(c[0] < d) & 1;
+    c[1] = p.base[1] + carry;
+    carry = carry & ((VB)(c[1] == 0) & 1);
+    c[2] = p.base[2] + carry;
+    carry = carry & ((VB)(c[2] == 0) & 1);
+    c[3] = p.base[3] + carry;
+    philox10(c, p.k0, p.k1);
+  }
   // lane j of c[k] is word k of block j: interleave into 4 j + k, a group
   // of 8 blocks at a time
   using V16 = usmk::raw_vec<u64, 16>;
