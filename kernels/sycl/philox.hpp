@@ -9,7 +9,6 @@
 // bits depend only on (key, counter, position): not on work-group sizes,
 // chunking or the device.
 #pragma once
-#include <utility>
 #include "common.hpp"
 
 namespace usmk::rng {
@@ -27,15 +26,6 @@ constexpr u64 kSub0 = 0x6A09E667F3BCC908ull, kSub1 = 0xB2FB1366EA957D3Eull;
 // The 128-bit product a * m as (high, low) from 32-bit halves: device
 // compilers have no __int128, and CPU runtimes vectorise this form (V is
 // u64 or a clang vector of u64).
-// For vectors, the low halves of p0 and u side by side: one shuffle of
-// 32-bit lanes.
-template <typename V, std::size_t... I>
-inline V join_low_halves(V p0, V u, std::index_sequence<I...>) {
-  using H = usmk::raw_vec<u32, sizeof...(I)>;
-  const H a = __builtin_bit_cast(H, p0), b = __builtin_bit_cast(H, u);
-  return __builtin_bit_cast(
-      V, __builtin_shufflevector(a, b, ((I & 1) ? int(sizeof...(I) + I - 1) : int(I))...));
-}
 template <typename V> inline V mulhilo(V a, u64 m, V &lo) {
   const V al = a & 0xffffffffull, ah = a >> 32;
   const u64 ml = m & 0xffffffffull, mh = m >> 32;
@@ -43,10 +33,7 @@ template <typename V> inline V mulhilo(V a, u64 m, V &lo) {
   // (2^32 - 1)^2 + 2 (2^32 - 1) < 2^64: neither sum carries out
   const V t = p1 + (p0 >> 32);
   const V u = p2 + (t & 0xffffffffull);
-  if constexpr (std::is_same_v<V, u64>)
-    lo = (u << 32) | (p0 & 0xffffffffull);
-  else
-    lo = join_low_halves(p0, u, std::make_index_sequence<sizeof(V) / 4>{});
+  lo = (u << 32) | (p0 & 0xffffffffull);
   return p3 + (t >> 32) + (u >> 32);
 }
 
@@ -67,13 +54,17 @@ template <typename V> inline void philox_round(V (&c)[4], u64 k0, u64 k1) {
 // vectors of 32 lanes, words_of_groups) is as fast with one round per
 // iteration as with two, and compiles faster (random's bundle 0.95 ->
 // 0.81 s).
-template <typename V> inline void philox10(V (&c)[4], u64 k0, u64 k1) {
+// The last `rounds` rounds, k0 and k1 the first of them's keys.
+template <typename V> inline void philox_rounds(V (&c)[4], u64 k0, u64 k1, int rounds) {
 #pragma unroll 1
-  for (int r = 0; r < 10; ++r) {
+  for (int r = 0; r < rounds; ++r) {
     philox_round(c, k0, k1);
     k0 += kW0;
     k1 += kW1;
   }
+}
+template <typename V> inline void philox10(V (&c)[4], u64 k0, u64 k1) {
+  philox_rounds(c, k0, k1, 10);
 }
 
 // c = base + d (256-bit counters, wrapping like NumPy's).
@@ -223,22 +214,14 @@ inline void words_of_groups(const Pos &p, u64 q, u64 (&out)[32 * kVecGroups]) {
     const VB hi0 = chi + jhi + ((VB)(lo0 < jlo) & 1);
     const u64 s0 = shi1 ^ p.base[1] ^ p.k0;   // round 1's c[0], c[1] = slo1
     const VB v2 = hi0 ^ p.base[3] ^ p.k1;     // round 1's c[2], c[3] = lo0
-    u64 k0 = p.k0 + kW0, k1 = p.k1 + kW1;
     const u64 shi0 = mulhilo(s0, kM0, slo0);
     VB lo1;
     const VB hi1 = mulhilo(v2, kM1, lo1);
-    c[0] = hi1 ^ slo1 ^ k0;
+    c[0] = hi1 ^ slo1 ^ (p.k0 + kW0);
     c[1] = lo1;
-    c[2] = shi0 ^ lo0 ^ k1;
+    c[2] = shi0 ^ lo0 ^ (p.k1 + kW1);
     c[3] = slo0;
-    k0 += kW0;
-    k1 += kW1;
-#pragma unroll 1
-    for (int r = 2; r < 10; ++r) {
-      philox_round(c, k0, k1);
-      k0 += kW0;
-      k1 += kW1;
-    }
+    philox_rounds(c, p.k0 + 2 * kW0, p.k1 + 2 * kW1, 8);
   } else {
     VB carry = (VB)(c[0] < d) & 1;
     c[1] = p.base[1] + carry;
