@@ -239,14 +239,15 @@ def test_radix_float_keys_bits_kept(variant, dt, n):
 
 @pytest.mark.parametrize("dt", [ua.int16, ua.uint32, ua.int64, ua.float32, ua.float64],
                          ids=lambda d: d.name)
-@pytest.mark.parametrize("case", ["uniform", "nan", "narrow", "mixed", "skewed"])
+@pytest.mark.parametrize("case", ["uniform", "nan", "narrow", "mixed", "repeats", "skewed"])
 @pytest.mark.parametrize("n", [2**18 + 3001, 20000])
 def test_radix_leading_digit_segments(variant, dt, case, n):
     # rows past 2^18 keys (past 8192 to 32768 for 4- and 8-byte keys, sort
     # or argsort) on the CPU form: a pass by the leading digit, then
     # segments sorted in the cache (mapped floats without NaNs, keys as read
-    # with them); a skewed leading digit takes buckets by a table of 16-bit
-    # prefixes from a sample (mixed), or the passes over memory (skewed)
+    # with them); a skewed leading digit takes buckets by a table of 18-bit
+    # prefixes from a sample (mixed; repeats: a fifth of the keys one value,
+    # so that splitters repeat), or the passes over memory (skewed)
     if dt not in SUPPORTED:
         pytest.skip("no device support")
     rng = np.random.default_rng(12)
@@ -257,9 +258,11 @@ def test_radix_leading_digit_segments(variant, dt, case, n):
             h[5::89] = -np.nan
         elif case == "narrow":
             h = (h * 1e-3 + 7).astype(dt)
-        elif case == "mixed":
+        elif case in ("mixed", "repeats"):
             h = (rng.standard_normal(n) * 3).astype(dt)   # both signs, a few exponents
             h[::101] = -0.0
+            if case == "repeats":
+                h[::5] = 1.5
         elif case == "skewed":
             h[: n * 3 // 4] = 0.25                        # most keys one value
     else:
@@ -269,9 +272,11 @@ def test_radix_leading_digit_segments(variant, dt, case, n):
             h = (h % 1000).astype(dt)                     # low bytes only
         elif case == "narrow":
             h = (h >> 3).astype(dt)                       # the top bits constant
-        elif case == "mixed":
+        elif case in ("mixed", "repeats"):
             z = rng.standard_normal(n) * (float(info.max) - float(info.min)) / 16
             h = (z + (0 if info.min else float(info.max) / 2)).astype(dt)  # around the middle
+            if case == "repeats":
+                h[::5] = h[7]
         elif case == "skewed":
             h[: n * 3 // 4] = 5
     _check_sorts(h)

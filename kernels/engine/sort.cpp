@@ -6,6 +6,7 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace usm {
 
@@ -45,7 +46,7 @@ constexpr int64_t kRadixCpuMinRowLength = 64;
 // kVecNetMax keys by sort_vec
 constexpr int64_t kColNetMax = 1024, kVecNetMax = 1024;  // kernels/sycl/sort.cpp
 constexpr int64_t kRadixSample = 16;   // sampled keys per work-item of radix_bits
-constexpr int kLutBits = 16;           // kernels/sycl/sort.cpp
+constexpr int kLutBits = 18;           // kernels/sycl/sort.cpp
 constexpr uint32_t kLutSize = 1u << kLutBits;
 // When the leading pass tries buckets by a table instead (measured, 2e6 and
 // 2e7 keys): a segment of more than 1/8 of the row, or of more than this
@@ -69,10 +70,15 @@ void build_bucket_table(const uint64_t *sample, int64_t S, uint64_t base, int sh
   uint32_t split[255];
   for (int k = 0; k < 255; ++k)
     split[k] = static_cast<uint32_t>((v[static_cast<size_t>((k + 1) * S / 256)] >> shift) & (kLutSize - 1));
-  int below = 0;
-  for (uint32_t p = 0; p < kLutSize; ++p) {
-    while (below < 255 && split[below] < p) ++below;
-    lut[p] = static_cast<uint8_t>(below);
+  // prefixes (split[k - 1], split[k]] get k (up to split[0]: 0; past split[254]: 255),
+  // a run at a time (a loop over the 2^18 prefixes took 0.1 ms of a 0.15 ms sort)
+  uint32_t from = 0;
+  for (int k = 0; k <= 255; ++k) {
+    const uint32_t to = k < 255 ? split[k] + 1 : kLutSize;
+    if (to > from) {
+      std::memset(lut + from, k, to - from);
+      from = to;
+    }
   }
 }
 
