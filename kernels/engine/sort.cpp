@@ -71,7 +71,7 @@ void build_bucket_table(const uint64_t *sample, int64_t S, uint64_t base, int sh
   for (int k = 0; k < 255; ++k)
     split[k] = static_cast<uint32_t>((v[static_cast<size_t>((k + 1) * S / 256)] >> shift) & (kLutSize - 1));
   // prefixes (split[k - 1], split[k]] get k (up to split[0]: 0; past split[254]: 255),
-  // a run at a time (a loop over the 2^18 prefixes took 0.1 ms of a 0.15 ms sort)
+  // a run at a time (a loop over the 2^18 prefixes took 0.1 ms of a 0.22 ms sort of 10^4 keys)
   uint32_t from = 0;
   for (int k = 0; k <= 255; ++k) {
     const uint32_t to = k < 255 ? split[k] + 1 : kLutSize;

@@ -54,7 +54,7 @@ template <typename V> inline void philox_round(V (&c)[4], u64 k0, u64 k1) {
 // vectors of 32 lanes, words_of_groups) is as fast with one round per
 // iteration as with two, and compiles faster (random's bundle 0.95 ->
 // 0.81 s).
-// The last `rounds` rounds, k0 and k1 the first of them's keys.
+// `rounds` rounds, the first of them under the keys (k0, k1).
 template <typename V> inline void philox_rounds(V (&c)[4], u64 k0, u64 k1, int rounds) {
 #pragma unroll 1
   for (int r = 0; r < rounds; ++r) {
@@ -189,18 +189,16 @@ using V8 = usmk::raw_vec<u64, 8>;
 // All four groups' rounds run at once, in vectors of 32 lanes. The
 // multiplications of one group wait on its previous round's, and the other
 // groups' fill those cycles: one group at a time (8 lanes), random(10**7)
-// took 5.2 ms for float32 and 11.3 ms for float64, now 3.9-4.2 and 8.4-8.8.
+// took 5.2 ms for float32 and 11.3 ms for float64, now 3.9-4.2 and 8.4-8.8
+// (3.3-3.45 and 7.0-7.2 with the first two rounds' shortcuts, below).
 inline void words_of_groups(const Pos &p, u64 q, u64 (&out)[32 * kVecGroups]) {
   constexpr int B = 8 * kVecGroups;   // blocks
   using VB = usmk::raw_vec<u64, B>;
   VB j;
 #pragma unroll
   for (int k = 0; k < B; ++k) j[k] = u64(k);
-  const VB d = j + 8 * q;
   VB c[4];
-  c[0] = p.base[0] + d;
-  const u64 last = 8 * q + (B - 1);
-  if (p.base[0] <= ~u64(0) - last) {
+  if (p.base[0] <= ~u64(0) - (8 * q + (B - 1))) {
     // no carry out of word 0: words 1-3 are the same in every lane, so the
     // first round's second product and the second round's first are scalars,
     // and its first product is (base + 8 q) M0 + j M0, a sum of 128-bit numbers
@@ -223,6 +221,8 @@ inline void words_of_groups(const Pos &p, u64 q, u64 (&out)[32 * kVecGroups]) {
     c[3] = slo0;
     philox_rounds(c, p.k0 + 2 * kW0, p.k1 + 2 * kW1, 8);
   } else {
+    const VB d = j + 8 * q;
+    c[0] = p.base[0] + d;
     VB carry = (VB)(c[0] < d) & 1;
     c[1] = p.base[1] + carry;
     carry = carry & ((VB)(c[1] == 0) & 1);
