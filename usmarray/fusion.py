@@ -37,7 +37,7 @@ from ._core._scalars import as_scalar, weak_scalar_dtype
 from ._elementwise_ops import VECTOR_TYPES
 from .user_kernels import (NoVec, cxx_type, nary_kernels, pack_scalars, register_kernel,
                            source_hash)
-from .user_reductions import c_view
+from .user_reductions import c_view, walked_strides
 
 __all__ = ["fuse", "Fusion", "FusionWarning"]
 
@@ -675,7 +675,7 @@ def _run_reduction(plan, args, arrays, qi, kind):
             views.append(view(b, b._off, tuple(shape[i] for i in perm),
                               tuple(b._strides[i] for i in perm)))
     if len(views) > 1:
-        walk = [tuple(s for n, s in zip(v._shape, v._strides) if n > 1) for v in views]
+        walk = [walked_strides(v) for v in views]
         if any(w != walk[0] for w in walk[1:]):
             views = [astype(v, v._dtype, order="C") for v in views]
     res = empty_array(tuple(shape[i] for i in kept), _DT[r], qi, kind)

@@ -28,7 +28,7 @@ from .user_kernels import (CALL, GENERAL_PATH, NOT_VEC, NoVec, bind_types, call_
                            parse_params, register_kernel, resolved_for_arrays, section,
                            source_hash)
 
-__all__ = ["ReductionKernel", "c_view"]
+__all__ = ["ReductionKernel", "c_view", "walked_strides"]
 
 _TYPE_NAMES = dict(zip(_dtypes.DTYPES, _dtypes.TYPE_NAMES))   # dtype -> kernel type name
 _MAX_INPUTS = 8          # kernels/engine/reduce.cpp kMaxSources
@@ -340,7 +340,7 @@ class ReductionKernel:
             b = broadcast_view(a, shape)
             views.append(view(b, b._off, tuple(shape[i] for i in perm),
                               tuple(b._strides[i] for i in perm)))
-        if any(_walk(v) != _walk(views[0]) for v in views[1:]):
+        if any(walked_strides(v) != walked_strides(views[0]) for v in views[1:]):
             views = [astype(v, v._dtype, order="C") for v in views]
         block, offsets = pack_scalars(values, 0, _SCALAR_BYTES)
         it = iter(offsets)
@@ -371,14 +371,14 @@ class ReductionKernel:
             return GENERAL_PATH
         _, dts_in, ot, _, k = resolved
         views = [a if a._dtype is d else astype(a, d) for a, d in zip(args, dts_in)]
-        if any(_walk(v) != _walk(views[0]) for v in views[1:]):
+        if any(walked_strides(v) != walked_strides(views[0]) for v in views[1:]):
             return GENERAL_PATH
         res = empty_array((), ot, qi, args[0]._alloc.kind)
         self._run(k, qi, views, res, len(shape), b"")
         return res
 
     def _run(self, k, qi, views, res, nred, block):
-        first, rest, acc, acc_size, result, family, vec, ns = k
+        first, rest, acc, acc_size, result, family, _, ns = k   # (k[6]: vector kernels)
         while True:
             try:
                 if ns not in self._started:
@@ -407,7 +407,7 @@ class ReductionKernel:
                 k[6] = False
 
 
-def _walk(v):
+def walked_strides(v):
     """The strides of the dimensions that are walked (size > 1)."""
     return tuple(s for n, s in zip(v._shape, v._strides) if n > 1)
 
