@@ -12,11 +12,11 @@ import re
 import numpy as np
 
 from ._core import _dtypes, _engine, _kernels
-from ._core._array import empty_array, usm_ndarray
+from ._core._array import empty_array, empty_c, usm_ndarray
 from ._core._copy import broadcast_view, cast, check_out, copy_into
 from ._core._device import ExecutionPlacementError, coerce_usm_type
 from ._core._exceptions import DTypeError
-from ._core._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes
+from ._core._layout import C_CONTIG, F_CONTIG, KIND_CODE, WRITABLE, broadcast_shapes
 from ._core._reduce import reduce
 from ._core._scalars import as_scalar, scalar_array, scalar_value, weak_scalar_dtype
 from ._core._trace import traced
@@ -351,6 +351,15 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
     if r is None:
         r = op.resolve((x1._dtype, x2._dtype), qi)
     ins, out_dt, sig = r
+    if (out is None and x1._flags & x2._flags & C_CONTIG and x2._shape == x1._shape
+            and x1._dtype is ins[0] and x2._dtype is ins[1] and (order == "K" or order == "C")):
+        # the common case (the loop's dtypes, one shape, C-contiguous, a new
+        # result) in few calls: a tenth of an operator's time on small arrays
+        k = x1._alloc.kind
+        if k == x2._alloc.kind:
+            res = empty_c(x1._shape, out_dt, qi, KIND_CODE[k])
+            _engine.binary(qi.ref, qi.kc, sig, x1, x2, res)
+            return res
     if x1._dtype is not ins[0]:
         x1 = cast(x1, ins[0])
     if x2._dtype is not ins[1]:
@@ -593,7 +602,9 @@ def operator_methods():
             def method(self, _op=op):
                 return _unary(_op, self)
         else:
-            def method(self, other, _op=op, _dunder=dunder):
+            def method(self, other, _op=op, _dunder=dunder, _arrays=op.name != "pow"):
+                if _arrays and type(other) is usm_ndarray:
+                    return _binary_arrays(_op, self, other)
                 if not isinstance(other, usm_ndarray) and as_scalar(other) is None:
                     if _host_data(other, _dunder):
                         raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)

@@ -26,7 +26,7 @@ from ._device import Device, queue_info, resolve_queue
 from ._layout import (C_CONTIG, F_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags,
                       displacement_bounds, f_strides, normalize_shape)
 
-__all__ = ["usm_ndarray", "Flags", "make", "empty_array", "view", "from_suai"]
+__all__ = ["usm_ndarray", "Flags", "make", "empty_array", "empty_c", "view", "from_suai"]
 
 _new = object.__new__
 
@@ -88,11 +88,16 @@ def empty_array(shape, dt, qi, usm_type="device", order="C"):
     except (KeyError, TypeError):
         raise ValueError(f"usm_type must be 'device', 'shared' or 'host', got {usm_type!r}") from None
     if order == "C":
-        n, strides, flags = _c_layout(shape)
-    else:
-        n = math.prod(shape)
-        strides = f_strides(shape)
-        flags = contig_flags(shape, strides) | WRITABLE
+        return empty_c(shape, dt, qi, kind)
+    strides = f_strides(shape)
+    return make(_engine.allocate(qi.ref, math.prod(shape) * dt.itemsize, kind), 0, shape, strides,
+                dt, qi, contig_flags(shape, strides) | WRITABLE)
+
+
+def empty_c(shape, dt, qi, kind):
+    """empty_array in C order, `kind` a KIND_CODE value: the allocation of
+    the operators' fast path (elementwise.py), where every call counts."""
+    n, strides, flags = _c_layout(shape)
     return make(_engine.allocate(qi.ref, n * dt.itemsize, kind), 0, shape, strides, dt, qi, flags)
 
 
