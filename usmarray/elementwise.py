@@ -409,6 +409,11 @@ def _binary_scalar(op, x, s, left, out=None, order="K"):
     if x._dtype is not adt:
         x = cast(x, adt)
     kind = x._alloc.kind
+    if out is None and x._flags & C_CONTIG and (order == "K" or order == "C"):
+        # (the common case in few calls, as _binary_arrays)
+        res = empty_c(x._shape, out_dt, qi, KIND_CODE[kind])
+        _engine.binary_scalar(qi.ref, qi.kc, sig, x, scalar_value(s, sdt), left, res)
+        return res
     if out is None and order == "K":
         res = dest = empty_array(x._shape, out_dt, qi, kind,
                                  "F" if (x._flags & 3) == F_CONTIG else "C")
@@ -602,9 +607,15 @@ def operator_methods():
             def method(self, _op=op):
                 return _unary(_op, self)
         else:
-            def method(self, other, _op=op, _dunder=dunder, _arrays=op.name != "pow"):
-                if _arrays and type(other) is usm_ndarray:
-                    return _binary_arrays(_op, self, other)
+            def method(self, other, _op=op, _dunder=dunder, _fast=op.name != "pow"):
+                # (arrays and Python numbers straight to their paths; pow
+                # has its checks in _binary)
+                if _fast:
+                    t = type(other)
+                    if t is usm_ndarray:
+                        return _binary_arrays(_op, self, other)
+                    if t is float or t is int:
+                        return _binary_scalar(_op, self, other, False)
                 if not isinstance(other, usm_ndarray) and as_scalar(other) is None:
                     if _host_data(other, _dunder):
                         raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
@@ -612,7 +623,9 @@ def operator_methods():
                 return _binary(_op, self, other)
         methods[dunder] = method
         if rdunder:
-            def reflected(self, other, _op=op, _dunder=rdunder):
+            def reflected(self, other, _op=op, _dunder=rdunder, _fast=op.name != "pow"):
+                if _fast and (type(other) is float or type(other) is int):
+                    return _binary_scalar(_op, self, other, True)
                 if as_scalar(other) is None and not isinstance(other, usm_ndarray):
                     if _host_data(other, _dunder):
                         raise mixed_operand_error(f"usm_ndarray.{_dunder}", other)
