@@ -18,8 +18,9 @@ import operator
 from typing import NamedTuple
 
 from . import _dtypes, _engine, _kernels
-from ._array import empty_array, usm_ndarray, view
+from ._array import empty_array, empty_c, usm_ndarray, view
 from ._exceptions import AxisError, DTypeError
+from ._layout import KIND_CODE
 from ._trace import traced
 
 __all__ = ["normalize_axes", "reduce", "nan_reduce", "sum_types", "types", "has_vector_kernels",
@@ -248,6 +249,9 @@ def has_vector_kernels(struct, t, a):
     return t in _VEC_TYPES and (a in _VEC_STATES or (a == "b1" and t in _VEC_BOOL_ITEMS))
 
 
+_NO_IDENTITY = ("max", "min", "nanmax", "nanmin")
+
+
 def reduce(name, x, axis, keepdims, dtype=None):
     """The reduction `name` of `x` over `axis` (None: all), as a new array."""
     if not isinstance(x, usm_ndarray):
@@ -264,6 +268,13 @@ def reduce(name, x, axis, keepdims, dtype=None):
             _PLANS[name, x._tc, qi.caps] = plan
     struct, partials, a, rdt, size, indexed = plan
     nd = len(x._shape)
+    if axis is None and not keepdims and not indexed:
+        # everything into a 0-d result: the common case in few calls
+        if 0 in x._shape and name in _NO_IDENTITY:
+            raise ValueError(f"{name} of an empty selection has no identity")
+        out = empty_c((), rdt, qi, KIND_CODE[x._alloc.kind])
+        _engine.reduce(qi.ref, qi.kc, struct, partials, x, nd, out, a, size, indexed)
+        return out
     if axis is None:
         axes = range(nd)
         n_red = math.prod(x._shape)
@@ -280,7 +291,7 @@ def reduce(name, x, axis, keepdims, dtype=None):
         perm = kept + list(axes)
         xv = view(x, x._off, tuple(x._shape[i] for i in perm), tuple(x._strides[i] for i in perm))
         out_shape = tuple(x._shape[i] for i in kept)
-    if n_red == 0 and name in ("max", "min", "nanmax", "nanmin") and 0 not in out_shape:
+    if n_red == 0 and name in _NO_IDENTITY and 0 not in out_shape:
         raise ValueError(f"{name} of an empty selection has no identity")
     out = empty_array(out_shape, rdt, qi, x._alloc.kind)
     _engine.reduce(qi.ref, qi.kc, struct, partials, xv, len(axes), out, a, size, indexed)
