@@ -840,3 +840,129 @@ _kernels._first_calls = {"simd": {"nanquantile(float32)": ["no_such_kernel<f4>",
 """)
     res = _child(tmp_path / "c", code=code)
     assert res["ok"]
+
+
+# ------------------------------------------------------------------ last use, prune, clear
+DAY = 86400
+
+
+def _age(path, days):
+    t = os.stat(path).st_mtime - days * DAY
+    os.utime(path, (t, t))
+
+
+def _days_unused(path):
+    import time
+    return (time.time() - os.stat(path).st_mtime) / DAY
+
+
+def _write(path, data=b"x", days=0):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    _age(path, days)
+
+
+def test_reading_an_entry_marks_it_used(compiled_cache, tmp_path):
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    entry = _bundle_entry(d)
+    _age(entry, 40)
+    res = _child(d)
+    assert res["ok"] and _only_log(res) == [(BUNDLE, "disk")]
+    assert _days_unused(entry) < 0.01
+    # an entry used within the day is not written (mtime to the second)
+    _age(entry, 0.5)
+    _child(d)
+    assert 0.49 < _days_unused(entry) < 0.51
+
+
+def test_reading_a_link_marks_its_group_used(tmp_path):
+    d = tmp_path / "c"
+    _warm(d, "unary_contig<op_sin, f4, f4>", "unary_contig<op_cos, f4, f4>")
+    kdir = os.path.join(str(d), "kernels")
+    group = [os.path.join(kdir, n) for n in _entries(d) if n.startswith("group-ew-")]
+    link = [os.path.join(kdir, n) for n in _entries(d) if n.startswith("ew-sin-")]
+    cos = [os.path.join(kdir, n) for n in _entries(d) if n.startswith("ew-cos-")]
+    assert len(group) == len(link) == len(cos) == 1
+    for p in group + link + cos:
+        _age(p, 40)
+    res = _child(d, code=SIN_CHILD)
+    assert res["ok"] and _only_log(res) == [("ew-sin", "disk")]
+    assert _days_unused(group[0]) < 0.01 and _days_unused(link[0]) < 0.01
+    assert _days_unused(cos[0]) > 39      # not read
+    # pruning keeps what was used: the sine still loads from disk
+    r = _run([sys.executable, "-m", "usmarray", "cache", "prune"], d)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert not os.path.exists(cos[0]) and os.path.exists(group[0]) and os.path.exists(link[0])
+    assert _only_log(_child(d, code=SIN_CHILD)) == [("ew-sin", "disk")]
+
+
+def test_prune_removes_files_unused_for_days(compiled_cache, tmp_path):
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    entry = _bundle_entry(d)
+    old = [os.path.join(str(d), "kernels", "ew-old-0123456789abcdef01234567.bin"),
+           os.path.join(str(d), "kernels", "ew-old.bin.tmp.123.456"),     # a writer that died
+           os.path.join(str(d), "sycl", "prog", "deadbeef", "binary")]    # the runtime's cache
+    for p in old:
+        _write(p, b"y" * 1000, days=40)
+    marker = os.path.join(str(d), "user-novec", "fz_0123")
+    _write(marker, b"", days=10)
+    other = os.path.join(str(d), "notes.txt")     # not a file of the cache
+    _write(other, b"z", days=400)
+
+    def cache(*args):
+        r = _run([sys.executable, "-m", "usmarray", "cache", *args], d)
+        return r.returncode, r.stdout + r.stderr
+
+    rc, out = cache("prune", "--dry-run")
+    assert rc == 0 and "would remove 3 files unused for more than 30 days (2.9 KiB)" in out, out
+    assert all(os.path.exists(p) for p in old)
+    rc, out = cache()
+    assert rc == 0 and "2 bundles" in out and "earlier 2.9 KiB" in out, out
+    rc, out = cache("prune")
+    assert rc == 0 and "removed 3 files" in out, out
+    assert not any(os.path.exists(p) for p in old)
+    assert not os.path.exists(os.path.join(str(d), "sycl", "prog"))    # emptied directories
+    assert os.path.exists(entry) and os.path.exists(marker) and os.path.exists(other)
+    rc, out = cache("prune", "--days", "5")
+    assert rc == 0 and "removed 1 files unused for more than 5 days" in out, out
+    assert not os.path.exists(marker) and os.path.exists(entry)
+    res = _child(d)
+    assert res["ok"] and _only_log(res) == [(BUNDLE, "disk")]
+    rc, out = cache("prune", "--days", "-1")
+    assert rc == 2 and "--days must be 0 or more" in out, out
+
+
+def test_clear_removes_every_file_of_the_cache(compiled_cache, tmp_path):
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    _write(os.path.join(str(d), "sycl", "prog", "binary"), b"y" * 10)
+    other = os.path.join(str(d), "notes.txt")
+    _write(other, b"z")
+    r = _run([sys.executable, "-m", "usmarray", "cache", "clear", "-n"], d)
+    assert r.returncode == 0 and "would remove 2 files" in r.stdout, r.stdout + r.stderr
+    assert _entries(d)
+    r = _run([sys.executable, "-m", "usmarray", "cache", "clear"], d)
+    assert r.returncode == 0 and "removed 2 files" in r.stdout, r.stdout + r.stderr
+    assert not os.path.exists(os.path.join(str(d), "kernels"))
+    assert not os.path.exists(os.path.join(str(d), "sycl")) and os.path.exists(other)
+    res = _child(d)      # compiled again, and kept
+    assert res["ok"] and _only_log(res) == [(BUNDLE, "compiled")] and res["cache"]["entries"] == 1
+
+
+def test_cache_info_buckets_bytes_by_last_use(tmp_path, monkeypatch):
+    from usmarray._core import _cache_files
+    monkeypatch.setenv("USMARRAY_CACHE_DIR", str(tmp_path))
+    k = os.path.join(str(tmp_path), "kernels")
+    _write(os.path.join(k, "a-1.bin"), b"a" * 10)
+    _write(os.path.join(k, "b-2.bin"), b"b" * 20, days=3)
+    _write(os.path.join(k, "c-3.bin"), b"c" * 40, days=31)
+    _write(os.path.join(str(tmp_path), "user-novec", "m"), b"", days=50)
+    info = _cache_files.cache_info()
+    assert info["path"] == k and info["entries"] == 3 and info["bytes"] == 70
+    assert info["unused"] == {"<1": 10, "1-30": 20, ">30": 40}
+    assert _cache_files.prune(30, dry_run=True) == (2, 40)
+    with pytest.raises(ValueError):
+        _cache_files.prune(-1)
+    _cache_files.mark_used(os.path.join(k, "c-3.bin"))
+    assert _cache_files.prune(30) == (1, 0)       # only the marker
+    assert sorted(os.listdir(k)) == ["a-1.bin", "b-2.bin", "c-3.bin"]

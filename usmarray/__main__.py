@@ -1,9 +1,11 @@
-"""Command line: ``python -m usmarray [info|warmup]``.
+"""Command line: ``python -m usmarray [info|warmup|cache]``.
 
 ``info`` (the default) lists the SYCL devices, the default device, runtime
 and package versions, the kernel cache, and runs a short computation on the
 default device checked against NumPy. ``warmup`` compiles every kernel
-bundle for a device ahead of time. (Benchmarks live in ``benchmarks/`` of
+bundle for a device ahead of time. ``cache`` shows the kernel cache's size
+and when its files were last used; ``cache prune`` removes those unused for
+30 days (``--days``), ``cache clear`` all of them. (Benchmarks live in ``benchmarks/`` of
 the source tree.)
 """
 
@@ -17,7 +19,7 @@ import dpctl
 import numpy as np
 
 import usmarray as ua
-from usmarray._core import _env, _kernels, _warmup
+from usmarray._core import _cache_files, _env, _kernels, _warmup
 from usmarray._core._device import NO_DEVICE_HELP, resolve_queue
 
 
@@ -64,10 +66,7 @@ def cmd_info(args):
     dd = ua.__array_namespace_info__().default_dtypes(device=dev)
     print(f"  default dtypes: float {dd['real floating'].name}, complex "
           f"{dd['complex floating'].name}, integer {dd['integral'].name}")
-    ci = _kernels.cache_info()
-    print(f"\nKernel cache: {ci['path']}" + ("" if ci["enabled"] else "  (disabled)"))
-    print(f"  {ci['entries']} bundles, {_fmt_bytes(ci['bytes'])}"
-          f"  (set USMARRAY_CACHE_DIR to move it; `python -m usmarray warmup` fills it)")
+    _print_cache()
 
     print("\nCheck against NumPy on the default device:")
     t0 = time.perf_counter()
@@ -87,10 +86,35 @@ def cmd_info(args):
     return 0 if ok else 1
 
 
+def _print_cache():
+    ci = _cache_files.cache_info()
+    print(f"\nKernel cache: {ci['path']}" + ("" if ci["enabled"] else "  (disabled)"))
+    print(f"  {ci['entries']} bundles, {_fmt_bytes(ci['bytes'])}"
+          f"  (set USMARRAY_CACHE_DIR to move it; `python -m usmarray warmup` fills it)")
+    u = ci["unused"]
+    print(f"  last used: today {_fmt_bytes(u['<1'])}, 1-30 days ago {_fmt_bytes(u['1-30'])}, "
+          f"earlier {_fmt_bytes(u['>30'])}  (`python -m usmarray cache prune` removes the last)")
+
+
+def cmd_cache(args):
+    if args.action == "prune":
+        n, size = _cache_files.prune(args.days, args.dry_run)
+        what = f"files unused for more than {args.days:g} days"
+    elif args.action == "clear":
+        n, size = _cache_files.clear(args.dry_run)
+        what = "files"
+    else:
+        _print_cache()
+        return 0
+    print(f"{'would remove' if args.dry_run else 'removed'} {n} {what} ({_fmt_bytes(size)}) "
+          f"from {_env.cache_dir()}")
+    return 0
+
+
 def cmd_warmup(args):
     qi = resolve_queue(args.device)
     print(f"Compiling all kernel bundles for {ua.Device._of(qi)} ({qi.device.name}) into "
-          f"{_kernels.cache_info()['path']}")
+          f"{_cache_files.kernel_cache_dir()}")
     t0 = time.perf_counter()
     done = _warmup.warmup(qi, progress=not args.quiet, jobs=args.jobs, verbose=args.verbose)
     el = time.perf_counter() - t0
@@ -113,9 +137,20 @@ def main(argv=None):
     w.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     w.add_argument("--verbose", "-v", action="store_true",
                    help="each bundle's time, and whether it was compiled or loaded")
+    c = sub.add_parser("cache", help="the kernel cache: its size, or prune/clear it")
+    c.add_argument("action", nargs="?", choices=("info", "prune", "clear"), default="info",
+                   help="info (default): size and last use; prune: remove the files unused "
+                        "for --days days (those of earlier versions, sources and devices); "
+                        "clear: remove everything (kernels compile again as they are used)")
+    c.add_argument("--days", type=float, default=30, help="prune: days unused (default 30)")
+    c.add_argument("--dry-run", "-n", action="store_true", help="only say what would go")
     args = p.parse_args(argv)
     if args.cmd == "warmup":
         return cmd_warmup(args)
+    if args.cmd == "cache":
+        if args.days < 0:
+            p.error(f"--days must be 0 or more, got {args.days:g}")
+        return cmd_cache(args)
     return cmd_info(args)
 
 

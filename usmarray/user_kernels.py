@@ -20,6 +20,7 @@ import numpy as np
 
 from ._core import _dtypes, _engine, _env, _kernels
 from ._core._array import empty_array, usm_ndarray
+from ._core._cache_files import mark_used
 from ._core._copy import astype, broadcast_view, copy_into
 from ._core._device import common_queue, default_queue, resolve_queue
 from ._core._kernels import KernelCompileError
@@ -370,6 +371,7 @@ class NoVec:
         path = cls._path(prefix)
         if path and os.path.exists(path):
             cls._known.add(prefix)
+            mark_used(path)
             return True
         return False
 

@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _engine, _env
+from ._cache_files import cache_info, disk_cache_enabled, kernel_cache_dir, mark_used
 from ._dtypes import TYPE_NAMES
 
 __all__ = ["KernelCompileError", "make_kernel_cache", "compiled_together", "cache_info",
@@ -276,19 +277,11 @@ def bundles_for(qi):
 
 
 # --------------------------------------------------------------- disk cache
-def disk_cache_enabled():
-    return os.environ.get("USMARRAY_DISK_CACHE", "1") != "0"
-
-
 def _binary_cache_enabled():
     """Whether usmarray keeps the backend's native binaries itself (where the
     engine has an adapter for the backend). USMARRAY_BINARY_CACHE=0 makes
     every backend take the fallback of backends without one."""
     return os.environ.get("USMARRAY_BINARY_CACHE", "1") != "0"
-
-
-def kernel_cache_dir():
-    return os.path.join(_env.cache_dir(), "kernels")
 
 
 _runtime_id = None
@@ -341,6 +334,13 @@ def _read_entry(path, _link=True):
             data = f.read()
     except OSError:
         return None
+    entry = _parse_entry(path, data, _link)
+    if entry is not None:
+        mark_used(path)
+    return entry
+
+
+def _parse_entry(path, data, link):
     try:
         if not data.startswith(_MAGIC):
             return None
@@ -352,7 +352,7 @@ def _read_entry(path, _link=True):
             return _Entry(header["names"], [], [], "", True) if pos == len(data) else None
         if "group" in header:
             group = os.path.join(os.path.dirname(path), os.path.basename(header["group"]))
-            entry = _read_entry(group, False) if _link and pos == len(data) else None
+            entry = _read_entry(group, False) if link and pos == len(data) else None
             if entry is None or not set(header["names"]) <= set(entry.names):
                 return None
             return entry._replace(group=group)
@@ -845,16 +845,3 @@ def resolver_of(kc):
     return _RESOLVERS[id(kc)]
 
 
-def cache_info():
-    """Location, entry count and size in bytes of the disk cache."""
-    d = kernel_cache_dir()
-    count = size = 0
-    if os.path.isdir(d):
-        for n in os.listdir(d):
-            if n.endswith(".bin"):
-                count += 1
-                try:
-                    size += os.path.getsize(os.path.join(d, n))
-                except OSError:
-                    pass
-    return {"path": d, "entries": count, "bytes": size, "enabled": disk_cache_enabled()}
