@@ -19,7 +19,6 @@ import struct
 
 import dpctl
 import dpctl.memory as dpm
-import numpy as np
 
 from . import _dtypes, _engine, _suai
 from ._device import Device, queue_info, resolve_queue
