@@ -45,7 +45,7 @@ CASES = {
     "ij,ij->ij": [(1, 4), (3, 1)],
     "i,->i": [(4,), ()],
     "ij,jk->ik ": [(0, 4), (4, 5)],   # empty operands (and a space)
-    "ij,jk": [(3, 0), (0, 5)],
+    "ij, jk": [(3, 0), (0, 5)],       # (a space: a key of its own)
 }
 
 

@@ -288,7 +288,7 @@ def astype(x, dtype, /, *, copy=True, device=None, order="K", casting="unsafe"):
     qi = x._q if device is None else resolve_queue(device)
     _dtypes.check_device_support(dt, qi)
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
-        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
     if not np.can_cast(x._dtype, dt, casting=casting):
         raise TypeError(f"cannot cast from {x._dtype.name} to {dt.name} with casting={casting!r}")
     if not copy and dt is x._dtype:
