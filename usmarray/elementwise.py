@@ -527,7 +527,10 @@ class UnaryElementwiseFunction(_ElementwiseFunction):
 
 class BinaryElementwiseFunction(_ElementwiseFunction):
     def __call__(self, x1, x2, /, *, out=None, order="K"):
-        return _binary(self._op, x1, x2, out, order)
+        op = self._op
+        if type(x1) is usm_ndarray and type(x2) is usm_ndarray and op.name != "pow":
+            return _binary_arrays(op, x1, x2, out, order)
+        return _binary(op, x1, x2, out, order)
 
 
 for _op in OP.values():
