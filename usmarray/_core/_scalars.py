@@ -55,6 +55,11 @@ def scalar_value(s, dt):
             raise OverflowError(f"Python int {s} out of bounds for {dt.name}")
     if isinstance(s, complex) and dt.kind != "c":
         s = s.real
+    return _pack(s, dt)
+
+
+def _pack(s, dt):
+    """Bytes of the Python number `s` (in range for an integer `dt`) as `dt`."""
     p = _PACK[dt]
     try:
         if dt.kind == "c":
@@ -110,8 +115,7 @@ def scalar_bytes(value, dt, strict=True):
         lo, hi = _RANGE[dt]
         if value < lo or value > hi:
             raise OverflowError(f"Python int {value} out of bounds for {dt.name}")
-    with np.errstate(over="ignore"):
-        return np.array(value, dtype=dt).tobytes()
+    return _pack(value, dt)
 
 
 def fill(x, value_bytes):
