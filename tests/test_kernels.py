@@ -790,18 +790,18 @@ def test_compiled_together_key_and_nesting():
 
     @_kernels.compiled_together
     def inner(x, y=None):
-        seen.append(_kernels._together.key)
+        seen.append(_kernels._current_key())
 
     @_kernels.compiled_together
     def outer(x):
         inner(x)
-        seen.append(_kernels._together.key)
+        seen.append(_kernels._current_key())
 
     x = ua.asarray(np.zeros(3, np.float32))
     inner(x, ua.asarray(np.zeros(3, np.int64)))
     outer(x)
     assert seen == ["inner(float32,int64)", "outer(float32)", "outer(float32)"]
-    assert _kernels._together.key is None
+    assert _kernels._current_key() is None
     assert outer._compiled_together and outer.__name__ == "outer"
     # a call of scalars only is keyed by the dtype it asks for
     assert _kernels._together_key("geomspace", (1.0, 1000.0), {"dtype": ua.float32}) == \

@@ -463,16 +463,23 @@ def compiled_together(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        if getattr(_together, "key", None) is not None:
+        if getattr(_together, "call", None) is not None:
             return func(*args, **kwargs)
-        _together.key = _together_key(name, args, kwargs)
+        # (the key is made only when a kernel is missing: _current_key)
+        _together.call = (name, args, kwargs)
         try:
             return func(*args, **kwargs)
         finally:
-            _together.key = None
+            _together.call = None
 
     wrapper._compiled_together = True   # (tools/record_first_calls.py finds them by it)
     return wrapper
+
+
+def _current_key():
+    """The first_calls.json key of the composite call running in this thread, or None."""
+    call = getattr(_together, "call", None)
+    return None if call is None else _together_key(*call)
 
 
 def _together_key(name, args, kwargs):
@@ -588,7 +595,7 @@ class _Resolver:
         return spec, part
 
     def __call__(self, name):
-        key = getattr(_together, "key", None)
+        key = _current_key()
         if key is not None:
             if recorded is not None:
                 recorded.setdefault(key, []).append(name)
