@@ -15,7 +15,7 @@ from ._core._copy import (asnumpy, assign, broadcast_view, copy_into, from_host,
 from ._core._device import coerce_usm_type, common_queue, resolve_queue
 from ._core._kernels import sequence_compute_type
 from ._core._layout import KIND_CODE, contig_flags, normalize_shape
-from ._core._scalars import fill, scalar_bytes
+from ._core._scalars import fill, int_range, scalar_bytes
 from .elementwise import floor
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "arange", "linspace", "eye",
@@ -206,8 +206,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
         return out
     if dt.kind in "iu":
         last = int(start) + (n - 1) * int(step)
-        info = np.iinfo(dt)
-        if not (info.min <= int(start) <= info.max and info.min <= last <= info.max):
+        lo, hi = int_range(dt)
+        if not (lo <= int(start) <= hi and lo <= last <= hi):
             raise OverflowError(f"arange values do not fit in {dt.name}")
     if dt.kind == "b":
         if n > 2 or not all_int:

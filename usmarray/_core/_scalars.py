@@ -12,7 +12,7 @@ from ._copy import broadcast_view
 from ._exceptions import DTypeError
 
 __all__ = ["as_scalar", "is_scalar", "weak_scalar_dtype", "scalar_value", "scalar_bytes", "fill",
-           "scalar_array"]
+           "scalar_array", "int_range"]
 
 
 def is_scalar(value):
@@ -43,6 +43,11 @@ _PACK = {np.dtype(c): struct.Struct("=" + f) for c, f in (
     ("c16", "dd"))}
 _RANGE = {np.dtype(c): (int(np.iinfo(c).min), int(np.iinfo(c).max))
           for c in ("i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8")}
+
+
+def int_range(dt):
+    """(smallest, largest) value of the integer dtype `dt` (np.iinfo without its per-call cost)."""
+    return _RANGE[dt]
 
 
 def scalar_value(s, dt):
