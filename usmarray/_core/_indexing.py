@@ -88,8 +88,12 @@ def index_kind(k):
 
 def basic_view(x, key):
     """(offset, shape, strides) of `x[key]` for a basic index `key`."""
-    if not isinstance(key, tuple):
+    if type(key) is slice:
         key = (key,)
+    elif not isinstance(key, tuple):
+        key = (key,)
+    if len(key) <= len(x._shape) and all(type(k) is slice for k in key):
+        return _slices_view(x, key)
     kinds = [index_kind(k) for k in key]
     if "bool" in kinds and "int" in kinds:
         # NumPy counts both as advanced indices: placed first when apart
@@ -139,6 +143,21 @@ def basic_view(x, key):
             shape.extend(x._shape[dim:dim + rest])
             strides.extend(x._strides[dim:dim + rest])
             dim += rest
+    return off, tuple(shape), tuple(strides)
+
+
+def _slices_view(x, key):
+    # (basic_view of slices only, at most one per dimension: the common
+    # x[a:b] and x[a:b, ::c] in a few steps)
+    off = x._off
+    shape, strides = list(x._shape), list(x._strides)
+    for dim, k in enumerate(key):
+        start, stop, step = k.indices(shape[dim])
+        length = len(range(start, stop, step))
+        if length:
+            off += start * strides[dim]
+        shape[dim] = length
+        strides[dim] *= step
     return off, tuple(shape), tuple(strides)
 
 
