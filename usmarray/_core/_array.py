@@ -25,7 +25,7 @@ from ._device import Device, queue_info, resolve_queue
 from ._layout import (C_CONTIG, F_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags,
                       displacement_bounds, f_strides, normalize_shape)
 
-__all__ = ["usm_ndarray", "Flags", "make", "empty_array", "empty_c", "view", "from_suai"]
+__all__ = ["usm_ndarray", "Flags", "make", "empty_array", "empty_c", "view", "c_view", "from_suai"]
 
 _new = object.__new__
 
@@ -98,6 +98,13 @@ def empty_c(shape, dt, qi, kind):
     the operators' fast path (elementwise.py), where every call counts."""
     n, strides, flags = _c_layout(shape)
     return make(_engine.allocate(qi.ref, n * dt.itemsize, kind), 0, shape, strides, dt, qi, flags)
+
+
+def c_view(x, shape):
+    """A view of the C-contiguous `x` as the C-contiguous `shape` (of x's size)."""
+    _, strides, flags = _c_layout(shape)
+    return make(x._alloc, x._off, shape, strides, x._dtype, x._q,
+                (flags & (C_CONTIG | F_CONTIG)) | (x._flags & (WRITABLE | RO_LOCK)), x._ns)
 
 
 def view(x, off, shape, strides, dt=None):

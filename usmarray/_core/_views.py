@@ -7,10 +7,10 @@ reach them; ``usmarray.manipulation`` exports them."""
 
 import operator
 
-from ._array import empty_array, usm_ndarray, view
+from ._array import c_view, empty_array, usm_ndarray, view
 from ._copy import broadcast_view, copy_into
 from ._exceptions import AxisError
-from ._layout import c_strides, f_strides, normalize_shape
+from ._layout import C_CONTIG, c_strides, f_strides, normalize_shape
 
 __all__ = ["reshape", "reshaped_view", "broadcast_to", "permute_dims", "expand_dims", "squeeze",
            "flip", "moveaxis", "swapaxes", "matrix_transpose", "unstack", "check_array",
@@ -105,6 +105,8 @@ def reshaped_view(x, shape, order="C"):
     """A view of `x` with a new shape (ValueError for the wrong size), or None
     when x's layout needs a copy for it."""
     shape = _new_shape(x, shape)
+    if order == "C" and x._flags & C_CONTIG:
+        return c_view(x, shape)
     if x.size == 0:
         st = c_strides(shape) if order == "C" else f_strides(shape)
         return view(x, x._off, shape, st)
