@@ -6,10 +6,10 @@ import operator
 from collections import namedtuple
 
 from ._core import _dtypes, _engine, _kernels
-from ._core._array import empty_array, usm_ndarray, view
+from ._core._array import c_view, empty_array, usm_ndarray
 from ._core._copy import copy_into
 from ._core._indexing import take_along_axis
-from ._core._layout import C_CONTIG, c_strides
+from ._core._layout import C_CONTIG
 from ._core._kernels import compiled_together
 from ._core._views import normalize_axis
 from .manipulation import moveaxis, reshape
@@ -92,7 +92,8 @@ def _sorted(name, x, axis, descending, with_idx):
         return reshape(r, ())
     a = normalize_axis(axis, nd)
     qi = x._q
-    xm = moveaxis(x, a, -1)
+    last = a == nd - 1   # (no axis to move: the common case, without views)
+    xm = x if last else moveaxis(x, a, -1)
     shape = xm._shape
     n = shape[-1]
     rows = 1
@@ -108,13 +109,12 @@ def _sorted(name, x, axis, descending, with_idx):
             src = empty_array(shape, x._dtype, qi, "device")
             copy_into(src, xm)
         flat = (rows, n)
-        st = c_strides(flat)
-        _engine.sort(qi.ref, qi.kc, view(src, src._off, flat, st), view(keys, keys._off, flat, st),
-                     None if idx is None else view(idx, idx._off, flat, st), bool(descending))
+        _engine.sort(qi.ref, qi.kc, c_view(src, flat), c_view(keys, flat),
+                     None if idx is None else c_view(idx, flat), bool(descending))
     if with_idx == "both":
-        return moveaxis(keys, -1, a), moveaxis(idx, -1, a)
+        return (keys, idx) if last else (moveaxis(keys, -1, a), moveaxis(idx, -1, a))
     out = idx if with_idx else keys
-    return moveaxis(out, -1, a)
+    return out if last else moveaxis(out, -1, a)
 
 
 def sort_with_order(x, /):

@@ -33,8 +33,21 @@ def f_strides(shape):
     return tuple(st)
 
 
+_FLAGS = {}   # (shape, strides) -> contig_flags: views of the same layouts recur
+
+
 def contig_flags(shape, strides):
     """C_CONTIG/F_CONTIG bits of a layout (size-1 dimensions ignored)."""
+    key = (shape, strides)
+    f = _FLAGS.get(key)
+    if f is None:
+        if len(_FLAGS) > 4096:
+            _FLAGS.clear()
+        f = _FLAGS[key] = _contig_flags(shape, strides)
+    return f
+
+
+def _contig_flags(shape, strides):
     if 0 in shape:
         return C_CONTIG | F_CONTIG
     flags = C_CONTIG | F_CONTIG

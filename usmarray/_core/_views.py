@@ -161,11 +161,16 @@ def broadcast_to(x, /, shape):
 def permute_dims(x, /, axes):
     """View of `x` with its axes permuted."""
     check_array(x)
-    nd = x.ndim
-    axes = tuple(normalize_axis(a, nd) for a in axes)
+    nd = len(x._shape)
+    axes = [normalize_axis(a, nd) for a in axes]
     if sorted(axes) != list(range(nd)):
-        raise ValueError(f"axes {axes} are not a permutation of the {nd} dimensions")
-    return view(x, x._off, tuple(x._shape[a] for a in axes), tuple(x._strides[a] for a in axes))
+        raise ValueError(f"axes {tuple(axes)} are not a permutation of the {nd} dimensions")
+    return _permuted(x, axes)
+
+
+def _permuted(x, axes):
+    shape, strides = x._shape, x._strides
+    return view(x, x._off, tuple([shape[a] for a in axes]), tuple([strides[a] for a in axes]))
 
 
 def expand_dims(x, /, axis=0):
@@ -234,7 +239,16 @@ def flip(x, /, *, axis=None):
 def moveaxis(x, source, destination, /):
     """View of `x` with axes `source` moved to positions `destination`."""
     check_array(x)
-    nd = x.ndim
+    nd = len(x._shape)
+    if type(source) is int and type(destination) is int:
+        # one axis: the common case, without the tuples' checks
+        s, d = normalize_axis(source, nd), normalize_axis(destination, nd)
+        if s == d:
+            return view(x, x._off, x._shape, x._strides)
+        order = list(range(nd))
+        order.pop(s)
+        order.insert(d, s)
+        return _permuted(x, order)
     src = axis_tuple(source, nd, "source")
     dst = axis_tuple(destination, nd, "destination")
     if len(src) != len(dst):
