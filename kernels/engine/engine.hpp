@@ -150,6 +150,11 @@ private:
 // Allocate `nbytes` of USM of `kind` for the queue's device and context,
 // reusing a pooled block when one of the right size class is free.
 Allocation *allocate(sycl::queue &q, size_t nbytes, int kind);
+// Bytes [lo, lo + n) of an allocation to (to_host) or from host memory, after
+// its last use: on the host where it can reach the memory, else a copy
+// command and its wait (ops.cpp).
+void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
+                   bool to_host);
 // Wrap memory owned by `owner` (a dpctl.memory object, a DLPack capsule
 // holder, any SUAI exporter); `owner` is released only after the last
 // command using the memory completed.

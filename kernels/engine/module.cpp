@@ -21,8 +21,6 @@ Event sequence(std::uintptr_t qref, KernelCache &kc, nb::handle dst, nb::handle 
                nb::handle step, int ctc);
 Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle dst, int64_t k,
                bool upper);
-void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
-                   bool to_host);
 nb::tuple build_source(KernelCache &kc, const std::string &source,
                        const std::vector<std::pair<std::string, std::string>> &includes,
                        const std::vector<std::string> &names,
