@@ -155,6 +155,7 @@ Allocation *allocate(sycl::queue &q, size_t nbytes, int kind);
 // command and its wait (ops.cpp).
 void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
                    bool to_host);
+void host_transfer(sycl::queue &q, Allocation &a, int64_t lo, void *host, int64_t n, bool to_host);
 // Wrap memory owned by `owner` (a dpctl.memory object, a DLPack capsule
 // holder, any SUAI exporter); `owner` is released only after the last
 // command using the memory completed.

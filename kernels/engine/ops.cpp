@@ -246,11 +246,14 @@ Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle 
 // be read or changed after we return while a copy is still under way.
 void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
                    bool to_host) {
+  host_transfer(queue_from_ref(qref), a, lo, reinterpret_cast<void *>(host), n, to_host);
+}
+
+void host_transfer(sycl::queue &q, Allocation &a, int64_t lo, void *h, int64_t n, bool to_host) {
   if (lo < 0 || n < 0 || static_cast<size_t>(lo + n) > a.nbytes)
     throw nb::value_error("host transfer outside the allocation");
   if (n == 0) return;
   char *dev = static_cast<char *>(a.ptr) + lo;
-  void *h = reinterpret_cast<void *>(host);
   // Memory the host can read (host and shared USM; all USM of a CPU device,
   // which lives in host memory): wait for its last use and copy on the
   // host, without a copy command and its wait (~15 us for a few bytes).
@@ -260,7 +263,6 @@ void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_
     else std::memcpy(dev, h, static_cast<size_t>(n));
     return;
   }
-  sycl::queue &q = queue_from_ref(qref);
   Ev e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
     return to_host ? q.memcpy(h, dev, static_cast<size_t>(n), deps)
                    : q.memcpy(dev, h, static_cast<size_t>(n), deps);

@@ -66,15 +66,8 @@ class BoundsFlag {
   Allocation *alloc() const { return a_.get(); }
   // IndexError when a kernel set the flag (`what` names its value).
   void raise_if_set(const std::function<std::string(int32_t)> &what = nullptr) {
-    int32_t flag = 0;
-    const int32_t *p = ptr();
-    Ev e = enqueue(q_, {a_.get()}, [&](const std::vector<sycl::event> &deps) {
-      return q_.memcpy(&flag, p, sizeof(int32_t), deps);
-    });
-    {
-      nb::gil_scoped_release release;
-      host_wait(e);  // deadlock-safe (memory.cpp)
-    }
+    int32_t flag = 0;   // (on the host where it can: host_transfer)
+    host_transfer(q_, *a_, 0, &flag, sizeof(int32_t), true);
     if (flag)
       throw nb::index_error(what ? what(flag).c_str()
                                  : "an index is out of bounds for the indexed axis");

@@ -613,14 +613,8 @@ int64_t unique_count(std::uintptr_t qref, KernelCache &kc, nb::handle s_h, nb::h
     set_args(h, op, m);
     h.parallel_for(sycl::nd_range<1>{{S}, {S}}, scan);
   });
-  int64_t total = 0;
-  Ev e = enqueue(q, {o.alloc}, [&](const std::vector<sycl::event> &deps) {
-    return q.memcpy(&total, op + B * 8, 8, deps);
-  });
-  {
-    nb::gil_scoped_release rel;
-    host_wait(e);  // deadlock-safe (memory.cpp)
-  }
+  int64_t total = 0;   // (on the host where it can: host_transfer)
+  host_transfer(q, *o.alloc, (op + B * 8) - static_cast<char *>(o.alloc->ptr), &total, 8, true);
   return total;
 }
 
