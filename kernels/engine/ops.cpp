@@ -244,25 +244,39 @@ Event triangle(std::uintptr_t qref, KernelCache &kc, nb::handle src, nb::handle 
 // Host transfers of a byte range [lo, lo + n) of an allocation. They wait:
 // the host buffer belongs to the caller (often a NumPy array) and must not
 // be read or changed after we return while a copy is still under way.
+namespace {
+void check_transfer(const Allocation &a, int64_t lo, int64_t n) {
+  if (lo < 0 || n < 0 || static_cast<size_t>(lo + n) > a.nbytes)
+    throw nb::value_error("host transfer outside the allocation");
+}
+
+// Memory the host can read (host and shared USM; all USM of a CPU device,
+// which lives in host memory): wait for its last use and copy on the host,
+// without a copy command and its wait (~15 us for a few bytes). False, and
+// nothing done, for other memory.
+bool transfer_on_host(Allocation &a, int64_t lo, void *h, int64_t n, bool to_host) {
+  if (!(a.kind == KIND_HOST || a.kind == KIND_SHARED || a.dev.is_cpu())) return false;
+  a.wait();
+  char *dev = static_cast<char *>(a.ptr) + lo;
+  if (to_host) std::memcpy(h, dev, static_cast<size_t>(n));
+  else std::memcpy(dev, h, static_cast<size_t>(n));
+  return true;
+}
+} // namespace
+
 void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
                    bool to_host) {
-  host_transfer(queue_from_ref(qref), a, lo, reinterpret_cast<void *>(host), n, to_host);
+  check_transfer(a, lo, n);
+  void *h = reinterpret_cast<void *>(host);
+  // (the queue only for a copy command: its lookup is a cost of every read)
+  if (n == 0 || transfer_on_host(a, lo, h, n, to_host)) return;
+  host_transfer(queue_from_ref(qref), a, lo, h, n, to_host);
 }
 
 void host_transfer(sycl::queue &q, Allocation &a, int64_t lo, void *h, int64_t n, bool to_host) {
-  if (lo < 0 || n < 0 || static_cast<size_t>(lo + n) > a.nbytes)
-    throw nb::value_error("host transfer outside the allocation");
-  if (n == 0) return;
+  check_transfer(a, lo, n);
+  if (n == 0 || transfer_on_host(a, lo, h, n, to_host)) return;
   char *dev = static_cast<char *>(a.ptr) + lo;
-  // Memory the host can read (host and shared USM; all USM of a CPU device,
-  // which lives in host memory): wait for its last use and copy on the
-  // host, without a copy command and its wait (~15 us for a few bytes).
-  if (a.kind == KIND_HOST || a.kind == KIND_SHARED || a.dev.is_cpu()) {
-    a.wait();
-    if (to_host) std::memcpy(h, dev, static_cast<size_t>(n));
-    else std::memcpy(dev, h, static_cast<size_t>(n));
-    return;
-  }
   Ev e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
     return to_host ? q.memcpy(h, dev, static_cast<size_t>(n), deps)
                    : q.memcpy(dev, h, static_cast<size_t>(n), deps);
