@@ -88,9 +88,7 @@ def index_kind(k):
 
 def basic_view(x, key):
     """(offset, shape, strides) of `x[key]` for a basic index `key`."""
-    if type(key) is slice:
-        key = (key,)
-    elif not isinstance(key, tuple):
+    if not isinstance(key, tuple):
         key = (key,)
     if len(key) <= len(x._shape) and all(type(k) is slice for k in key):
         return _slices_view(x, key)

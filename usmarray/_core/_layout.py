@@ -39,7 +39,10 @@ _FLAGS = {}   # (shape, strides) -> contig_flags: views of the same layouts recu
 def contig_flags(shape, strides):
     """C_CONTIG/F_CONTIG bits of a layout (size-1 dimensions ignored)."""
     key = (shape, strides)
-    f = _FLAGS.get(key)
+    try:
+        f = _FLAGS.get(key)
+    except TypeError:   # (lists: not kept)
+        return _contig_flags(shape, strides)
     if f is None:
         if len(_FLAGS) > 4096:
             _FLAGS.clear()
