@@ -262,20 +262,9 @@ bool transfer_on_host(Allocation &a, int64_t lo, void *h, int64_t n, bool to_hos
   else std::memcpy(dev, h, static_cast<size_t>(n));
   return true;
 }
-} // namespace
 
-void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
-                   bool to_host) {
-  check_transfer(a, lo, n);
-  void *h = reinterpret_cast<void *>(host);
-  // (the queue only for a copy command: its lookup is a cost of every read)
-  if (n == 0 || transfer_on_host(a, lo, h, n, to_host)) return;
-  host_transfer(queue_from_ref(qref), a, lo, h, n, to_host);
-}
-
-void host_transfer(sycl::queue &q, Allocation &a, int64_t lo, void *h, int64_t n, bool to_host) {
-  check_transfer(a, lo, n);
-  if (n == 0 || transfer_on_host(a, lo, h, n, to_host)) return;
+// The same by a copy command on q, and its wait.
+void transfer_by_copy(sycl::queue &q, Allocation &a, int64_t lo, void *h, int64_t n, bool to_host) {
   char *dev = static_cast<char *>(a.ptr) + lo;
   Ev e = enqueue(q, {&a}, [&](const std::vector<sycl::event> &deps) {
     return to_host ? q.memcpy(h, dev, static_cast<size_t>(n), deps)
@@ -286,6 +275,21 @@ void host_transfer(sycl::queue &q, Allocation &a, int64_t lo, void *h, int64_t n
     host_wait(e);
   }
   collect_deferred();
+}
+} // namespace
+
+void host_transfer(std::uintptr_t qref, Allocation &a, int64_t lo, std::uintptr_t host, int64_t n,
+                   bool to_host) {
+  check_transfer(a, lo, n);
+  void *h = reinterpret_cast<void *>(host);
+  // (the queue only for a copy command: its lookup is a cost of every read)
+  if (n > 0 && !transfer_on_host(a, lo, h, n, to_host))
+    transfer_by_copy(queue_from_ref(qref), a, lo, h, n, to_host);
+}
+
+void host_transfer(sycl::queue &q, Allocation &a, int64_t lo, void *h, int64_t n, bool to_host) {
+  check_transfer(a, lo, n);
+  if (n > 0 && !transfer_on_host(a, lo, h, n, to_host)) transfer_by_copy(q, a, lo, h, n, to_host);
 }
 
 } // namespace usm

@@ -94,8 +94,8 @@ def empty_array(shape, dt, qi, usm_type="device", order="C"):
 
 
 def empty_c(shape, dt, qi, kind):
-    """empty_array in C order, `kind` a KIND_CODE value: the allocation of
-    the operators' fast path (elementwise.py), where every call counts."""
+    """empty_array in C order, `kind` a KIND_CODE value (no checks: for the
+    common-case paths of elementwise.py, _reduce.py and searching.py)."""
     n, strides, flags = _c_layout(shape)
     return make(_engine.allocate(qi.ref, n * dt.itemsize, kind), 0, shape, strides, dt, qi, flags)
 

@@ -37,11 +37,10 @@ def disk_cache_enabled():
     return os.environ.get("USMARRAY_DISK_CACHE", "1") != "0"
 
 
-def mark_used(path, now=None):
+def mark_used(path):
     """Record a use of the cache file `path` (see the module docstring)."""
-    now = time.time() if now is None else now
     try:
-        if now - os.stat(path).st_mtime > _DAY:
+        if time.time() - os.stat(path).st_mtime > _DAY:
             os.utime(path)
     except OSError:
         pass   # (a read-only cache, or the file removed meanwhile)
@@ -110,12 +109,10 @@ def prune(days=30, dry_run=False):
 
 def clear(dry_run=False):
     """Remove every file of the cache; returns (files, bytes) as prune."""
-    files = [(p, n) for p, n, _ in _files()]
-    if dry_run:
-        return len(files), sum(n for _, n in files)
-    removed = _remove(files, False)
-    for sub in _SUBDIRS:
-        shutil.rmtree(os.path.join(_env.cache_dir(), sub), ignore_errors=True)
+    removed = _remove([(p, n) for p, n, _ in _files()], dry_run)
+    if not dry_run:
+        for sub in _SUBDIRS:
+            shutil.rmtree(os.path.join(_env.cache_dir(), sub), ignore_errors=True)
     return removed
 
 
