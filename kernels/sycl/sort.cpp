@@ -1637,6 +1637,37 @@ __attribute__((noinline)) void cols_store_tail(T *keys, std::int64_t rows, std::
   }
 }
 
+// Large sorts of rows of kStageMin to kStageMax keys copy each group's rows
+// (contiguous in memory) into private memory and back as whole vectors,
+// the way back with streaming stores: the loads and stores of the
+// transposes touch 2W rows at once, and from and to memory they stall on
+// misses the hardware prefetchers do not cover, and every store first
+// reads its cache line. 20000 x 100 with a NumPy sort between calls (the
+// caches holding its data): float32 1.9-2.5 -> 1.35-1.75 ms, int64 3.0-3.3
+// -> 2.4-2.45 ms; with the data in the cache float32 the same, int64
+// 0.75-0.8x. Longer rows' groups do not fit the L1 cache beside v (1000
+// keys: 10-20% slower staged), shorter ones (10) spend more on the copies
+// than they save, and small results are in the cache anyway.
+constexpr int kStageMin = 32, kStageMax = 256;
+
+// cnt items from `from` to `to`, whole 64-byte vectors first; streamed
+// (non-temporal) when S and `to` is aligned for it.
+template <bool S, typename T> inline void copy_run(const T *from, T *to, std::int64_t cnt) {
+  constexpr int VL = 64 / static_cast<int>(sizeof(T));
+  std::int64_t i = 0;
+  if (S && (reinterpret_cast<std::uintptr_t>(to) & 63) == 0) {
+#pragma unroll 1
+    for (; i + VL <= cnt; i += VL) usmk::stream_store<T, VL>(usmk::load_raw<T, VL>(from + i), to + i);
+  } else {
+#pragma unroll 1
+    for (; i + VL <= cnt; i += VL) {
+      const auto x = usmk::load_raw<T, VL>(from + i);
+      __builtin_memcpy(to + i, &x, sizeof(x));
+    }
+  }
+  for (; i < cnt; ++i) to[i] = from[i];
+}
+
 template <typename T>
 USM_KERNEL(1)
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::work_group_size<1>))
@@ -1652,13 +1683,19 @@ void sort_cols(kptr<const T> src, kptr<T> keys, std::int64_t rows, std::int64_t 
   const int nn = static_cast<int>(n), N8 = (nn + 7) & ~7;
   const V dmask = desc ? V(C::kMask) : V(0);
   VB v[kColNetMax];
+  T stage[R * kStageMax];
+  const bool staged = n >= kStageMin && n <= kStageMax && usmk::streams<T>(rows * n);
   const RowRun run((rows + R - 1) / R);
   for (std::int64_t g = run.lo; g < run.hi; ++g) {
-    const std::int64_t r0 = g * R;
-    // the rows of the group (the last group repeats the array's last row)
+    const std::int64_t r0 = g * R, left = rows - r0;  // (left: rows from r0 on)
+    if (staged) copy_run<false>(src + r0 * n, stage, min64(R, left) * n);
+    // the rows of the group (the last group repeats the array's last row);
+    // out: where the group's sorted rows go
+    const T *in = staged ? stage : src + r0 * n;
+    T *out = staged ? stage : keys + r0 * n;
     const T *row[R];
 #pragma unroll
-    for (int r = 0; r < R; ++r) row[r] = src + min64(r0 + r, rows - 1) * n;
+    for (int r = 0; r < R; ++r) row[r] = in + min64(r, left - 1) * n;
     // load: blocks of 8 wires from W x W transposes of both halves of the
     // rows, each block sorted
     for (int c = 0; c < N8; c += 8) {
@@ -1681,8 +1718,8 @@ void sort_cols(kptr<const T> src, kptr<T> keys, std::int64_t rows, std::int64_t 
             C::transpose(t[h]);
           }
         } else {
-          cols_tail<T>(src, rows, n, r0, c + s, kind, t[0], dmask);
-          cols_tail<T>(src, rows, n, r0 + W, c + s, kind, t[1], dmask);
+          cols_tail<T>(in, left, n, 0, c + s, kind, t[0], dmask);
+          cols_tail<T>(in, left, n, W, c + s, kind, t[1], dmask);
         }
 #pragma unroll
         for (int k = 0; k < W; ++k) x[s + k] = C::join(t[0][k], t[1][k]);
@@ -1703,34 +1740,37 @@ void sort_cols(kptr<const T> src, kptr<T> keys, std::int64_t rows, std::int64_t 
         for (int k = 0; k < W; ++k)
           t[k] = h ? C::template half<1>(v[c + k]) : C::template half<0>(v[c + k]);
         if (c + W > nn) {
-          cols_store_tail<T>(keys, rows, n, r0 + h * W, c, kind, t, dmask);
+          cols_store_tail<T>(out, left, n, h * W, c, kind, t, dmask);
           continue;
         }
         C::transpose(t);
 #pragma unroll
         for (int r = 0; r < W; ++r) {
-          if (r0 + h * W + r >= rows) break;
+          if (h * W + r >= left) break;
           const VT val = C::value(t[r], kind, dmask);
-          __builtin_memcpy(keys + (r0 + h * W + r) * n + c, &val, sizeof(VT));
+          __builtin_memcpy(out + (h * W + r) * n + c, &val, sizeof(VT));
         }
       }
     }
-    if (kind != kKeyFloat) continue;
-    // rows with NaNs: their images (the largest) sort last, after every
-    // number's (first, as 0, when descending); the NaNs as read, in row order
-    const VB last = v[desc ? 0 : nn - 1];
-    const U nanimg = desc ? U(0) : C::kMask;
-    for (int r = 0; r < R && r0 + r < rows; ++r) {
-      if (last[r] != nanimg) continue;
-      const T *in = src + (r0 + r) * n;
-      T *out = keys + (r0 + r) * n;
-      constexpr UT mag = UT(C::kSign - 1);
-      std::int64_t cnt = 0;
-      for (std::int64_t i = 0; i < n; ++i) cnt += (in[i] & mag) > inf_bits<UT>();
-      std::int64_t o = desc ? 0 : n - cnt;
-      for (std::int64_t i = 0; i < n; ++i)
-        if ((in[i] & mag) > inf_bits<UT>()) out[o++] = in[i];
+    if (kind == kKeyFloat) {
+      // rows with NaNs: their images (the largest) sort last, after every
+      // number's (first, as 0, when descending); the NaNs as read, in row
+      // order
+      const VB last = v[desc ? 0 : nn - 1];
+      const U nanimg = desc ? U(0) : C::kMask;
+      for (int r = 0; r < R && r < left; ++r) {
+        if (last[r] != nanimg) continue;
+        const T *a = src + (r0 + r) * n;
+        T *b = out + r * n;
+        constexpr UT mag = UT(C::kSign - 1);
+        std::int64_t cnt = 0;
+        for (std::int64_t i = 0; i < n; ++i) cnt += (a[i] & mag) > inf_bits<UT>();
+        std::int64_t o = desc ? 0 : n - cnt;
+        for (std::int64_t i = 0; i < n; ++i)
+          if ((a[i] & mag) > inf_bits<UT>()) b[o++] = a[i];
+      }
     }
+    if (staged) copy_run<true>(stage, keys + r0 * n, min64(R, left) * n);
   }
 }
 
