@@ -1693,6 +1693,7 @@ void sort_cols(kptr<const T> src, kptr<T> keys, std::int64_t rows, std::int64_t 
     // out: where the group's sorted rows go
     const T *in = staged ? stage : src + r0 * n;
     T *out = staged ? stage : keys + r0 * n;
+    const std::int64_t have = staged ? min64(R, left) : left;  // rows readable from in
     const T *row[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) row[r] = in + min64(r, left - 1) * n;
@@ -1718,8 +1719,8 @@ void sort_cols(kptr<const T> src, kptr<T> keys, std::int64_t rows, std::int64_t 
             C::transpose(t[h]);
           }
         } else {
-          cols_tail<T>(in, left, n, 0, c + s, kind, t[0], dmask);
-          cols_tail<T>(in, left, n, W, c + s, kind, t[1], dmask);
+          cols_tail<T>(in, have, n, 0, c + s, kind, t[0], dmask);
+          cols_tail<T>(in, have, n, W, c + s, kind, t[1], dmask);
         }
 #pragma unroll
         for (int k = 0; k < W; ++k) x[s + k] = C::join(t[0][k], t[1][k]);
