@@ -283,3 +283,34 @@ def test_in_place_operators_do_not_fuse():
         r = ua.fuse(f)(x)
     np.testing.assert_array_equal(ua.asnumpy(r), expected)
     np.testing.assert_array_equal(ua.asnumpy(x), expected)   # as unfused: x changed
+
+
+def test_plans_keyed_by_the_values_of_other_arguments():
+    # a list's items are constants of the trace: another list (which may
+    # reuse a freed one's id) of other values is another plan
+    @ua.fuse()
+    def f(x, c):
+        return x * c[0] + c[1]
+
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = ua.asarray(h)
+    for k in range(6):
+        np.testing.assert_array_equal(ua.asnumpy(f(x, [float(k), 10.0 * k])), h * k + 10 * k)
+    assert len(f._plans) == 6
+    f(x, [1.0, 10.0])
+    assert len(f._plans) == 6               # equal values: the same plan
+    n = len(f._plans)
+    np.testing.assert_array_equal(ua.asnumpy(f(x, [float("nan"), 1.0])), h * np.nan + 1)
+    assert len(f._plans) == n               # a NaN is no key: not kept
+
+
+def test_numpy_scalars_fuse():
+    # NumPy's float64 and complex128 scalars are Python float and complex
+    import warnings
+    x = ua.asarray(np.arange(6, dtype=np.float32))
+    g = ua.fuse(lambda x, s: x * s + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(ua.asnumpy(g(x, np.float64(2.0))),
+                                      ua.asnumpy(x * 2.0 + 1))
+        np.testing.assert_array_equal(ua.asnumpy(g(x, np.int64(3))), ua.asnumpy(x * 3 + 1))

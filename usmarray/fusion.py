@@ -183,7 +183,7 @@ class _Tracer:
             return _Value(self, "input", a._dtype, a._shape, index=k)
         s = as_scalar(a)
         if s is not None:
-            return _Scalar(self, k, type(s))
+            return _Scalar(self, k, _python_type(s))
         return a   # (anything else: the function may do what it likes with it)
 
     def operand(self, v):
@@ -540,13 +540,39 @@ def _pack_source_scalars(values):
 
 
 # ---------------------------------------------------------------- calls
+def _python_type(s):
+    """The Python scalar type of `s` (NumPy's float64 and complex128 are
+    subclasses of float and complex)."""
+    for t in (bool, int, float):
+        if isinstance(s, t):
+            return t
+    return complex
+
+
+# a call whose arguments have no key: traced anew, its plan not kept
+_UNCACHED = object()
+
+
 def _key(a):
     if isinstance(a, usm_ndarray):
         return (a._dtype, a._shape, a._q.caps)
     s = as_scalar(a)
     if s is not None:
-        return type(s)
-    return ("other", type(a), id(a))
+        return _python_type(s)
+    return _value_key(a)
+
+
+def _value_key(a):
+    """Another argument by value: a trace reads it as constants (a list's
+    items), so equal values may share a plan; _UNCACHED for what has no such
+    value (an object's identity is no key: a new object may get a freed
+    one's id)."""
+    if isinstance(a, (list, tuple)):
+        items = tuple(_value_key(v) for v in a)
+        return _UNCACHED if any(v is _UNCACHED for v in items) else (type(a), items)
+    if a is None or isinstance(a, (str, bytes, bool, int, float, complex, np.generic)):
+        return (type(a), a) if a == a else _UNCACHED   # (a NaN equals no key)
+    return _UNCACHED
 
 
 class Fusion:
@@ -565,16 +591,22 @@ class Fusion:
         if kwargs:
             return self._unfused(args, kwargs, "keyword arguments")
         key = tuple(map(_key, args))
-        plan = self._plans.get(key)
+        if any(k is _UNCACHED for k in key):
+            key = None
+        plan = self._plans.get(key) if key is not None else None
         if plan is None:
-            plan = self._plans[key] = self._trace(args)
+            plan = self._trace(args)
+            if key is not None:
+                self._plans[key] = plan
         if isinstance(plan, _Plan):
             return _run(plan, args, self)
         if isinstance(plan, _Failed):
             # the trace raised: the unfused function reports the user's
             # error; if it runs, the tracer lacks something, said once
             r = self._func(*args)
-            self._plans[key] = self._refuse(plan.why, 3)
+            refused = self._refuse(plan.why, 3)
+            if key is not None:
+                self._plans[key] = refused
             return r
         return self._func(*args)
 
@@ -610,9 +642,13 @@ class Fusion:
         """The C++ of the kernel these arguments run (None when they do not
         fuse), for debugging."""
         key = tuple(map(_key, args))
-        plan = self._plans.get(key)
+        if any(k is _UNCACHED for k in key):
+            key = None
+        plan = self._plans.get(key) if key is not None else None
         if plan is None:
-            plan = self._plans[key] = self._trace(args)
+            plan = self._trace(args)
+            if key is not None:
+                self._plans[key] = plan
         return plan.source if isinstance(plan, _Plan) else None
 
 

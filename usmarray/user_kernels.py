@@ -271,6 +271,23 @@ CALL = re.compile(r"\w\s*\(")
 # what sycl::vec and clang vectors compute otherwise than scalars
 # (comparisons give -1 for true), or what they cannot compile
 NOT_VEC = re.compile(r"[<>?!\[]|==|&&|\|\||\b(if|for|while|switch|return|goto)\b")
+# a floating literal (group 3: its f suffix), not part of a name or a number
+_FLOAT_LITERAL = re.compile(r"(?<![\w.])(\d+\.\d*|\.\d+|\d+(?=[eE]))([eE][+-]?\d+)?([fF]?)")
+
+
+def vector_safe(dt, scalar_dts, text):
+    """Whether explicit vectors of `dt` compute the C++ `text` as the scalar
+    code does: items of 4 or 8 bytes (smaller integers are promoted to int
+    in scalar arithmetic, not in vectors), scalar operands of the items'
+    type (a vector converts a scalar operand to its items' type), and no
+    floating literal the scalar code would compute in a wider type (a
+    double literal with float32 items, any with integer items)."""
+    if dt.itemsize < 4 or any(d != dt for d in scalar_dts):
+        return False
+    for m in _FLOAT_LITERAL.finditer(text):
+        if dt.kind != "f" or (dt.itemsize == 4 and not m.group(3)):
+            return False
+    return True
 
 
 def pack_scalars(values, start=8, limit=_PARAM_BYTES):
@@ -279,6 +296,8 @@ def pack_scalars(values, start=8, limit=_PARAM_BYTES):
     in the first 8); ValueError past `limit` bytes."""
     out, offs = bytearray(start), []
     for dt, v in values:
+        if isinstance(v, complex) and dt.kind != "c":
+            raise TypeError(f"a complex scalar ({v!r}) for a parameter of type {dt.name}")
         out += b"\0" * (-len(out) % min(dt.itemsize, 16))
         offs.append(len(out))
         out += scalar_value(v, dt)
@@ -505,8 +524,7 @@ class ElementwiseKernel:
         return src
 
     # dtypes whose sycl::vec arithmetic is the scalar arithmetic, lane by lane
-    _VEC_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-                  "float32", "float64")
+    _VEC_TYPES = ("int32", "uint32", "int64", "uint64", "float32", "float64")
 
     def _vectorizable(self, dts, scalar):
         """Whether the vector-block kernel may run this kernel: an
@@ -516,7 +534,9 @@ class ElementwiseKernel:
         arrays = [d for d, s in zip(dts, scalar) if not s]
         return (not self._uses_index and len(set(arrays)) == 1
                 and arrays[0].name in self._VEC_TYPES
-                and not NOT_VEC.search(self.operation + self.preamble))
+                and not NOT_VEC.search(self.operation + self.preamble)
+                and vector_safe(arrays[0], [d for d, s in zip(dts, scalar) if s],
+                                self.operation + self.preamble))
 
     def _kernel(self, dts_in, dts_out, scalar, offsets, types):
         """(prefix, source text, whether it has a vector-block kernel)."""
@@ -624,7 +644,16 @@ class ElementwiseKernel:
             if p.raw:
                 if o is None:
                     o = empty_array(shape, d, qi, kind)
-                raw.append(o)
+                    raw.append(o)
+                elif o._dtype is d and o._flags & C_CONTIG:
+                    raw.append(o)
+                else:
+                    # the kernel indexes a raw array's items in C order, of
+                    # its declared type: a copy of those (it may read what it
+                    # does not write), written back after
+                    t = astype(o, d, order="C", copy=True)
+                    raw.append(t)
+                    copy_back.append((o, t))
                 results.append(o)
                 continue
             if o is None:

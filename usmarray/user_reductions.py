@@ -26,7 +26,7 @@ from ._core._scalars import as_scalar
 from .user_kernels import (CALL, GENERAL_PATH, NOT_VEC, NoVec, bind_types, call_key,
                            check_device_type, compile_error, cxx_type, dtype_of, pack_scalars,
                            parse_params, register_kernel, resolved_for_arrays, section,
-                           source_hash)
+                           source_hash, vector_safe)
 
 __all__ = ["ReductionKernel", "c_view", "walked_strides"]
 
@@ -148,7 +148,7 @@ class ReductionKernel:
                   if not s]
         unpack = "".join(
             f"    {cxx_type(d)} {p.name};\n"
-            f"    __builtin_memcpy(&{p.name}, s_ + {offsets[k]}, sizeof({p.name}));\n"
+            f"    __builtin_memcpy(&{p.name}, usm_s_ + {offsets[k]}, sizeof({p.name}));\n"
             for k, (p, d, s) in enumerate(zip(self.in_params, dts_in, scalar)) if s)
         targs = ", ".join(f"class X{k}" for k in range(self.nin))
         margs = ", ".join(f"const X{k} &{p.name}" for k, p in enumerate(self.in_params))
@@ -157,13 +157,13 @@ class ReductionKernel:
             return ", ".join(item(j) if not s else p.name
                              for j, (p, s) in enumerate(zip(self.in_params, scalar)))
         pos = {k: j for j, (k, _, _) in enumerate(arrays)}
-        scalar_item = call(lambda k: f"p{pos[k]}[k]")
+        scalar_item = call(lambda k: f"usm_p{pos[k]}_[usm_k_]")
         # vectors of the inputs for the map: clang vectors when it is plain
         # arithmetic (no calls), else sycl::vec (the sycl:: math functions)
         plain = not CALL.search(self.map_expr)
-        vec_item = call(lambda k: (f"usmk::load_raw<{cxx_type(dts_in[k])}, L>(p{pos[k]})" if plain
-                                   else f"usmk::to_sycl<{cxx_type(dts_in[k])}, L>("
-                                        f"usmk::load_raw<{cxx_type(dts_in[k])}, L>(p{pos[k]}))"))
+        vec_item = call(lambda k: (f"usmk::load_raw<{cxx_type(dts_in[k])}, usm_L_>(usm_p{pos[k]}_)"
+                                   if plain else f"usmk::to_sycl<{cxx_type(dts_in[k])}, usm_L_>("
+                                   f"usmk::load_raw<{cxx_type(dts_in[k])}, usm_L_>(usm_p{pos[k]}_))"))
         has_id = self.identity is not None
         state = "state" if not has_id else ct_r
         if has_id:
@@ -178,7 +178,7 @@ class ReductionKernel:
             combine = ("    if (!a.has) return b;\n    if (!b.has) return a;\n"
                        "    return A{reduce_(a.v, b.v), true};\n")
             lift = f"state{{{ct_r}(map_({scalar_item})), true}}"
-            finish = f"  result(const state &s) {{\n    const {ct_r} a = s.v;\n"
+            finish = f"  result(const state &usm_st_) {{\n    const {ct_r} a = usm_st_.v;\n"
         src = (
             '#include "reduction.hpp"\n#include "math.hpp"\n'
             + (section("preamble", self.preamble) if self.preamble else "")
@@ -189,7 +189,8 @@ class ReductionKernel:
             + section("reduce_expr", self.reduce_expr) + "  );\n}\n"
             + state_def
             # the kernels' result: of the output's size, made from a final state
-            + f"struct result {{\n  {ct_o} v;\n" + finish + f"    {ct_o} &{out} = v;\n"
+            + f"struct result {{\n  {ct_o} usm_v_;\n" + finish
+            + f"    {ct_o} &{out} = usm_v_;\n"
             + section("post_map_expr", self.post_map_expr) + "    ;\n  }\n};\n"
             # the passes over partial states
             + "struct rest {\n"
@@ -207,30 +208,40 @@ class ReductionKernel:
                 "usmk::to_sycl<VT, L>(a), usmk::to_sycl<VT, L>(b))));\n  }\n")
         src += "};\n"
         # the first pass's source of items (kernels/engine/reduce.cpp Sources)
-        ptrs = "".join(f"  const {cxx_type(d)} *p{j};\n" for j, (_, _, d) in enumerate(arrays))
-        step = "".join(f"    r.p{j} += k;\n" for j in range(len(arrays)))
+        # (names the user's cannot be: usm_..._)
+        ptrs = "".join(f"  const {cxx_type(d)} *usm_p{j}_;\n" for j, (_, _, d) in enumerate(arrays))
+        step = "".join(f"    r.usm_p{j}_ += k;\n" for j in range(len(arrays)))
         src += (
             f"struct source {{\n  using item = {state};\n" + ptrs
-            + f"  alignas(16) unsigned char s_[{_SCALAR_BYTES}];\n"
+            + f"  alignas(16) unsigned char usm_s_[{_SCALAR_BYTES}];\n"
             + "  source operator+(std::int64_t k) const {\n    source r = *this;\n" + step
             + "    return r;\n  }\n"
-            + f"  {state} operator[](std::int64_t k) const {{\n" + unpack
+            + f"  {state} operator[](std::int64_t usm_k_) const {{\n" + unpack
             + f"    return {lift};\n  }}\n")
         if vec:
-            src += (f"  template <int L> usmk::raw_vec<{ct_r}, L> vload() const {{\n" + unpack
-                    + (f"    return usmk::raw_vec<{ct_r}, L>(map_({vec_item}));\n" if plain
-                       else f"    return usmk::to_raw<{ct_r}, L>(sycl::vec<{ct_r}, L>("
+            src += (f"  template <int usm_L_> usmk::raw_vec<{ct_r}, usm_L_> vload() const {{\n"
+                    + unpack
+                    + (f"    return usmk::raw_vec<{ct_r}, usm_L_>(map_({vec_item}));\n" if plain
+                       else f"    return usmk::to_raw<{ct_r}, usm_L_>(sycl::vec<{ct_r}, usm_L_>("
                        f"map_({vec_item})));\n")
                     + "  }\n")
         src += ("};\nstruct first : rest {\n  using source = " + ns + "::source;\n};\n"
                 + f"}} // namespace {ns}\n")
+        if has_id and rt.kind == "c":
+            # a complex final state makes the result whole (usmk::finish
+            # converts, and a conversion of complex to anything not complex
+            # keeps the real part)
+            src += (f"namespace usmk {{\ntemplate <> inline {ns}::result convert<{ns}::result, "
+                    f"{ct_r}>(const {ct_r} &a) {{\n  return {ns}::result(a);\n}}\n}}\n")
         return src
 
     def _vectorizable(self, dts_in, scalar, rt):
         arrays = [d for d, s in zip(dts_in, scalar) if not s]
         return (self.identity is not None and rt.name in _VEC_STATES
                 and all(d == rt for d in arrays)
-                and not NOT_VEC.search(self.map_expr + self.reduce_expr + self.preamble))
+                and not NOT_VEC.search(self.map_expr + self.reduce_expr + self.preamble)
+                and vector_safe(rt, [d for d, s in zip(dts_in, scalar) if s],
+                                self.map_expr + self.reduce_expr + self.preamble))
 
     def _kernels(self, dts_in, scalar, offsets, types, rt, ot):
         key = (tuple(dts_in), tuple(scalar), tuple(offsets), rt, ot,
