@@ -25,10 +25,13 @@ Allocation *param_array(sycl::queue &q, nb::handle h, const ArrayRef &out, int t
   check_operand(q, p, out, what);
   if (!p.is_c_contiguous() || p.tc != tc)
     throw nb::value_error((std::string("random_fill: ") + what +
-                           " must be contiguous, of the output's shape and the compute type")
+                           " must be contiguous, of the output's shape and the parameter type")
                               .c_str());
   return p.alloc;
 }
+
+// kernels/sycl/random_dist.cpp D_BINOMIAL
+constexpr int kDistBinomial = 11;
 
 } // namespace
 
@@ -54,7 +57,9 @@ Event random_fill(std::uintptr_t qref, KernelCache &kc, const std::string &kerne
   check_operand(q, out, out, "the output");
   if (!out.is_c_contiguous()) throw nb::value_error("random_fill: the output must be contiguous");
   const int ptc = kernel == "rng_dist" ? ctc : (out.tc == TC_F4 || out.tc == TC_F8 ? out.tc : TC_U8);
-  Allocation *apa = param_array(q, pa_h, out, ptc, pa, "the first parameter array");
+  // (binomial's first parameter, the trials, is an int64: exact past 2^53)
+  const int ptc_a = kernel == "rng_dist" && dist == kDistBinomial ? TC_I8 : ptc;
+  Allocation *apa = param_array(q, pa_h, out, ptc_a, pa, "the first parameter array");
   Allocation *apb = param_array(q, pb_h, out, ptc, pb, "the second parameter array");
   const int64_t n = out.size();
   if (n == 0) return Event{};

@@ -161,8 +161,10 @@ template <typename C> C beta(Draws<C> &d, C a, C b) {
       const C u = d.uniform(), v = d.uniform();
       const C x = sycl::pow(u, C(1) / a), y = sycl::pow(v, C(1) / b), xy = x + y;
       if (xy <= C(1) && u + v > C(0)) {
-        if (xy > C(0)) return x / xy;
-        // both powers underflowed: the ratio in logarithms
+        constexpr C tiny = std::numeric_limits<C>::min();
+        if (x >= tiny && y >= tiny) return x / xy;
+        // a power underflowed (a < 0.01 in float often does), its ratio to
+        // the other may not: the ratio in logarithms
         C lx = sycl::log(u) / a, ly = sycl::log(v) / b;
         const C lm = lx > ly ? lx : ly;
         lx -= lm;
@@ -242,18 +244,33 @@ template <typename C> C binomial_low(Draws<C> &d, C n, C p) {
     if (us >= C(0.07) && v <= vr) return k;
     if (k < C(0) || k > n) continue;
     v = sycl::log(v * alpha / (a / (us * us) + b));
-    const C bound = (m + C(0.5)) * sycl::log((m + C(1)) / (r * (n - m + C(1)))) +
-                    (n + C(1)) * sycl::log((n - m + C(1)) / (n - k + C(1))) +
-                    (k + C(0.5)) * sycl::log(r * (n - k + C(1)) / (k + C(1))) +
+    // log(f(k) / f(m)), Hormann's (m + 1/2) log((m + 1) / (r (n - m + 1)))
+    // + (n + 1) log((n - m + 1) / (n - k + 1)) + (k + 1/2) log(r (n - k + 1)
+    // / (k + 1)) + Stirling tails, regrouped so that no logarithm of a ratio
+    // near 1 is multiplied by n or k: for n of 1e17 those terms are each
+    // about 1e9 and cancel to a few units, and the rounding of the ratios
+    // left the bound wrong by tens (the variance of binomial(1e18, 0.5)
+    // came out 1.55 n p q)
+    const C km = k - m, B = n - k + C(1);
+    const C bound = (m + C(0.5)) * sycl::log1p(-km / (k + C(1))) +
+                    (B + km - C(0.5)) * sycl::log1p(km / B) + km * sycl::log(r * B / (k + C(1))) +
                     stirling_tail(m) + stirling_tail(n - m) - stirling_tail(k) -
                     stirling_tail(n - k);
     if (v <= bound) return k;
   }
 }
 
-template <typename C> std::int64_t binomial(Draws<C> &d, C n, C p) {
-  if (p > C(0.5)) return static_cast<std::int64_t>(n - binomial_low(d, n, C(1) - p));
-  return static_cast<std::int64_t>(binomial_low(d, n, p));
+// A count k of binomial_low (k <= C(n), which is n rounded, up past 2^53 in
+// double) as an integer of at most n.
+template <typename C> inline std::int64_t count_of(C k, std::int64_t n) {
+  return k >= static_cast<C>(n) ? n : static_cast<std::int64_t>(k);
+}
+
+// n exact (an int64 parameter): n - k for p > 1/2 counts from it
+template <typename C> std::int64_t binomial(Draws<C> &d, std::int64_t n, C p) {
+  const C nf = static_cast<C>(n);
+  if (p > C(0.5)) return n - count_of(binomial_low(d, nf, C(1) - p), n);
+  return count_of(binomial_low(d, nf, p), n);
 }
 
 // The element of word k of w (an array of whole pairs) for the
@@ -382,7 +399,7 @@ void rng_dist(USM_RNG_ARGS) {
       if constexpr (D == D_GAMMA) out[i] = static_cast<T>(pb_ * standard_gamma(d, pa_));
       else if constexpr (D == D_BETA) out[i] = static_cast<T>(beta(d, pa_, pb_));
       else if constexpr (D == D_POISSON) out[i] = static_cast<T>(poisson(d, pa_));
-      else out[i] = static_cast<T>(binomial(d, pa_, pb_));
+      else out[i] = static_cast<T>(binomial(d, param<std::int64_t>(pa, i, a), pb_));
     });
   }
 }

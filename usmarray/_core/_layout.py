@@ -93,7 +93,8 @@ def _dimension(s):
 
 
 def normalize_shape(shape):
-    """`shape` (an int or a sequence of ints) as a tuple of Python ints.
+    """`shape` (an int, a sequence of ints or a 1-d array of them) as a tuple
+    of Python ints.
 
     TypeError for anything else (bools too, as NumPy); ValueError for a
     negative dimension, more than 64 dimensions, or a shape whose dimensions
@@ -103,6 +104,8 @@ def normalize_shape(shape):
     try:
         if isinstance(shape, (tuple, list)):
             shp = tuple(_dimension(s) for s in shape)
+        elif getattr(shape, "ndim", None) == 1 and hasattr(shape, "tolist"):
+            shp = tuple(_dimension(s) for s in shape.tolist())   # (a 1-d NumPy array, as NumPy)
         else:
             shp = (_dimension(shape),)
     except TypeError:

@@ -120,9 +120,10 @@ def bits_of(value, tname):
 def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
     """Fill the C-contiguous `out` with distribution `name` drawn from the
     bit generator `bg` (which advances past the draws). a, b: scalar
-    parameters (Python numbers, converted to the compute type), pa, pb:
-    per-element parameter arrays of the compute type (or uint64 for the
-    integers) of out's shape, or None."""
+    parameters (Python numbers, converted to the compute type; binomial's
+    `a`, the trials, an int64), pa, pb: per-element parameter arrays of the
+    compute type (uint64 for the integers, int64 for binomial's trials) of
+    out's shape, or None."""
     d = DISTS[name]
     qi = out._q
     t = TYPE_NAMES[out._tc]
@@ -140,5 +141,5 @@ def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
         p, code = bg._reserve_words(n, pairs=unit == "pairs"), 2 if unit == "element" else 0
     _engine.random_fill(qi.ref, qi.kc, d.kernel, d.id, TYPE_NAMES.index(_compute_type(t, qi)),
                         code, out, p.key, p.ctr, p.first, p.lead, p.lead_bits,
-                        bits_of(a, ctc), bits_of(b, ctc), pa, pb)
+                        bits_of(a, "i8" if name == "binomial" else ctc), bits_of(b, ctc), pa, pb)
     return ctc

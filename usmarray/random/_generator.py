@@ -28,11 +28,20 @@ __all__ = ["Generator", "default_rng"]
 _FLOAT_NAMES = ("float32", "float64")
 _INT_NAMES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
 _MASK64 = (1 << 64) - 1
-# NumPy's limit (POISSON_LAM_MAX): larger rates overflow int64 counts
+# NumPy's limit (POISSON_LAM_MAX): larger rates overflow int64 counts; the
+# same for int32 counts
 _LAM_MAX = np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10
+_LAM_MAX32 = np.iinfo(np.int32).max - np.sqrt(np.iinfo(np.int32).max) * 10
 
 
 # --------------------------------------------------------------- placement
+def _count_dtype(dtype, out):
+    """The dtype counts (poisson, binomial) will have."""
+    if isinstance(out, usm_ndarray):
+        return out.dtype
+    return np.dtype(np.int64) if dtype is None else np.dtype(dtype)
+
+
 def _dtype(dtype, default, allowed, what):
     dt = default if dtype is None else np.dtype(dtype)
     if dt.name not in allowed:
@@ -75,6 +84,14 @@ def _host(v):
     return asnumpy(v) if isinstance(v, usm_ndarray) else v
 
 
+def _fill_order(fill, res, v):
+    """Parameter values `v` broadcast to the result's shape (ValueError if
+    they do not fit it) and laid out as `fill` is filled: for an
+    F-contiguous `out`, its memory order (fill is then its transpose)."""
+    v = np.broadcast_to(v, res.shape)
+    return v.T if fill is not res else v
+
+
 def _is_scalar(v):
     return not isinstance(v, usm_ndarray) and np.ndim(v) == 0
 
@@ -96,10 +113,33 @@ def _params(values, size):
     return None, [np.broadcast_to(h, shape) for h in host], shape
 
 
+def _int_bound(v):
+    """A scalar bound of integers as a Python int: floats truncated and
+    bools as 0 and 1 (as NumPy); ValueError for NaN, OverflowError for an
+    infinity."""
+    if isinstance(v, (bool, np.bool_, float, np.floating)):
+        return int(v)
+    return operator.index(v)
+
+
+def _int_bounds(v):
+    """Bounds (an array, or any scalar) as an object array of Python ints."""
+    a = np.asarray(_host(v))
+    if a.dtype.kind in "fb":
+        if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+            raise ValueError("integer bounds must be finite")
+        return np.array([int(x) for x in a.flat], dtype=object).reshape(a.shape)
+    if a.dtype.kind not in "iuO":
+        raise TypeError(f"integer bounds must be integers, got {a.dtype}")
+    return np.asarray(a, dtype=object)
+
+
 # checks of parameters: (test that must hold, NumPy's message)
+# (NumPy's: a NaN passes "nonneg" and "positive", its draws are NaN; -0.0
+# fails "nonneg")
 _CHECKS = {
-    "nonneg": (lambda v: v >= 0, "{} < 0"),
-    "positive": (lambda v: v > 0, "{} <= 0"),
+    "nonneg": (lambda v: np.logical_not(np.signbit(v)), "{} < 0"),
+    "positive": (lambda v: np.logical_not(np.less_equal(v, 0)), "{} <= 0"),
     "prob": (lambda v: (v >= 0) & (v <= 1), "p < 0, p > 1 or p is NaN"),
     "lam": (lambda v: v >= 0, "lam < 0 or lam is NaN"),
 }
@@ -177,7 +217,7 @@ class Generator:
         if scal is not None:
             draw(self._bg, "uniform", fill, scal[0], rng)
         else:
-            pa, pb = self._param_arrays(fill, (arrs[0], rng))
+            pa, pb = self._param_arrays(fill, [_fill_order(fill, res, v) for v in (arrs[0], rng)])
             draw(self._bg, "uniform", fill, pa=pa, pb=pb)
         return res
 
@@ -197,15 +237,17 @@ class Generator:
             low, high = 0, low
         info = (0, 1) if dt.kind == "b" else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
         if _is_scalar(low) and _is_scalar(high):
-            lo, hi = operator.index(low), operator.index(high) - (0 if endpoint else 1)
+            lo, hi = _int_bound(low), _int_bound(high) - (0 if endpoint else 1)
             if lo < info[0]:
                 raise ValueError(f"low is out of bounds for {dt}")
             if hi > info[1]:
                 raise ValueError(f"high is out of bounds for {dt}")
-            if lo > hi:
-                raise ValueError("low > high" if endpoint else "low >= high")
             fill, res = _target("integers", size, dt, out, (device, usm_type, sycl_queue),
                                 _INT_NAMES)
+            if lo > hi and fill.size:   # (NumPy draws nothing for size 0, and says nothing)
+                raise ValueError("low > high" if endpoint else "low >= high")
+            if fill.size == 0:
+                return res
             if hi == lo:   # one value: no draws (as NumPy)
                 if fill.size:
                     fill[...] = full(fill.shape, lo, dtype=dt, sycl_queue=fill._q.queue)
@@ -213,18 +255,18 @@ class Generator:
             rm1 = hi - lo
             draw(self._bg, "int32" if rm1 < (1 << 32) else "int64", fill, lo, rm1)
             return res
-        lo = np.asarray(_host(low), dtype=object)
-        hi = np.asarray(_host(high), dtype=object) - (0 if endpoint else 1)
+        lo = _int_bounds(low)
+        hi = np.asarray(_int_bounds(high) - (0 if endpoint else 1), dtype=object)
         shape = np.broadcast_shapes(lo.shape, hi.shape) if size is None else normalize_shape(size)
-        lo, hi = np.broadcast_to(lo, shape), np.broadcast_to(hi, shape)
+        fill, res = _target("integers", size, dt, out, (device, usm_type, sycl_queue),
+                            _INT_NAMES, shape=shape)
+        lo, hi = _fill_order(fill, res, lo), _fill_order(fill, res, hi)
         if lo.size and min(lo.flat) < info[0]:
             raise ValueError(f"low is out of bounds for {dt}")
         if hi.size and max(hi.flat) > info[1]:
             raise ValueError(f"high is out of bounds for {dt}")
         if np.any(lo > hi):
             raise ValueError("low > high" if endpoint else "low >= high")
-        fill, res = _target("integers", size, dt, out, (device, usm_type, sycl_queue),
-                            _INT_NAMES, shape=shape)
         rm1 = hi - lo
         wide = bool(rm1.size) and max(rm1.flat) >= (1 << 32)
         pa, pb = self._param_arrays(fill, [np.vectorize(lambda v: v & _MASK64, otypes=[np.uint64])(x)
@@ -259,7 +301,7 @@ class Generator:
             draw(self._bg, dist, fill, *prepare(scal))
         else:
             vals = [a for a in prepare(arrs)]
-            pa, pb = self._param_arrays(fill, [np.broadcast_to(v, fill.shape) for v in vals])
+            pa, pb = self._param_arrays(fill, [_fill_order(fill, res, v) for v in vals])
             draw(self._bg, dist, fill, pa=pa, pb=pb)
         return res
 
@@ -323,6 +365,8 @@ class Generator:
     def poisson(self, lam=1.0, size=None, *, dtype=None, out=None, device=None,
                 usm_type="device", sycl_queue=None):
         """Poisson counts of rate `lam` (int64; int32 by `dtype`)."""
+        if _count_dtype(dtype, out) == np.int32 and np.any(np.asarray(_host(lam)) > _LAM_MAX32):
+            raise ValueError("lam value too large for int32 counts")
         return self._continuous("poisson", "poisson", (lam,), (("lam", "lam"),), size, dtype,
                                 out, (device, usm_type, sycl_queue), ("int32", "int64"),
                                 _dtypes.int64)
@@ -330,13 +374,40 @@ class Generator:
     def binomial(self, n, p, size=None, *, dtype=None, out=None, device=None, usm_type="device",
                  sycl_queue=None):
         """Successes in `n` trials of probability `p` (int64; int32 by
-        `dtype`). Floats `n` are truncated, as NumPy."""
-        def trunc(v):
-            return [np.trunc(v[0]) if isinstance(v[0], np.ndarray) else float(math.trunc(v[0])),
-                    v[1]]
-        return self._continuous("binomial", "binomial", (n, p), (("n", "nonneg"), ("p", "prob")),
-                                size, dtype, out, (device, usm_type, sycl_queue),
-                                ("int32", "int64"), _dtypes.int64, prepare=trunc)
+        `dtype`). Floats `n` are truncated, as NumPy; integer `n` is exact
+        up to 2**63 - 1."""
+        top = np.iinfo(_count_dtype(dtype, out)).max if _count_dtype(dtype, out).kind == "i" \
+            else np.iinfo(np.int64).max
+        trials = _int_bounds(n)
+        prob = np.asarray(_host(p), dtype=np.float64)
+        _check("p", "prob", prob)
+        if trials.size and min(trials.flat) < 0:
+            raise ValueError("n < 0")
+        if trials.size and max(trials.flat) > top:
+            if top == np.iinfo(np.int64).max:
+                raise OverflowError("n is too large: the counts are int64")
+            raise ValueError("n is too large for int32 counts")
+        place = (device, usm_type, sycl_queue)
+        if _is_scalar(n) and _is_scalar(p):
+            fill, res = _target("binomial", size, dtype, out, place, ("int32", "int64"),
+                                _dtypes.int64)
+            if fill.size:
+                draw(self._bg, "binomial", fill, int(trials), float(prob))
+            return res
+        shape = np.broadcast_shapes(trials.shape, prob.shape)
+        if size is not None:
+            shape = normalize_shape(size)
+            if np.broadcast_shapes(shape, trials.shape, prob.shape) != shape:
+                raise ValueError(f"parameters of shapes {trials.shape} and {prob.shape} do not "
+                                 f"broadcast to size {shape}")
+        fill, res = _target("binomial", size, dtype, out, place, ("int32", "int64"),
+                            _dtypes.int64, shape)
+        if fill.size:
+            (pa,) = self._param_arrays(fill, [_fill_order(fill, res, trials).astype(np.int64)],
+                                       np.int64)
+            (pb,) = self._param_arrays(fill, [_fill_order(fill, res, prob)])
+            draw(self._bg, "binomial", fill, pa=pa, pb=pb)
+        return res
 
     # ----------------------------------------------------------- permutations
     def permutation(self, x, axis=0):

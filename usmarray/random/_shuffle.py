@@ -70,7 +70,7 @@ def _array(x):
 
 
 def permutation(gen, x, axis):
-    if not isinstance(x, usm_ndarray) and np.ndim(x) == 0:
+    if isinstance(x, (int, np.integer)):   # (an array, even 0-d, is permuted, as NumPy)
         n = max(operator.index(x), 0)
         return reshape(row_permutations(gen, 1, n, resolve_queue(None, None)), (n,))
     x = _array(x)
@@ -98,6 +98,9 @@ def permuted(gen, x, axis, out):
             raise TypeError("out must be a usm_ndarray")
         if out.shape != x.shape:
             raise ValueError("out must have the same shape as x")
+        if not np.can_cast(x.dtype, out.dtype, casting="safe"):
+            raise TypeError(f"Cannot cast array data from {x.dtype} to {out.dtype} according "
+                            "to the rule 'safe'")
     if axis is None:
         flat = reshape(x, (-1,))
         perm = reshape(row_permutations(gen, 1, flat.shape[0], x._q), (flat.shape[0],))
@@ -116,7 +119,8 @@ def permuted(gen, x, axis, out):
 
 # --------------------------------------------------------------- choice
 def _probabilities(p, pop_size):
-    p = np.asarray(asnumpy(p) if isinstance(p, usm_ndarray) else p, dtype=np.float64)
+    given = np.asarray(asnumpy(p) if isinstance(p, usm_ndarray) else p)
+    p = given.astype(np.float64)
     if p.ndim != 1:
         raise ValueError("p must be 1-dimensional")
     if p.size != pop_size:
@@ -126,6 +130,8 @@ def _probabilities(p, pop_size):
     if np.any(p < 0):
         raise ValueError("Probabilities are not non-negative")
     atol = np.sqrt(np.finfo(np.float64).eps)
+    if given.dtype.kind == "f":   # (NumPy's tolerance for probabilities of a narrower type)
+        atol = max(atol, np.sqrt(np.finfo(given.dtype).eps))
     if abs(math.fsum(p) - 1.0) > atol:
         raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for "
                          "more information.")
@@ -151,9 +157,13 @@ def choice(gen, a, size, replace, p, axis, shuffle):
         qi = arr._q
     else:
         arr = None
-        pop_size = operator.index(a)
-        if pop_size > np.iinfo(np.int64).max:   # NumPy's error: the values are int64
-            raise OverflowError(f"a = {pop_size} is too large: samples are int64 values")
+        try:
+            pop_size = operator.index(a)
+        except TypeError:
+            raise ValueError(f"a must be a sequence or an integer, not {type(a).__name__}") \
+                from None
+        if pop_size > 1 << 63:   # (range(2**63) is int64 values)
+            raise ValueError(f"a = {pop_size} is too large: samples are int64 values")
         qi = resolve_queue(None, None)
     shape = () if size is None else ((operator.index(size),) if np.ndim(size) == 0
                                      else tuple(operator.index(s) for s in size))
@@ -181,6 +191,16 @@ def choice(gen, a, size, replace, p, axis, shuffle):
             idx = asarray(_numpy_weighted_sample(gen, p, k, qi), sycl_queue=qi.queue)
         elif k == 0:
             idx = empty_array((0,), _dtypes.int64, qi)
+        elif pop_size > np.iinfo(np.int64).max:
+            # (the sampler's population is an int64): k distinct values of
+            # range(2**63 - 1), and 2**63 - 1 in place of one chosen at random
+            # with the weight that value has (1 in 2**63 / k)
+            idx = _sample_without_replacement(gen, pop_size - 1, k, qi)
+            pick = asnumpy(gen.integers(0, pop_size, size=2, sycl_queue=qi.queue))
+            if pick[0] < k:
+                host = asnumpy(idx)
+                host[pick[1] % k] = pop_size - 1
+                idx = asarray(host, sycl_queue=qi.queue)
         else:
             idx = _sample_without_replacement(gen, pop_size, k, qi)
     if arr is None:
