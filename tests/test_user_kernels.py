@@ -525,3 +525,16 @@ def test_reduction_vector_kernels_compute_as_the_scalar_code(variant):
 def test_complex_scalar_for_a_real_parameter():
     with pytest.raises(TypeError):
         _add(ua.ones(3, dtype=ua.float32), 1 + 2j)
+
+
+def test_sizes_must_be_integers():
+    k = ua.ElementwiseKernel("", "T z", "z = i", "uk_iota_sz")
+    with pytest.raises(TypeError):
+        k(ua.empty(3), size=2.5)
+    r = ua.RawKernel("USM_KERNEL(1) void uk_ones(float *x) { x[usmk::linear_id()] = 1; }",
+                     "uk_ones")
+    x = ua.zeros(1024, dtype=ua.float32)
+    with pytest.raises(TypeError):
+        r((1024.0,), (256,), (x,))
+    r(np.int64(1024), 256, (x,))
+    assert float(ua.sum(x)) == 1024.0

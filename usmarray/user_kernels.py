@@ -12,6 +12,7 @@ docs/kernels.md shows them in use.
 
 import hashlib
 import math
+import operator
 import os
 import re
 import struct
@@ -566,6 +567,11 @@ class ElementwiseKernel:
 
     # ------------------------------------------------------------ call
     def __call__(self, *args, size=None, block_size=None):
+        if size is not None:
+            try:
+                size = operator.index(size)
+            except TypeError:
+                raise TypeError(f"{self.name}: size must be an integer, got {size!r}") from None
         if size is None and len(args) == self.nin and not self._uses_index:
             r = self._call_arrays(args)
             if r is not GENERAL_PATH:
@@ -778,8 +784,12 @@ class RawKernel:
         if glob is None or loc is None or args is None:
             raise TypeError("RawKernel: takes (global_size, local_size, args) or grid=, block=, "
                             "args=")
-        glob = (glob,) if isinstance(glob, int) else tuple(glob)
-        loc = (loc,) if isinstance(loc, int) else tuple(loc)
+        try:   # (integers only: 1024.0 is a TypeError, as a shape)
+            glob = tuple(map(operator.index, (glob,) if np.ndim(glob) == 0 else glob))
+            loc = tuple(map(operator.index, (loc,) if np.ndim(loc) == 0 else loc))
+        except TypeError:
+            raise TypeError(f"RawKernel: sizes must be integers, got {glob!r} and {loc!r}") \
+                from None
         if not 1 <= len(glob) <= 3 or len(glob) != len(loc):
             raise ValueError("RawKernel: the sizes must be 1 to 3 numbers each, of one length")
         if any(int(g) <= 0 for g in glob) or any(int(b) <= 0 for b in loc):
