@@ -414,6 +414,23 @@ def test_radix_segments_wide_digits(variant, dt, lo, hi):
                                       exp[::-1] if desc else exp)
 
 
+def _check_row_sorts(x, h, nan_rows):
+    """Both sorts of x's rows against NumPy's of h's; in the first `nan_rows`
+    rows with NaNs, the NaNs' bits in row order."""
+    for desc in (False, True):
+        exp = np.sort(h, axis=1)
+        if desc:
+            exp = np.flip(exp, axis=1)
+        s = ua.asnumpy(ua.sort(x, descending=desc))
+        np.testing.assert_array_equal(s, exp)
+        if h.dtype.kind != "f":
+            continue
+        u = np.dtype(f"u{h.dtype.itemsize}")
+        nan = np.isnan(h)
+        for r in np.flatnonzero(nan.any(axis=1))[:nan_rows]:
+            np.testing.assert_array_equal(s[r].view(u)[np.isnan(s[r])], h[r].view(u)[nan[r]])
+
+
 @pytest.mark.parametrize("rows", [1, 3, 8, 15, 16, 17, 35])
 @pytest.mark.parametrize("n", [2, 5, 12, 100])
 @pytest.mark.parametrize("dt", [ua.uint8, ua.int16, ua.float16, ua.float32, ua.int64, ua.float64],
@@ -424,18 +441,7 @@ def test_column_network_groups(variant, dt, n, rows):
     # read together with the next row's (not past the array's end); in rows
     # with NaNs the NaNs keep their bits and row order
     h = _wide(rows * n, dt, seed=rows * n).reshape(rows, n)
-    x = ua.asarray(h)
-    for desc in (False, True):
-        exp = np.sort(h, axis=1)
-        if desc:
-            exp = np.flip(exp, axis=1)
-        s = ua.asnumpy(ua.sort(x, descending=desc))
-        np.testing.assert_array_equal(s, exp)
-        if np.dtype(dt).kind == "f":
-            u = np.dtype(f"u{np.dtype(dt).itemsize}")
-            for r in range(rows):
-                np.testing.assert_array_equal(s[r].view(u)[np.isnan(s[r])],
-                                              h[r].view(u)[np.isnan(h[r])])
+    _check_row_sorts(ua.asarray(h), h, rows)
     # the rows of a view that ends before its buffer does
     big = _wide((rows + 1) * n, dt, seed=n).reshape(rows + 1, n)
     np.testing.assert_array_equal(ua.asnumpy(ua.sort(ua.asarray(big)[:rows])),
@@ -456,20 +462,8 @@ def test_column_network_staged_groups(variant, dt, n):
     rows = -(-(4 << 20) // (n * item)) + 5
     h = _wide((rows + 1) * n, dt, seed=n).reshape(rows + 1, n)
     whole = ua.asarray(h)
-    for x, src in ((whole[:rows], h[:rows]), (whole[1:], h[1:])):
-        for desc in (False, True):
-            exp = np.sort(src, axis=1)
-            if desc:
-                exp = np.flip(exp, axis=1)
-            s = ua.asnumpy(ua.sort(x, descending=desc))
-            np.testing.assert_array_equal(s, exp)
-            if np.dtype(dt).kind != "f":
-                continue
-            u = np.dtype(f"u{item}")
-            nan = np.isnan(src)
-            for r in np.flatnonzero(nan.any(axis=1))[:200]:
-                np.testing.assert_array_equal(s[r].view(u)[np.isnan(s[r])],
-                                              src[r].view(u)[nan[r]])
+    _check_row_sorts(whole[:rows], h[:rows], 200)
+    _check_row_sorts(whole[1:], h[1:], 200)
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33])
