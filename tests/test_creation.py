@@ -835,3 +835,10 @@ def test_meshgrid_other_queue_raises():
 
 def test_meshgrid_no_inputs():
     assert list(ua.meshgrid()) == []
+
+
+def test_complex_fill_into_bool_is_its_truth():
+    np.testing.assert_array_equal(ua.asnumpy(ua.full(2, 1j, dtype=ua.bool)), [True, True])
+    np.testing.assert_array_equal(ua.asnumpy(ua.full(2, 0j, dtype=ua.bool)), [False, False])
+    np.testing.assert_array_equal(ua.asnumpy(ua.full_like(ua.zeros(3), 1j, dtype=ua.bool)),
+                                  [True] * 3)

@@ -796,3 +796,13 @@ def test_other_array_types_get_notimplemented():
     assert np.add(x, Other()) == "other"
     assert np.concatenate([x, Other()]) == "other"
     assert operator.index(ua.asarray(np.int64(3))) == 3
+
+
+def test_numpy_scalar_on_the_left_of_a_comparison():
+    # NumPy hands the scalar to __array_ufunc__ as a 0-d ndarray
+    h = np.array([1.0, 3.0, 5.0])
+    x = ua.asarray(h)
+    for s in (np.float64(2.5), np.float32(3.0), np.int64(3)):
+        for op in (lambda a, b: a < b, lambda a, b: a == b, lambda a, b: a >= b,
+                   lambda a, b: a + b):
+            np.testing.assert_array_equal(ua.asnumpy(op(s, x)), op(s, h))

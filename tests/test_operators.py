@@ -624,9 +624,23 @@ def test_power_of_two_is_square(dt, variant):
     x = ua.asarray(h)
     with np.errstate(over="ignore"):
         expected = h * h
-    for r in (x ** 2, x ** 2.0, ua.pow(x, 2)):
+    for r in (x ** 2, ua.pow(x, 2)) + ((x ** 2.0,) if h.dtype.kind in "fc" else ()):
         assert r.dtype == expected.dtype
         np.testing.assert_array_equal(ua.asnumpy(r), expected)
     f = ua.asarray(np.array([-0.0, np.inf, -np.inf, np.nan], np.float32))
     np.testing.assert_array_equal(ua.asnumpy(f ** 2), np.array([0.0, np.inf, np.inf, np.nan],
                                                                np.float32))
+
+
+def test_integer_array_to_a_float_power_of_two_is_float64():
+    # x ** 2 squares in x's dtype; x ** 2.0 of integers is float64, as
+    # NumPy (the square shortcut kept int8 and wrapped), fused too
+    h = np.array([1, 2, 100], dtype=np.int8)
+    x = ua.asarray(h)
+    for r in (x ** 2.0, ua.pow(x, 2.0), ua.fuse()(lambda a: a ** 2.0)(x)):
+        assert r.dtype == ua.float64
+        np.testing.assert_array_equal(ua.asnumpy(r), h.astype(np.float64) ** 2.0)
+    assert (x ** 2).dtype == ua.int8
+    f = ua.asarray([1.5, -2.0], dtype=ua.float32)
+    assert (f ** 2.0).dtype == ua.float32
+    np.testing.assert_array_equal(ua.asnumpy(f ** 2.0), np.array([2.25, 4.0], np.float32))

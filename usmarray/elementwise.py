@@ -385,9 +385,12 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
 def squares(op, x_dtype, s, left):
     """Whether `x ** s` is `square(x)`: NumPy's fast path for a Python
     scalar exponent of 2 (x * x, exact, where pow is a far costlier call
-    within an ulp of it), for numeric x (same result dtype)."""
-    return (op.name == "pow" and not left and x_dtype.kind in "iufc"
-            and type(s) in (int, float) and s == 2)
+    within an ulp of it) where the result keeps x's dtype: an int 2 for
+    numeric x, a float 2.0 for inexact x (an integer array ** 2.0 is
+    float64)."""
+    return (op.name == "pow" and not left and s == 2
+            and (type(s) is int and x_dtype.kind in "iufc"
+                 or type(s) is float and x_dtype.kind in "fc"))
 
 
 def _binary_scalar(op, x, s, left, out=None, order="K"):

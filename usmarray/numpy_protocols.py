@@ -244,6 +244,10 @@ def ufunc_name(ufunc):
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """``usm_ndarray.__array_ufunc__``: NumPy ufuncs computed by usmarray."""
     what = ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
+    # a NumPy scalar on the left of a comparison (np.float64(2.5) < x)
+    # arrives as a 0-d ndarray: its value, a scalar
+    inputs = tuple(v[()] if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "biufc"
+                   else v for v in inputs)
     if _HOST_OPERANDS.get():
         inputs = tuple(_to_device(v, self) for v in inputs)
     for v in inputs + tuple(kwargs.get("out", None) or ()):

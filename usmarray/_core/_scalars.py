@@ -107,7 +107,8 @@ def scalar_bytes(value, dt, strict=True):
     if isinstance(value, complex) and dt.kind != "c":
         if strict:
             raise DTypeError(f"cannot assign a complex value to an array of dtype {dt.name}")
-        value = value.real
+        # (into bool: the truth of the whole value, 1j is True, as NumPy)
+        value = bool(value) if dt.kind == "b" else value.real
     if dt.kind == "b":
         return b"\x01" if value else b"\x00"
     if isinstance(value, float) and dt.kind in "iu":
