@@ -644,3 +644,22 @@ def test_integer_array_to_a_float_power_of_two_is_float64():
     f = ua.asarray([1.5, -2.0], dtype=ua.float32)
     assert (f ** 2.0).dtype == ua.float32
     np.testing.assert_array_equal(ua.asnumpy(f ** 2.0), np.array([2.25, 4.0], np.float32))
+
+
+@pytest.mark.parametrize("dt", ["uint8", "int8", "uint64", "int64"])
+def test_comparisons_with_ints_beyond_the_dtype(dt):
+    # NumPy 2: every item compares alike with a Python int out of the
+    # dtype's range (arithmetic with it still raises)
+    info = np.iinfo(dt)
+    h = np.array([info.min, 0, info.max], dtype=dt)
+    x = ua.asarray(h)
+    for s in (info.max + 1, info.min - 1, 2**70, -2**70):
+        for op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge):
+            np.testing.assert_array_equal(ua.asnumpy(op(x, s)), op(h, s))
+            np.testing.assert_array_equal(ua.asnumpy(op(s, x)), op(s, h))
+        np.testing.assert_array_equal(ua.asnumpy(ua.less(x, s)), np.less(h, s))
+    out = ua.ones(3, dtype=ua.bool)
+    ua.equal(x, info.max + 1, out=out)
+    np.testing.assert_array_equal(ua.asnumpy(out), [False] * 3)
+    with pytest.raises(OverflowError):
+        x + (info.max + 1)

@@ -7,6 +7,7 @@ operators that map to it. The kernels of one operation (all its dtype
 loops and iteration variants) form one bundle, compiled on first use.
 """
 
+import operator
 import re
 
 import numpy as np
@@ -18,7 +19,7 @@ from ._core._device import ExecutionPlacementError, coerce_usm_type
 from ._core._exceptions import DTypeError
 from ._core._layout import C_CONTIG, F_CONTIG, KIND_CODE, WRITABLE, broadcast_shapes
 from ._core._reduce import reduce
-from ._core._scalars import as_scalar, scalar_array, scalar_value, weak_scalar_dtype
+from ._core._scalars import as_scalar, fill, scalar_array, scalar_value, weak_scalar_dtype
 from ._core._trace import traced
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
 
@@ -393,9 +394,31 @@ def squares(op, x_dtype, s, left):
                  or type(s) is float and x_dtype.kind in "fc"))
 
 
+# comparisons of integers with a Python int beyond their dtype's range:
+# the same for every item (NumPy 2's answer; arithmetic still raises)
+_COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
+                "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge}
+
+
+def _compare_out_of_range(op, x, s, left, out, order):
+    info = np.iinfo(x._dtype)
+    if info.min <= s <= info.max:
+        return None
+    # (any item of x compares with s as 0 does)
+    value = _COMPARISONS[op.name](s, 0) if left else _COMPARISONS[op.name](0, s)
+    dest, res = _destination(op.name, out, x._shape, _dtypes.bool, x._q, x._alloc.kind, order,
+                             (x,))
+    fill(dest, b"\x01" if value else b"\x00")
+    return _deliver(dest, res)
+
+
 def _binary_scalar(op, x, s, left, out=None, order="K"):
     if squares(op, x._dtype, s, left):
         return _unary(OP["square"], x, out, order)
+    if type(s) is int and op.name in _COMPARISONS and x._dtype.kind in "iu":
+        r = _compare_out_of_range(op, x, s, left, out, order)
+        if r is not None:
+            return r
     qi = x._q
     sdt = weak_scalar_dtype(s, x._dtype, qi)
     if op.no_bool and x._dtype is _dtypes.bool and not isinstance(s, bool):
