@@ -1325,3 +1325,12 @@ def test_several_index_arrays_uint64_and_aliasing(variant):
     hc = h[:, 0].copy()
     h[hc, hc] = 9
     np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+def test_index_arrays_that_do_not_broadcast_are_an_index_error():
+    m = ua.zeros((3, 3))
+    i, j = ua.asarray([0, 1]), ua.asarray([0, 1, 2])
+    with pytest.raises(IndexError):
+        m[i, j]
+    with pytest.raises(IndexError):
+        m[i, j] = 1.0

@@ -663,3 +663,10 @@ def test_comparisons_with_ints_beyond_the_dtype(dt):
     np.testing.assert_array_equal(ua.asnumpy(out), [False] * 3)
     with pytest.raises(OverflowError):
         x + (info.max + 1)
+
+
+def test_empty_integer_arrays_to_negative_powers():
+    # no power is computed: nothing to refuse (NumPy)
+    assert (ua.asarray(np.zeros(0, np.int64)) ** -1).shape == (0,)
+    with pytest.raises(ValueError):
+        ua.asarray(np.ones(2, np.int64)) ** -1

@@ -299,6 +299,8 @@ def _check_integer_power(x1, x2):
 
     if kind(x1) not in "biu" or kind(x2) != "i":
         return
+    if any(isinstance(v, usm_ndarray) and v.size == 0 for v in (x1, x2)):
+        return   # (no power computed: nothing to refuse, as NumPy)
     if isinstance(x2, usm_ndarray):
         negative = x2.size > 0 and int(reduce("min", x2, None, False)) < 0
     else:

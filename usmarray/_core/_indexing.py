@@ -341,7 +341,11 @@ def _gather_plan(x, key):
     # axis of n0 items
     lo = sum(min(0, (x._shape[d] - 1) * x._strides[d]) for d in range(k) if x._shape[d])
     n0 = 1 + sum(abs((x._shape[d] - 1) * x._strides[d]) for d in range(k) if x._shape[d])
-    s2 = broadcast_shapes(*(a._shape for _, a in arrays))
+    try:
+        s2 = broadcast_shapes(*(a._shape for _, a in arrays))
+    except ValueError:   # (NumPy's IndexError)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with "
+                         f"shapes {' '.join(str(a._shape) for _, a in arrays)}") from None
     offs = empty_array(s2, _dtypes.int64, qi, "device")
     if offs.size:
         _engine.index_offsets(qi.ref, qi.kc, [broadcast_view(a, s2) for _, a in arrays],
