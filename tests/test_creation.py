@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import SUPPORTED_DTYPES as DTYPES, device_supports as _device_supports, sample
+from conftest import device_supports as _device_supports, sample
 
 
 def _host(x):

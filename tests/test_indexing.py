@@ -681,7 +681,7 @@ def test_integer_array_errors():
         x[:, ua.asarray([True, False, True])]       # a mask of the wrong length after a slice
     with pytest.raises(IndexError):
         x[np.array([True, False]), :]               # a host mask of the wrong length
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):   # (an IndexError too, as NumPy's: below)
         x[ua.asarray([0, 1]), ua.asarray([0, 1, 2])]  # index arrays do not broadcast
     with pytest.raises(IndexError):
         x[ua.asarray([0.5])]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import TOL, check, device_supports, sample
+from conftest import check, device_supports, sample
 from usmarray import numpy_protocols as nps
 
 HAS_F64 = device_supports(ua.float64)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-__all__ = ["AxisError", "DTypeError"]
+__all__ = ["AxisError", "DTypeError", "IndexShapeError"]
 
 
 class AxisError(np.exceptions.AxisError):
@@ -22,4 +22,12 @@ class DTypeError(TypeError, ValueError):
     a complex value assigned into a real or bool array. NumPy raises a
     TypeError in these cases and dpctl.tensor a ValueError; this is both, so
     code written for either catches it.
+    """
+
+
+class IndexShapeError(IndexError, ValueError):
+    """Index arrays whose shapes do not broadcast together.
+
+    NumPy raises an IndexError, dpctl.tensor a ValueError (from its
+    broadcasting); this is both.
     """

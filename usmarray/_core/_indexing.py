@@ -12,6 +12,7 @@ import numpy as np
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, make, usm_ndarray, view
 from ._copy import assign, astype, broadcast_view, from_host, to_queue
+from ._exceptions import IndexShapeError
 from ._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes, merged_stride
 from ._reduce import reduce
 from ._scalars import fill, is_scalar, scalar_bytes
@@ -343,9 +344,10 @@ def _gather_plan(x, key):
     n0 = 1 + sum(abs((x._shape[d] - 1) * x._strides[d]) for d in range(k) if x._shape[d])
     try:
         s2 = broadcast_shapes(*(a._shape for _, a in arrays))
-    except ValueError:   # (NumPy's IndexError)
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with "
-                         f"shapes {' '.join(str(a._shape) for _, a in arrays)}") from None
+    except ValueError:
+        raise IndexShapeError("shape mismatch: indexing arrays could not be broadcast together "
+                              f"with shapes {' '.join(str(a._shape) for _, a in arrays)}") \
+            from None
     offs = empty_array(s2, _dtypes.int64, qi, "device")
     if offs.size:
         _engine.index_offsets(qi.ref, qi.kc, [broadcast_view(a, s2) for _, a in arrays],
