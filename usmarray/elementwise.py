@@ -19,7 +19,8 @@ from ._core._device import ExecutionPlacementError, coerce_usm_type
 from ._core._exceptions import DTypeError
 from ._core._layout import C_CONTIG, F_CONTIG, KIND_CODE, WRITABLE, broadcast_shapes
 from ._core._reduce import reduce
-from ._core._scalars import as_scalar, fill, scalar_array, scalar_value, weak_scalar_dtype
+from ._core._scalars import (as_scalar, fill, int_range, scalar_array, scalar_value,
+                             weak_scalar_dtype)
 from ._core._trace import traced
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
 
@@ -403,8 +404,8 @@ _COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator
 
 
 def _compare_out_of_range(op, x, s, left, out, order):
-    info = np.iinfo(x._dtype)
-    if info.min <= s <= info.max:
+    lo, hi = int_range(x._dtype)
+    if lo <= s <= hi:
         return None
     # (any item of x compares with s as 0 does)
     value = _COMPARISONS[op.name](s, 0) if left else _COMPARISONS[op.name](0, s)
