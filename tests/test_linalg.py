@@ -464,3 +464,18 @@ def test_missing_onemkl_raises_import_error():
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok 4.0"
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (3, 0), (0, 3)])
+@pytest.mark.parametrize("ord", [1, -1, 2, -2, np.inf, -np.inf, "fro", "nuc"])
+def test_matrix_norm_of_empty_matrices(shape, ord):
+    # NumPy's answers: the largest of no sums or singular values is 0, the
+    # smallest of none an error
+    h = np.zeros(shape)
+    try:
+        want = np.linalg.norm(h, ord=ord, axis=(-2, -1))
+    except ValueError:
+        with pytest.raises(ValueError):
+            ua.linalg.matrix_norm(ua.asarray(h), ord=ord)
+        return
+    np.testing.assert_array_equal(ua.asnumpy(ua.linalg.matrix_norm(ua.asarray(h), ord=ord)), want)

@@ -125,8 +125,8 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             s = svdvals(x)
             if ord == "nuc":
                 r = rsum(s, axis=-1)
-            elif s.shape[-1] == 0:
-                r = zeros(s.shape[:-1], dtype=rdt, device=x.device)
+            elif s.shape[-1] == 0 and ord == 2:   # (the largest of none: 0, as NumPy;
+                r = zeros(s.shape[:-1], dtype=rdt, device=x.device)   # -2 raises below)
             else:
                 r = rmax(s, axis=-1) if ord == 2 else rmin(s, axis=-1)
     elif ord in (1, -1, math.inf, -math.inf):
@@ -134,7 +134,10 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
         if a.dtype != rdt:
             a = astype(a, rdt)
         sums = rsum(a, axis=-2 if ord in (1, -1) else -1)
-        r = rmax(sums, axis=-1) if ord in (1, math.inf) else rmin(sums, axis=-1)
+        if sums.shape[-1] == 0 and ord in (1, math.inf):   # (the largest of none: 0, as NumPy)
+            r = zeros(sums.shape[:-1], dtype=rdt, device=x.device)
+        else:
+            r = rmax(sums, axis=-1) if ord in (1, math.inf) else rmin(sums, axis=-1)
     else:
         raise ValueError(f"matrix_norm: invalid ord {ord!r}")
     if keepdims:
