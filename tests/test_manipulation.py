@@ -253,3 +253,11 @@ def test_take_along_axis_errors():
         ua.take_along_axis(x, ua.asarray([[4]]), axis=1)
     with pytest.raises(IndexError):
         ua.take_along_axis(x, ua.asarray([[0]]), axis=2)
+
+
+def test_squeeze_repeated_axes():
+    x = ua.zeros((1, 3, 1))
+    for axis in ((0, 0), (2, -1)):
+        with pytest.raises(ValueError):
+            ua.squeeze(x, axis=axis)
+    assert ua.squeeze(x, axis=(0, 2)).shape == (3,)

@@ -216,3 +216,11 @@ def test_methods_return_device_arrays():
     x = ua.asarray(_h())
     for r in (x.sum(), x.max(axis=0), x.cumsum(), x.reshape(12), x.clip(0, 1), x.round()):
         assert isinstance(r, ua.usm_ndarray) and r.device == x.device
+
+
+def test_round_with_decimals_past_the_float_range():
+    # 10**400 is inf: NumPy's NaN, not Python's OverflowError
+    h = np.array([1.234, -5.6])
+    x = ua.asarray(h)
+    for d in (400, -400, 309, 2, -1):
+        np.testing.assert_array_equal(ua.asnumpy(x.round(d)), np.round(h, d))

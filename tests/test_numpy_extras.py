@@ -419,3 +419,17 @@ def test_get_array_module():
     assert ua.get_array_module() is np
     xp = ua.get_array_module(x)
     check(xp.sum(x), np.array(1.0), False)
+
+
+@pytest.mark.parametrize("base, start, stop", [
+    (np.array([[2.0], [10.0]]), 0, 2), (np.array([2.0, 10.0]), 0, 3),
+    (np.array([2.0, 10.0]), np.array([0.0, 1.0]), np.array([2.0, 3.0])), (np.array(3.0), 0, 2)])
+@pytest.mark.parametrize("axis", [0, -1])
+def test_logspace_array_bases(base, start, stop, axis):
+    # the ends and the base broadcast together, the samples on a new axis
+    # (an array base with scalar ends came out (1, 2, 3) instead of (3, 2, 1))
+    dev = [ua.asarray(v) if isinstance(v, np.ndarray) else v for v in (start, stop, base)]
+    got = ua.logspace(dev[0], dev[1], 4, base=dev[2], axis=axis)
+    want = np.logspace(start, stop, 4, base=base, axis=axis)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(ua.asnumpy(got), want, rtol=1e-12)

@@ -35,6 +35,7 @@ into a computation on the caller's array.
 import contextlib
 import contextvars
 import inspect
+import math
 import sys
 
 import numpy as np
@@ -556,10 +557,13 @@ def _round(args):
     if a.dtype.kind not in "fc":
         raise _unsupported("numpy.round", "decimals", d, "round (of integers)")
     out = args.get("out")
+    # 10**|d| past the float range is inf (NumPy's answer is then NaN), not
+    # Python's OverflowError
+    scale = 10.0 ** abs(d) if abs(d) <= 308 else math.inf
     if d > 0:
-        r = elementwise.divide(elementwise.round(elementwise.multiply(a, 10.0 ** d)), 10.0 ** d)
+        r = elementwise.divide(elementwise.round(elementwise.multiply(a, scale)), scale)
     else:
-        r = elementwise.multiply(elementwise.round(elementwise.divide(a, 10.0 ** -d)), 10.0 ** -d)
+        r = elementwise.multiply(elementwise.round(elementwise.divide(a, scale)), scale)
     return (_deliver("numpy.round", r, out),)
 
 

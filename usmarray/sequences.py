@@ -96,7 +96,11 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
     dt = _float_type(start._q, start, stop)
     y = _spaced(start, stop, num, endpoint, dt)
     if isinstance(base, usm_ndarray):
-        base = reshape(base, (1,) + base.shape)
+        # (NumPy's: the ends and the base broadcast together, the samples
+        # along a new first axis of all three)
+        nd = max(y.ndim - 1, base.ndim)
+        y = reshape(y, (num,) + (1,) * (nd - (y.ndim - 1)) + y.shape[1:])
+        base = reshape(base, (1,) * (1 + nd - base.ndim) + base.shape)
     r = ew.pow(base, y)
     if axis != 0:
         r = moveaxis(r, 0, normalize_axis(axis, r.ndim))

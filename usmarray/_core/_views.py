@@ -196,7 +196,10 @@ def squeeze(x, /, axis=None):
     if axis is None:
         axes = {i for i in range(nd) if x._shape[i] == 1}
     else:
-        axes = {normalize_axis(a, nd) for a in as_tuple(axis)}
+        given = [normalize_axis(a, nd) for a in as_tuple(axis)]
+        axes = set(given)
+        if len(axes) != len(given):
+            raise ValueError("squeeze: repeated axis")
     for a in axes:
         if x._shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a}: its length is {x._shape[a]}, not 1")
