@@ -261,3 +261,14 @@ def test_squeeze_repeated_axes():
         with pytest.raises(ValueError):
             ua.squeeze(x, axis=axis)
     assert ua.squeeze(x, axis=(0, 2)).shape == (3,)
+
+
+def test_diff_with_scalar_edges():
+    # NumPy's: a scalar prepend/append is one step along the axis (and takes
+    # part in the result dtype, as its array would)
+    h = np.array([[1.0, 4, 9], [2, 3, 5]], np.float32)
+    x = ua.asarray(h)
+    for kw in (dict(prepend=0), dict(append=1.5), dict(prepend=0, append=0, axis=0)):
+        got, want = ua.diff(x, **kw), np.diff(h, **kw)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(ua.asnumpy(got), want)

@@ -91,3 +91,11 @@ def test_where_condition_cast_and_errors():
         ua.where(ua.asarray([True]), 1.0, 2.0)    # no array among the values
     with pytest.raises(ValueError):
         ua.where(ua.asarray([True, False, True]), ua.asarray([1.0, 2.0]), 0.0)
+
+
+def test_where_with_the_condition_alone_is_nonzero():
+    h = np.array([[0, 3], [4, 0]])
+    for got, want in zip(ua.where(ua.asarray(h)), np.where(h)):
+        np.testing.assert_array_equal(ua.asnumpy(got), want)
+    with pytest.raises(ValueError):
+        ua.where(ua.asarray(h), 1)

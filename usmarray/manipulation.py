@@ -216,7 +216,10 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
         raise ValueError("diff needs an array of at least one dimension")
     a0 = _normalize_axis(axis, x.ndim)
     if prepend is not None or append is not None:
-        parts = [p for p in (prepend, x, append) if p is not None]
+        def edge(v):   # (NumPy's: scalars made arrays, 0-d ones one step along the axis)
+            v = v if isinstance(v, usm_ndarray) else asarray(v, sycl_queue=x.sycl_queue)
+            return v if v.ndim else broadcast_to(v, x._shape[:a0] + (1,) + x._shape[a0 + 1:])
+        parts = [edge(p) if p is not x else p for p in (prepend, x, append) if p is not None]
         x = concat(parts, axis=a0)
     op = ew.not_equal if x._dtype.kind == "b" else ew.subtract
     for _ in range(n):

@@ -43,12 +43,23 @@ _kernels.register_family(_kernels.Family(
     _kernels.device_types, cost=4))
 
 
-def where(condition, x1, x2, /, *, out=None, order="K"):
+# (where's one-argument form: neither x1 nor x2 given)
+_ONLY_CONDITION = object()
+
+
+def where(condition, x1=_ONLY_CONDITION, x2=_ONLY_CONDITION, /, *, out=None, order="K"):
     """Elements of `x1` where `condition` is true, else of `x2` (broadcast).
 
     `x1` and `x2` may be Python scalars (not both); the result dtype is
     their promoted dtype. ``out`` and ``order`` as for elementwise functions.
+    ``where(condition)`` alone is ``nonzero(condition)``, as in NumPy.
     """
+    if x1 is _ONLY_CONDITION or x2 is _ONLY_CONDITION:
+        if x1 is not x2:
+            raise ValueError("where: give both x1 and x2, or neither")
+        if out is not None:
+            raise TypeError("where(condition) takes no out")
+        return nonzero(condition)
     if out is None and type(condition) is usm_ndarray and type(x1) is usm_ndarray \
             and type(x2) is usm_ndarray:
         # the common case (a bool condition, arrays of one dtype, shape, USM
