@@ -590,14 +590,7 @@ class Fusion:
     def __call__(self, *args, **kwargs):
         if kwargs:
             return self._unfused(args, kwargs, "keyword arguments")
-        key = tuple(map(_key, args))
-        if any(k is _UNCACHED for k in key):
-            key = None
-        plan = self._plans.get(key) if key is not None else None
-        if plan is None:
-            plan = self._trace(args)
-            if key is not None:
-                self._plans[key] = plan
+        key, plan = self._plan(args)
         if isinstance(plan, _Plan):
             return _run(plan, args, self)
         if isinstance(plan, _Failed):
@@ -609,6 +602,17 @@ class Fusion:
                 self._plans[key] = refused
             return r
         return self._func(*args)
+
+    def _plan(self, args):
+        """(key, plan) of a call: the kept plan of arguments like these, or
+        a new trace (kept unless an argument has no key: key None)."""
+        key = tuple(map(_key, args))
+        if any(k is _UNCACHED for k in key):
+            return None, self._trace(args)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._trace(args)
+        return key, plan
 
     def _trace(self, args):
         arrays = [a for a in args if isinstance(a, usm_ndarray)]
@@ -641,14 +645,7 @@ class Fusion:
     def source(self, *args):
         """The C++ of the kernel these arguments run (None when they do not
         fuse), for debugging."""
-        key = tuple(map(_key, args))
-        if any(k is _UNCACHED for k in key):
-            key = None
-        plan = self._plans.get(key) if key is not None else None
-        if plan is None:
-            plan = self._trace(args)
-            if key is not None:
-                self._plans[key] = plan
+        plan = self._plan(args)[1]
         return plan.source if isinstance(plan, _Plan) else None
 
 
