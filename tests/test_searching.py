@@ -99,3 +99,12 @@ def test_where_with_the_condition_alone_is_nonzero():
         np.testing.assert_array_equal(ua.asnumpy(got), want)
     with pytest.raises(ValueError):
         ua.where(ua.asarray(h), 1)
+
+
+def test_searchsorted_sorter_out_of_range_is_a_value_error():
+    x1 = ua.asarray([3.0, 1.0, 2.0])
+    np.testing.assert_array_equal(
+        ua.asnumpy(ua.searchsorted(x1, ua.asarray([2.5]), sorter=ua.asarray([1, 2, 0]))), [2])
+    for bad in ([1, 2, 3], [-4, 0, 1]):
+        with pytest.raises(ValueError):
+            ua.searchsorted(x1, ua.asarray([2.5]), sorter=ua.asarray(bad))

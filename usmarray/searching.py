@@ -204,7 +204,10 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
             raise TypeError("sorter must be an integer usm_ndarray")
         if sorter._shape != x1._shape:
             raise ValueError("sorter must have the shape of x1")
-        x1 = take(x1, sorter)
+        try:
+            x1 = take(x1, sorter)
+        except IndexError:   # (NumPy's ValueError)
+            raise ValueError("sorter index out of range") from None
     # the kernel takes contiguous operands of the common dtype (astype with
     # copy=False keeps a view of that dtype as it is)
     s1, v = astype(x1, dt, copy=False), astype(x2, dt, copy=False)
