@@ -103,14 +103,20 @@ def _params(values, size):
     if all(_is_scalar(v) for v in values):
         return [float(v) for v in values], None, ()
     host = [np.asarray(_host(v), dtype=np.float64) for v in values]
-    shape = np.broadcast_shapes(*(h.shape for h in host))
-    if size is not None:
-        shape = normalize_shape(size)
-        np.broadcast_shapes(shape, *(h.shape for h in host))   # ValueError unless they fit
-        if np.broadcast_shapes(shape, *(h.shape for h in host)) != shape:
-            raise ValueError(f"parameters of shape {[h.shape for h in host]} do not broadcast "
-                             f"to size {shape}")
+    shape = _param_shape([h.shape for h in host], size)
     return None, [np.broadcast_to(h, shape) for h in host], shape
+
+
+def _param_shape(shapes, size):
+    """The shape drawn for parameters of `shapes`: theirs broadcast together,
+    or `size` (ValueError unless they broadcast to it)."""
+    shape = np.broadcast_shapes(*shapes)   # (ValueError unless they broadcast)
+    if size is None:
+        return shape
+    shape = normalize_shape(size)
+    if np.broadcast_shapes(shape, *shapes) != shape:
+        raise ValueError(f"parameters of shape {list(shapes)} do not broadcast to size {shape}")
+    return shape
 
 
 def _int_bound(v):
@@ -257,7 +263,7 @@ class Generator:
             return res
         lo = _int_bounds(low)
         hi = np.asarray(_int_bounds(high) - (0 if endpoint else 1), dtype=object)
-        shape = np.broadcast_shapes(lo.shape, hi.shape) if size is None else normalize_shape(size)
+        shape = _param_shape([lo.shape, hi.shape], size)
         fill, res = _target("integers", size, dt, out, (device, usm_type, sycl_queue),
                             _INT_NAMES, shape=shape)
         lo, hi = _fill_order(fill, res, lo), _fill_order(fill, res, hi)
@@ -394,12 +400,7 @@ class Generator:
             if fill.size:
                 draw(self._bg, "binomial", fill, int(trials), float(prob))
             return res
-        shape = np.broadcast_shapes(trials.shape, prob.shape)
-        if size is not None:
-            shape = normalize_shape(size)
-            if np.broadcast_shapes(shape, trials.shape, prob.shape) != shape:
-                raise ValueError(f"parameters of shapes {trials.shape} and {prob.shape} do not "
-                                 f"broadcast to size {shape}")
+        shape = _param_shape([trials.shape, prob.shape], size)
         fill, res = _target("binomial", size, dtype, out, place, ("int32", "int64"),
                             _dtypes.int64, shape)
         if fill.size:
