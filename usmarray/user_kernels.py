@@ -792,11 +792,11 @@ class RawKernel:
                 from None
         if not 1 <= len(glob) <= 3 or len(glob) != len(loc):
             raise ValueError("RawKernel: the sizes must be 1 to 3 numbers each, of one length")
-        if any(int(g) <= 0 for g in glob) or any(int(b) <= 0 for b in loc):
+        if any(g <= 0 for g in glob) or any(b <= 0 for b in loc):
             raise ValueError("RawKernel: sizes must be positive")
         if cupy:
-            glob = tuple(int(g) * int(b) for g, b in zip(glob, loc))
-        elif any(int(g) % int(b) for g, b in zip(glob, loc)):
+            glob = tuple(g * b for g, b in zip(glob, loc))
+        elif any(g % b for g, b in zip(glob, loc)):
             raise ValueError(f"RawKernel: the global size {glob} is not a multiple of the local "
                              f"size {loc} (CuPy's grid and block: grid=, block=)")
         if shared_mem:
@@ -824,8 +824,6 @@ class RawKernel:
             else:
                 raise TypeError(f"RawKernel: argument {k} must be a usm_ndarray or a scalar, got "
                                 f"{type(a).__name__}")
-        glob = tuple(int(g) for g in glob)
-        loc = tuple(int(b) for b in loc)
         prefix = self._module._prefix(qi)
         try:
             _engine.launch_raw(qi.ref, qi.kc, f"{prefix}::{self.name}", packed, glob, loc)
