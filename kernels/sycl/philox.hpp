@@ -30,11 +30,12 @@ template <typename V> inline V mulhilo(V a, u64 m, V &lo) {
   const V al = a & 0xffffffffull, ah = a >> 32;
   const u64 ml = m & 0xffffffffull, mh = m >> 32;
   const V p0 = al * ml, p1 = al * mh, p2 = ah * ml, p3 = ah * mh;
-  // (2^32 - 1)^2 + 2 (2^32 - 1) < 2^64: neither sum carries out
-  const V t = p1 + (p0 >> 32);
-  const V u = p2 + (t & 0xffffffffull);
-  lo = (u << 32) | (p0 & 0xffffffffull);
-  return p3 + (t >> 32) + (u >> 32);
+  const V t = p1 + (p0 >> 32);   // (2^32 - 1)^2 + 2^32 - 1 < 2^64: no carry
+  const V s = t + p2;            // may carry out: 2^32 more in the high word
+  lo = (s << 32) | (p0 & 0xffffffffull);
+  const V hi = p3 + (s >> 32);
+  if constexpr (std::is_same_v<V, u64>) return hi + (u64(s < t) << 32);
+  else return hi + ((V)(s < t) & (u64(1) << 32));
 }
 
 // c = philox4x64_10(key, c): Random123's rounds, as NumPy's philox.h.
@@ -136,18 +137,15 @@ inline double to_double_pos(u64 w) {
 }
 inline double uniform(Stream &s) { return to_double(s.next()); }
 
-// x (L words, each below 2^53) as doubles, exactly: 2^52 + k for k < 2^32
-// is the double whose low mantissa bits are k, so each 32-bit half converts
-// with an OR and a subtraction, and the halves' sum is exact. The OpenCL
-// CPU compiler turns a vector u64 -> double conversion into a call of its
-// math library (5% of random(10**7)'s time).
-template <int L> inline usmk::raw_vec<double, L> exact_f64(usmk::raw_vec<u64, L> x) {
+// (x >> 11) 2^-53 for L words x, exactly (NumPy's next_double) in integer
+// and subtraction steps: 1 + (x >> 12) 2^-52 less 1 - b 2^-53, b = bit 11
+// of x: the difference, (x >> 11) 2^-53, is a double, so the subtraction
+// is exact. (Six operations; converting the 53-bit integer took nine.)
+template <int L> inline usmk::raw_vec<double, L> unit_f64(usmk::raw_vec<u64, L> x) {
   using W = usmk::raw_vec<u64, L>;
   using D = usmk::raw_vec<double, L>;
-  constexpr u64 kTwo52 = 0x4330000000000000ull;  // 2^52's bits
-  const D hi = __builtin_bit_cast(D, (x >> 32) | W(kTwo52)) - D(4503599627370496.0);
-  const D lo = __builtin_bit_cast(D, (x & W(0xffffffffull)) | W(kTwo52)) - D(4503599627370496.0);
-  return hi * 4294967296.0 + lo;
+  constexpr u64 kOne = 0x3ff0000000000000ull;  // 1.0's bits
+  return __builtin_bit_cast(D, (x >> 12) | W(kOne)) - __builtin_bit_cast(D, W(kOne) - ((x >> 11) & 1));
 }
 
 // Lemire's bounded integers: x in [0, r) from a 32-bit draw h (r <= 2^32)

@@ -140,7 +140,7 @@ inline usmk::raw_vec<T, L> from_draws(usmk::raw_vec<U, L> x, u64 a, u64 b, u64 t
     if constexpr (sizeof(T) == 4)
       r = __builtin_convertvector(x >> 8, usmk::raw_vec<T, L>) * (1.0f / 16777216.0f);
     else
-      r = exact_f64(x >> 11) * (1.0 / 9007199254740992.0);
+      r = unit_f64(x);
     if constexpr (D == D_UNIFORM) r = from_bits<T>(a) + from_bits<T>(b) * r;
     return r;
   } else {  // D_INT32 on halves

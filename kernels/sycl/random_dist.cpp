@@ -292,7 +292,7 @@ inline usmk::raw_vec<C, L> of_words_vec(usmk::raw_vec<u64, L> x, C pa, C pb) {
   using W = usmk::raw_vec<u64, L>;
   const auto unit_pos_v = [](W w) -> V {
     if constexpr (sizeof(C) == 8)
-      return exact_f64((w >> 11) + 1) * (1.0 / 9007199254740992.0);
+      return unit_f64(w) + 1.0 / 9007199254740992.0;
     else
       return (__builtin_convertvector(__builtin_convertvector(w >> 32, usmk::raw_vec<u32, L>), V) +
               1.0f) * (1.0f / 4294967296.0f);
@@ -311,13 +311,13 @@ inline usmk::raw_vec<C, L> of_words_vec(usmk::raw_vec<u64, L> x, C pa, C pb) {
     }
     VH u2;
     if constexpr (sizeof(C) == 8)
-      u2 = exact_f64(w2 >> 11) * (1.0 / 9007199254740992.0);
+      u2 = unit_f64(w2);
     else
       u2 = __builtin_convertvector(__builtin_convertvector(w2 >> 40, usmk::raw_vec<u32, H>), VH) *
            (1.0f / 16777216.0f);
     VH u1;
     if constexpr (sizeof(C) == 8)
-      u1 = exact_f64((w1 >> 11) + 1) * (1.0 / 9007199254740992.0);
+      u1 = unit_f64(w1) + 1.0 / 9007199254740992.0;
     else
       u1 = (__builtin_convertvector(__builtin_convertvector(w1 >> 32, usmk::raw_vec<u32, H>), VH) +
             1.0f) * (1.0f / 4294967296.0f);
