@@ -228,6 +228,29 @@ def test_asarray_list_of_usm_arrays():
     _assert_same(ua.asarray([a, b]), np.array([[1.0, 2.0], [3.0, 4.0]]))
 
 
+@pytest.mark.parametrize("obj", [[np.int64(3)], list(np.arange(3)), [np.float32(1.5), 2],
+                                 [np.ones(2), np.zeros(2)], [np.uint8(1), np.int8(-1)],
+                                 [[np.bool_(True)], [False]]], ids=repr)
+def test_asarray_sequences_of_numpy_scalars_and_arrays(obj):
+    h = np.asarray(obj)
+    _assert_same(ua.asarray(obj), h.astype(h.dtype if h.dtype != np.float64 or
+                                           _device_supports(np.float64) else np.float32))
+
+
+def test_asarray_list_of_usm_arrays_keeps_their_queue_and_usm_type():
+    # dpctl.tensor's rule: the arrays' queue and their coerced USM type
+    q = dpctl.SyclQueue(ua.get_default_queue().sycl_context, ua.get_default_queue().sycl_device)
+    a = ua.asarray([1.0, 2.0], sycl_queue=q, usm_type="host")
+    r = ua.asarray([a, a])
+    assert r.sycl_queue == q and r.usm_type == "host"
+    np.testing.assert_array_equal(_host(r + a), [[2.0, 4.0], [2.0, 4.0]])
+    assert ua.asarray([a, ua.asarray([3.0, 4.0], sycl_queue=q)]).usm_type == "device"
+    assert ua.asarray([a], usm_type="shared").usm_type == "shared"
+    with pytest.raises(ua.ExecutionPlacementError):
+        ua.asarray([a, ua.asarray([3.0, 4.0])])
+    assert ua.asarray([a, ua.asarray([3.0, 4.0])], device=q).sycl_queue == q
+
+
 def test_asarray_bad_arguments():
     with pytest.raises(ValueError):
         ua.asarray([1, 2], copy="yes")
@@ -473,10 +496,7 @@ def test_arange_int(args):
                                   (0.0, 0.0, 0.1), (1.0, 0.0, 0.1), (0, 5, 1.0), (2.5,),
                                   (-2.5, 10.0, 0.125)], ids=repr)
 def test_arange_float(args):
-    x = ua.arange(*args)
-    h = np.arange(*args)
-    assert x.shape == h.shape
-    _assert_same(x, h, exact=False)
+    _assert_same(ua.arange(*args), np.arange(*args))   # NumPy's values, bit for bit
 
 
 @pytest.mark.parametrize("dt", ["i1", "u1", "i2", "u4", "i8", "u8", "f2", "f4", "f8", "c8", "c16"])
@@ -488,7 +508,21 @@ def test_arange_dtype(dt):
             h = np.arange(*args).astype(dt)
         else:
             h = np.arange(*args, dtype=dt)
-        _assert_same(ua.arange(*args, dtype=dt), h, exact=np.dtype(dt).kind in "iu")
+        _assert_same(ua.arange(*args, dtype=dt), h)
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8"])
+def test_arange_random_float_steps_as_numpy(dt):
+    # NumPy's items: start, start + step, then start + i * (their difference),
+    # in float32 for float16 and float32 (start + i * step was 1 ulp off)
+    if not _device_supports(np.dtype(dt)):
+        pytest.skip("dtype not supported by the device")
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        a = float(rng.uniform(-50, 50))
+        step = float(rng.uniform(0.01, 3)) * rng.choice([-1, 1])
+        b = a + step * int(rng.integers(1, 100))
+        _assert_same(ua.arange(a, b, step, dtype=dt), np.arange(a, b, step, dtype=dt))
 
 
 def test_arange_float_bounds_int_dtype():
@@ -554,6 +588,20 @@ def test_linspace_float_dtypes(dt):
 def test_linspace_int_dtype(args, dt, endpoint):
     _assert_same(ua.linspace(*args, dtype=dt, endpoint=endpoint),
                  np.linspace(*args, dtype=dt, endpoint=endpoint))
+
+
+def test_linspace_int_dtype_exact_points():
+    # the point (-50, 76, 21)[10] is 13 exactly: a fused multiply-add made it
+    # 12.999999999999998, floored to 12
+    _assert_same(ua.linspace(-50, 76, 21, dtype="i8"), np.linspace(-50, 76, 21, dtype="i8"))
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        a, b = (int(v) for v in rng.integers(-100, 100, 2))
+        n, endpoint = int(rng.integers(2, 60)), bool(rng.integers(0, 2))
+        _assert_same(ua.linspace(a, b, n, dtype="i8", endpoint=endpoint),
+                     np.linspace(a, b, n, dtype="i8", endpoint=endpoint))
+        _assert_same(ua.linspace(a / 3, b * 1.7, n, endpoint=endpoint),
+                     np.linspace(a / 3, b * 1.7, n, endpoint=endpoint))
 
 
 @pytest.mark.parametrize("args", [(-10, 0, 7), (5, -5, 6), (-1, 1, 9)], ids=repr)

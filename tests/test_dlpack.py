@@ -311,6 +311,28 @@ def test_capsule_used_twice_raises():
             ua.from_dlpack(cap)
 
 
+def test_unnamed_capsule_is_a_type_error():
+    # a legal capsule without a name (the engine aborted the interpreter)
+    buf = ctypes.c_int(0)
+    with pytest.raises(TypeError):
+        ua.from_dlpack(_api.PyCapsule_New(ctypes.addressof(buf), None, None))
+
+
+def test_import_waits_for_the_producers_pending_work():
+    # dpnp orders its kernels before our queue by a barrier (the stream
+    # argument); usmarray's launches, on the OpenCL queue underneath, must
+    # still follow it (they read stale memory in 17 of 20 runs)
+    dpnp = pytest.importorskip("dpnp")
+    for _ in range(5):
+        d = dpnp.zeros(10**6)
+        d += 1
+        y = ua.from_dlpack(d)
+        assert float(ua.sum(y)) == 10**6
+        d = dpnp.zeros(10**6)
+        d += 2
+        assert (ua.asnumpy(ua.from_dlpack(d)) == 2).all()
+
+
 def test_host_tensors_are_copied_into_usm():
     h = np.arange(12, dtype="i4").reshape(3, 4)[:, ::-1]
     y = ua.from_dlpack(h)

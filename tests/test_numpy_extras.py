@@ -165,6 +165,11 @@ def test_fill_diagonal_errors():
         ua.fill_diagonal(ua.zeros((2, 3, 2)), 1)
     with pytest.raises(TypeError):
         ua.fill_diagonal(ua.zeros((2, 2)), 1j)
+    base = ua.zeros(3)
+    for val in (9, ua.asarray([1.0, 2.0, 3.0])):   # a read-only view: nothing written
+        with pytest.raises(ValueError):
+            ua.fill_diagonal(ua.broadcast_to(base, (3, 3)), val)
+    assert not ua.any(base)
 
 
 @pytest.mark.parametrize("dt", [None, "int32", "bool", "float32", "complex64"])

@@ -686,6 +686,24 @@ def test_put_along_axis():
     check(v, e)
 
 
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_take_modes_are_numpys(mode):
+    # np.take's modes, not usmarray's (dpctl.tensor's): "wrap" is modulo the
+    # axis' length, "clip" clips negative indices to 0; indices of any shape
+    h = np.arange(12).reshape(3, 4) * 10
+    x = ua.asarray(h)
+    for idx, axis in (([5, -7, 2], None), ([[0, 3], [1, 2]], 1), ([-1, 7], 0), (2, 1)):
+        try:
+            e = np.take(h, idx, axis=axis, mode=mode)
+        except IndexError:
+            with pytest.raises(IndexError):
+                np.take(x, ua.asarray(idx), axis=axis, mode=mode)
+            continue
+        check(np.take(x, ua.asarray(idx), axis=axis, mode=mode), e)
+    out = ua.empty((2,), dtype=x.dtype)
+    assert np.take(x, ua.asarray([1, 13]), mode=mode if mode != "raise" else "wrap", out=out) is out
+
+
 def test_linalg_factorisations():
     a = _spd()
     x = ua.asarray(a)

@@ -540,6 +540,10 @@ def test_shapes_and_casts_as_numpy():
         g.permutation(np.array(5))
     with pytest.raises(TypeError):
         g.permuted(ua.asarray([0.5, 1.5]), out=ua.empty(2, dtype=ua.int64))
+    base = ua.zeros(3)
+    with pytest.raises(ValueError):   # a read-only out: nothing written
+        g.permuted(ua.asarray([[1.0, 2.0, 3.0]] * 3), axis=1, out=ua.broadcast_to(base, (3, 3)))
+    assert not ua.any(base)
     y = g.permuted(ua.asarray([1, 2, 3], dtype=ua.int32), out=ua.empty(3, dtype=ua.int64))
     assert sorted(ua.asnumpy(y).tolist()) == [1, 2, 3]
 

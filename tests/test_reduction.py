@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
+from usmarray._core._reduce import state_size
 from conftest import SUPPORTED_DTYPES, device_supports, sample
 
 HAS_F64 = device_supports(ua.float64)
@@ -225,6 +226,26 @@ def test_argmax_nan_views_and_errors():
         ua.argmax(x, axis=(0, 1))
     with pytest.raises(TypeError):
         ua.argmax(h)
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64", "float64", "int8"])
+def test_argmax_argmin_partial_states(dtype):
+    # reductions long enough to keep partial (value, index) states: complex128's
+    # are 24 bytes (the buffer sized for 16 overran it and corrupted the heap)
+    if not device_supports(dtype):
+        pytest.skip(f"the device has no {dtype}")
+    rng = np.random.default_rng(3)
+    h = rng.standard_normal((8192, 4)).astype(np.float64)
+    if np.dtype(dtype).kind == "c":
+        h = h + 1j * rng.standard_normal(h.shape)
+    h = h.astype(dtype) if np.dtype(dtype).kind != "i" else (h * 40).astype(dtype)
+    x = ua.asarray(h)
+    for f, nf in ((ua.argmax, np.argmax), (ua.argmin, np.argmin)):
+        _check(f(x, axis=0), nf(h, axis=0), ua.int64)
+        _check(f(ua.reshape(x, (-1,))), nf(h.reshape(-1)), ua.int64)
+    itemsize = np.dtype(dtype).itemsize
+    assert state_size(f"usmk::vi<{np.dtype(dtype).str[1:]}>") == (24 if itemsize == 16 else 16)
+    assert float(ua.sum(ua.ones(10**5))) == 10**5   # allocations after the reductions
 
 
 @pytest.mark.parametrize("shape, axis", SHAPES_AXES)

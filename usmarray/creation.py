@@ -13,7 +13,7 @@ from ._core._array import empty_array, from_suai, make, usm_ndarray, view
 from ._core._copy import (asnumpy, assign, broadcast_view, copy_into, from_host, new_like,
                           to_queue)
 from ._core._device import coerce_usm_type, common_queue, resolve_queue
-from ._core._kernels import sequence_compute_type
+from ._core._kernels import arange_compute_type, sequence_compute_type
 from ._core._layout import KIND_CODE, contig_flags, normalize_shape
 from ._core._scalars import fill, int_range, scalar_bytes
 from .elementwise import floor
@@ -172,9 +172,9 @@ def _check_real(name, v):
         raise TypeError(f"{name} must be a real number, got {type(v).__name__}")
 
 
-def _sequence(out, start, step):
+def _sequence(out, start, step, compute_type=sequence_compute_type):
     qi = out._q
-    ctc = sequence_compute_type(_dtypes.TYPE_NAMES[out._tc], qi)
+    ctc = compute_type(_dtypes.TYPE_NAMES[out._tc], qi)
     _engine.sequence(qi.ref, qi.kc, out, start, step, _dtypes.TYPE_NAMES.index(ctc))
 
 
@@ -215,8 +215,17 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
     if dt is _dtypes.uint64:
         # computed modulo 2**64: a negative step wraps to the same values
         start, step = int(start) % 2 ** 64, int(step) % 2 ** 64
-    _sequence(out, start if dt.kind not in "c" else complex(start),
-              step if dt.kind not in "c" else complex(step))
+    second = None
+    if dt.kind in "fc":
+        # NumPy's values: its first two items are start and start + step in
+        # the dtype, the rest start + i * (their difference)
+        conv = complex if dt.kind == "c" else float
+        first, second = dt.type(start), dt.type(start + step)
+        wide = np.float32 if dt.itemsize == 2 else dt.type   # (float16: its loop's float32)
+        start, step = conv(first), conv(wide(second) - wide(first))
+    _sequence(out, start, step, arange_compute_type)
+    if second is not None and n > 1:
+        fill(view(out, 1, (), ()), scalar_bytes(second, dt, strict=False))
     return out
 
 
@@ -354,15 +363,16 @@ def _device_array(obj):
     return None
 
 
-def _contains_usm(seq):
+def _usm_items(seq, found):
+    """The device arrays (usm_ndarray, SUAI objects) nested in `seq`, into `found`."""
     for v in seq:
         if isinstance(v, (list, tuple)):
-            if _contains_usm(v):
-                return True
-        elif (isinstance(v, usm_ndarray) or hasattr(v, "__usm_ndarray__")
-              or hasattr(v, "__sycl_usm_array_interface__")):
-            return True
-    return False
+            _usm_items(v, found)
+        else:
+            d = _device_array(v)
+            if d is not None:
+                found.append(d)
+    return found
 
 
 def _to_host_nested(seq):
@@ -435,23 +445,36 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
         return _asarray_usm(d, dtype, device, copy, usm_type, sycl_queue, order)
     if copy is False:
         raise ValueError("host data must be copied to the device, but copy=False was given")
-    qi = resolve_queue(device, sycl_queue)
-    ut = usm_type or "device"
-    if isinstance(obj, (list, tuple)) and _contains_usm(obj):
+    items = _usm_items(obj, []) if isinstance(obj, (list, tuple)) else ()
+    if items:
+        # dpctl.tensor's rule: the arrays' queue (they must share one) and
+        # their coerced USM type, unless given
+        qi = resolve_queue(device, sycl_queue) if device is not None or sycl_queue is not None \
+            else common_queue(*items)
+        ut = usm_type or coerce_usm_type(a.usm_type for a in items)
         obj = np.asarray(_to_host_nested(obj))
+    else:
+        qi = resolve_queue(device, sycl_queue)
+        ut = usm_type or "device"
     explicit = None if dtype is None else _dtype(dtype, qi, None)
     if isinstance(obj, (bool, int, float, complex, list, tuple)) and not isinstance(obj, np.generic):
         dt = explicit or _python_scalar_default(obj, qi)
-        if dt is None:
-            raise TypeError(f"cannot convert {type(obj).__name__} with non-numeric items to an array")
+        if dt is not None:
+            try:
+                h = np.asarray(obj, dtype=dt)
+            except OverflowError:
+                raise
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"cannot convert the input to an array: {e}") from None
+            return from_host(h, qi, ut, "F" if order == "F" else "C")
+        # items that are not Python scalars (NumPy scalars and arrays): NumPy's dtype
         try:
-            h = np.asarray(obj, dtype=dt)
-        except OverflowError:
-            raise
+            h = np.asarray(obj)
         except (ValueError, TypeError) as e:
             raise ValueError(f"cannot convert the input to an array: {e}") from None
-        return from_host(h, qi, ut, "F" if order == "F" else "C")
-    if isinstance(obj, np.ndarray) or hasattr(obj, "__array__") or isinstance(obj, np.generic):
+        if h.dtype == object:
+            raise TypeError(f"cannot convert {type(obj).__name__} with non-numeric items to an array")
+    elif isinstance(obj, np.ndarray) or hasattr(obj, "__array__") or isinstance(obj, np.generic):
         h = np.asarray(obj)
     else:
         try:

@@ -45,6 +45,7 @@ from . import (comparison, contractions, creation, elementwise, fft, indexing, i
                sets, sorting, stacking, statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
+from ._core._views import normalize_axis
 from ._core._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
 from ._core._scalars import as_scalar as _as_scalar
@@ -512,6 +513,31 @@ def _put_along_axis(args):
     return (None,)
 
 
+def _take(a, indices, axis=None, out=None, mode="raise"):
+    """np.take: NumPy's index modes ("wrap": modulo the axis' length, "clip":
+    into [0, n - 1], negative indices too; usmarray's take has dpctl.tensor's)
+    and indices of any shape, whose shape replaces the axis in the result."""
+    if not isinstance(a, usm_ndarray):
+        raise TypeError("numpy.take: expected a usm_ndarray")
+    if axis is None:
+        a, axis = manipulation.reshape(a, (-1,)), 0
+    axis = normalize_axis(axis, a.ndim)
+    i = indices if isinstance(indices, usm_ndarray) else \
+        creation.asarray(indices, sycl_queue=a.sycl_queue)
+    if i.dtype.kind not in "iu":
+        raise TypeError(f"numpy.take: indices must be integers, got {i.dtype.name}")
+    n = a.shape[axis]
+    if mode in ("wrap", "clip") and i.size:
+        if n == 0:
+            raise IndexError("numpy.take: cannot do a non-empty take from an empty axis")
+        i = elementwise.remainder(i, n) if mode == "wrap" else elementwise.clip(i, 0, n - 1)
+    elif mode != "raise":
+        raise ValueError(f"numpy.take: clipmode must be one of 'clip', 'raise', or 'wrap', got {mode!r}")
+    r = indexing.take(a, manipulation.reshape(i, (-1,)), axis=axis)
+    return _deliver("numpy.take", manipulation.reshape(r, a.shape[:axis] + i.shape + a.shape[axis + 1:]),
+                    out)
+
+
 def _ravel(args):
     a = args["a"]
     order = args.get("order", "C")
@@ -744,7 +770,7 @@ PARAM_RENAMES = {"ddof": "correction", "a_min": "min", "a_max": "max", "subok": 
 ADAPTED = {
     "cumsum": (reduction.cumulative_sum, _flat_when_axis_none(True), None),
     "cumprod": (reduction.cumulative_prod, _flat_when_axis_none(True), None),
-    "take": (indexing.take, _flat_when_axis_none(True), None),
+    "take": (_take, None, None),
     "sort": (sorting.sort, _sort_args, None),
     "argsort": (sorting.argsort, _sort_args, None),
     "transpose": (manipulation.permute_dims, _transpose, None),

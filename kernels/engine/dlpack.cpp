@@ -209,7 +209,10 @@ nb::dict inspect(nb::handle cap, void *&ptr, bool &versioned) {
   PyObject *c = cap.ptr();
   if (!PyCapsule_CheckExact(c)) throw nb::type_error("expected a DLPack capsule");
   const char *name = PyCapsule_GetName(c);
-  if (!name) throw nb::python_error();
+  if (!name) {
+    if (PyErr_Occurred()) throw nb::python_error();
+    throw nb::type_error("not a DLPack capsule (it has no name)");   // a legal, unnamed capsule
+  }
   const std::string n = name;
   if (n == kCapsuleUsed || n == kCapsuleVersionedUsed)
     throw nb::buffer_error("this DLPack capsule was already consumed");

@@ -237,7 +237,18 @@ NB_MODULE(_engine, m) {
         // commands, without a host wait.
         sycl::queue &q = queue_from_ref(qref);
         if (a.last->pending()) q.ext_oneapi_submit_barrier({a.last->event->to_sycl(q.get_context())});
-      }, "Make later commands of a queue wait for the memory's pending work.");
+      }, "Make later commands of a queue wait for the memory's pending work.")
+      .def("order_after", [](Allocation &a, std::uintptr_t qref) {
+        // The reverse, for imported memory: later commands on it wait for
+        // everything submitted to `q` so far (a DLPack producer's barrier
+        // on our queue). A barrier of the SYCL runtime, which the native
+        // launches see as the memory's last use (launch.cpp).
+        sycl::queue &q = queue_from_ref(qref);
+        Allocation *touched[] = {&a};
+        enqueue_touching(q, touched, [&](const std::vector<sycl::event> &deps) {
+          return q.ext_oneapi_submit_barrier(deps);
+        });
+      }, "Make later commands on the memory wait for the work submitted to a queue so far.");
 
   nb::class_<KernelCache>(m, "KernelCache", "Kernels compiled for one (context, device).")
       .def("__init__",

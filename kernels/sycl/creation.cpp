@@ -16,10 +16,14 @@ void fill_strided(kptr<T> y, Geometry<ND, 1> g, T v) {
   if (usmk::strided_offsets(g, off)) y[off[0]] = v;
 }
 
-// y[i] = start + i * step, computed in C and converted to T.
+// y[i] = start + i * step, computed in C and converted to T: the product
+// and the sum rounded apart, as NumPy's linspace and arange compute them
+// (a fused multiply-add gave 12.999999999999998 for NumPy's 13.0, and
+// linspace of integers floors it).
 template <typename T, typename C>
 USM_KERNEL(1)
 void sequence(kptr<T> y, C start, C step, std::int64_t n) {
+#pragma clang fp contract(off)
   const std::int64_t i = usmk::linear_id();
   if (i < n) y[i] = usmk::convert<T>(start + static_cast<C>(i) * step);
 }

@@ -194,7 +194,7 @@ class _AllocationMemory:
 
     def __init__(self, alloc, queue):
         self._alloc = alloc
-        n = alloc.capacity or alloc.nbytes
+        n = alloc.nbytes   # (the array's bytes, as dpctl's usm_data: not the pool block)
         self.__sycl_usm_array_interface__ = {
             "data": (alloc.ptr, False), "shape": (n,), "strides": None,
             "typestr": "|u1", "version": 1, "syclobj": queue}

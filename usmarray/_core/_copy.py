@@ -165,6 +165,8 @@ def _device_supports(dt, qi):
 # ----------------------------------------------------------------- device
 def copy_into(dst, src):
     """dst[...] = src for usm_ndarrays on any queues (src broadcast to dst)."""
+    if not dst._flags & WRITABLE:
+        raise ValueError("assignment destination is read-only")
     if src._shape != dst._shape:
         src = broadcast_view(src, dst._shape)
     qi = dst._q

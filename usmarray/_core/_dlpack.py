@@ -292,6 +292,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     if copy not in (None, True, False):
         raise ValueError(f"copy must be None, True or False, got {copy!r}")
     qi = None if device is None else resolve_queue(device)
+    ordered = None   # the queue the producer ordered its work before
     if type(x).__name__ == "PyCapsule":
         cap = x
     elif hasattr(x, "__dlpack__"):
@@ -309,7 +310,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
             target = qi or (queue_info(_queue_for_device(_root_device(int(producer[1]))))
                             if _root_device(int(producer[1])) is not None else None)
             if target is not None:
-                kwargs["stream"] = target.queue
+                kwargs["stream"] = ordered = target.queue
         try:
             cap = x.__dlpack__(max_version=(1, 0), **kwargs)
         except TypeError:
@@ -329,6 +330,11 @@ def from_dlpack(x, /, *, device=None, copy=None):
         plan = _oneapi_plan(info)
         holder, info = _engine.dlpack_consume(cap)
         arr = _import_oneapi(holder, info, plan)
+        if ordered is not None and arr.size:
+            # the producer's pending work, ordered before our queue, before
+            # every later use of the memory (the engine's launches do not
+            # see a barrier they did not submit)
+            arr._alloc.order_after(ordered.addressof_ref())
     elif dev_type in (_CPU, int(DLDeviceType.kDLCUDAHost), int(DLDeviceType.kDLROCMHost)):
         if copy is False:
             raise CopyRequiredError("the DLPack tensor is in host memory, which is not USM: "

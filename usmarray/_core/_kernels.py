@@ -40,7 +40,7 @@ from ._dtypes import TYPE_NAMES
 
 __all__ = ["KernelCompileError", "make_kernel_cache", "compiled_together", "cache_info",
            "bundles_for", "resolver_of", "group_specs", "usable_cores",
-           "sequence_compute_type", "STRIDED_VARIANTS", "INNER_VARIANTS", "compile_log"]
+           "sequence_compute_type", "arange_compute_type", "STRIDED_VARIANTS", "INNER_VARIANTS", "compile_log"]
 
 STRIDED_VARIANTS = (1, 2, 4)   # kernels/sycl/geometry.hpp kStridedVariants
 INNER_VARIANTS = (2, 4)              # kInnerVariants: unit stride in the last dimension
@@ -217,10 +217,17 @@ def _cast_names(dst, qi):
     return names
 
 
+def arange_compute_type(tname, qi):
+    """Type in which arange computes floating sequences: NumPy's (float32
+    for float16 and float32 items, as its fill loops), else as linspace."""
+    return {"f2": "f4", "f4": "f4", "c8": "c8"}.get(tname) or sequence_compute_type(tname, qi)
+
+
 def _sequence_names(_key, qi):
     names = []
     for t in device_types(qi):
-        names.append(f"sequence<{t}, {sequence_compute_type(t, qi)}>")
+        names += sorted({f"sequence<{t}, {sequence_compute_type(t, qi)}>",
+                         f"sequence<{t}, {arange_compute_type(t, qi)}>"})
     return names
 
 

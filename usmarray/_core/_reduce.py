@@ -127,9 +127,10 @@ _ARG_VEC_TYPES = ("i4", "u4", "i8", "u8", "f4", "f8")
 
 def state_size(a):
     """Bytes of a reduction state (kernels/sycl/reduction.hpp: usmk::vi is
-    a value and an int64 index)."""
+    a value and an int64 index, the value padded to 8 bytes: 16 bytes, 24
+    for complex128)."""
     if a.startswith("usmk::vi<"):
-        return 16
+        return -(-_DT[a[len("usmk::vi<"):-1]].itemsize // 8) * 8 + 8
     return _DT[a].itemsize
 
 

@@ -10,6 +10,7 @@ from . import _dtypes, _engine
 from ._array import empty_array
 from ._copy import broadcast_view
 from ._exceptions import DTypeError
+from ._layout import WRITABLE
 
 __all__ = ["as_scalar", "is_scalar", "weak_scalar_dtype", "scalar_value", "scalar_bytes", "fill",
            "scalar_array", "int_range"]
@@ -126,6 +127,8 @@ def scalar_bytes(value, dt, strict=True):
 
 def fill(x, value_bytes):
     """x[...] = one item given as bytes (a kernel or a device fill)."""
+    if not x._flags & WRITABLE:
+        raise ValueError("assignment destination is read-only")
     qi = x._q
     _engine.fill(qi.ref, qi.kc, x, value_bytes)
 
