@@ -56,6 +56,26 @@ def test_bincount_weights(variant, wdt, n):
               "float32", "float16") else 1e-12)
 
 
+def test_weighted_counts_keep_each_bin_apart():
+    # sums per bin: a NaN, an infinity or a huge weight spread into the later
+    # bins when the counts were differences of one running sum
+    x = ua.asarray([0, 1, 2])
+    for w in ([np.inf, 1.0, 2.0], [np.nan, 1.0, 2.0], [1e16, 1.0, 3.0], [-np.inf, np.inf, 5.0]):
+        _same(ua.bincount(x, weights=ua.asarray(w)), np.bincount([0, 1, 2], weights=w), f"{w}")
+        h = np.array([0.1, 0.5, 0.9])
+        _same(ua.histogram(ua.asarray(h), bins=3, range=(0, 1), weights=ua.asarray(w))[0],
+              np.histogram(h, bins=3, range=(0, 1), weights=w)[0], f"histogram {w}")
+        # given edges: NumPy's own differences of a running sum give [inf, nan,
+        # nan] here; the sums per bin are those of the even bins above
+        e = np.array([0.0, 0.3, 0.7, 1.0])
+        _same(ua.histogram(ua.asarray(h), bins=ua.asarray(e), weights=ua.asarray(w))[0],
+              np.histogram(h, bins=3, range=(0, 1), weights=w)[0], f"edges {w}")
+    rng = np.random.default_rng(0)
+    xi, w = rng.integers(0, 50, 10**5), rng.standard_normal(10**5)
+    _same(ua.bincount(ua.asarray(xi), weights=ua.asarray(w)), np.bincount(xi, weights=w),
+          "many bins", rtol=1e-9)
+
+
 def test_bincount_errors():
     with pytest.raises(ValueError, match="negative"):
         ua.bincount(ua.asarray([1, -1]))
@@ -87,6 +107,25 @@ def test_digitize(variant, dt, bins, right):
           np.digitize(h, b, right=right), "digitize")
     _same(ua.digitize(ua.asarray(h), bins, right=right), np.digitize(h, b, right=right),
           "host bins")
+
+
+@pytest.mark.parametrize("dt", ["uint8", "int32"])
+def test_digitize_integer_bins_compared_not_subtracted(dt):
+    # the order of the bins by comparisons: differences wrapped for uint8
+    # (decreasing bins looked increasing) and overflowed for wide int32 gaps
+    x = np.array([0, 3, 7, 12], dt)
+    for bins in ([10, 5, 1], [1, 5, 10], [7, 7, 3], [0, 100, 200]):
+        b = np.array(bins, dt)
+        for right in (False, True):
+            _same(ua.digitize(ua.asarray(x), ua.asarray(b), right=right),
+                  np.digitize(x, b, right=right), f"digitize {bins}")
+    with pytest.raises(ValueError, match="monotonically"):
+        ua.digitize(ua.asarray(x), ua.asarray(np.array([1, 5, 3], dt)))
+    if dt == "int32":
+        b = np.array([-2_000_000_000, 2_000_000_000], dt)
+        _same(ua.digitize(ua.asarray(x), ua.asarray(b)), np.digitize(x, b), "wide gap")
+    b = np.array([0.0, 1.0, np.nan])   # NaN last: increasing, as NumPy
+    _same(ua.digitize(ua.asarray([0.5, 2.0]), ua.asarray(b)), np.digitize([0.5, 2.0], b), "nan")
 
 
 def test_digitize_errors():

@@ -3,10 +3,10 @@ and ``interp``, as NumPy has them.
 
 usmarray has no atomic scatter-add kernel, so counts come from a sort: the
 sorted values' boundaries (``searchsorted`` of every bin) give the counts as
-differences, exactly; weighted counts are differences of the cumulative sum
-of the weights taken in sorted order (NumPy's own method for weighted
-histograms with given edges; the rounding is that of a running sum, within
-a few ulps of the total). ``digitize`` and ``interp`` are a ``searchsorted``
+differences, exactly; weighted counts sum each bin's weights, one
+work-item per bin (differences of one running sum, NumPy's method for
+histograms with given edges, let a NaN, an infinity or a large weight spill
+into the later bins). ``digitize`` and ``interp`` are a ``searchsorted``
 of the points into the edges, then gathers and elementwise arithmetic.
 
 Host waits: ``bincount`` reads its input's minimum and maximum (the result's
@@ -18,17 +18,16 @@ import operator
 import numpy as np
 
 from . import elementwise as ew
-from ._core import _dtypes
+from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import asnumpy, astype
 from ._core._device import common_queue
 from ._core._indexing import take
 from ._core._views import check_array, flip, reshape
-from ._core._kernels import compiled_together
 from .creation import arange, asarray, zeros
 from .elementwise import mixed_operand_error
 from .manipulation import stack
-from .reduction import all as _all, cumulative_sum, max as _max, min as _min
+from .reduction import any as _any, max as _max, min as _min
 from .searching import searchsorted, where
 from .sorting import sort, sort_with_order
 
@@ -56,9 +55,25 @@ def sorted_counts(s, edges, weights_sorted=None, last_closed=True):
     pos = _join(lo, hi)
     if weights_sorted is None:
         return ew.subtract(pos[1:], pos[:-1])
-    cw = cumulative_sum(weights_sorted, include_initial=True)
-    c = take(cw, pos)
-    return ew.subtract(c[1:], c[:-1])
+    return _segment_sums(weights_sorted, pos)
+
+
+_SUM_TYPES = ("i8", "f4", "f8", "c8", "c16")
+_kernels.register_family(_kernels.Family(
+    ("segment_sums",), "segments.cpp", lambda a: a[0], lambda t, qi: [f"segment_sums<{t}>"],
+    lambda qi: [t for t in _kernels.device_types(qi) if t in _SUM_TYPES]))
+
+
+def _segment_sums(w, pos):
+    """Sums of `w` over ``[pos[k], pos[k + 1])`` for every k
+    (kernels/sycl/segments.cpp)."""
+    qi = w._q
+    m = pos.shape[0] - 1
+    out = empty_array((m,), w.dtype, qi, w.usm_type)
+    if m:
+        _engine.launch_raw(qi.ref, qi.kc, f"segment_sums<{_dtypes.TYPE_NAMES[w._tc]}>",
+                           [w, pos, np.int64(m).tobytes(), out], [m], [1])
+    return out
 
 
 def _join(a, b):
@@ -87,7 +102,7 @@ def bin_counts(idx, n, weights=None):
     return sorted_counts(s, edges, w, last_closed=False)
 
 
-@compiled_together
+@_kernels.compiled_together
 def bincount(x, /, weights=None, minlength=0):
     """Number of occurrences of each value, as ``numpy.bincount``.
 
@@ -147,13 +162,16 @@ def _monotonic(bins):
     """1 for non-decreasing bins, -1 for non-increasing ones, else 0."""
     if bins.size < 2:
         return 1
-    d = ew.subtract(bins[1:], bins[:-1]) if bins.dtype.kind != "b" else \
-        ew.subtract(astype(bins[1:], _dtypes.int8), astype(bins[:-1], _dtypes.int8))
-    inc, dec = asnumpy(stack([_all(ew.greater_equal(d, 0)), _all(ew.less_equal(d, 0))])).tolist()
-    return 1 if inc else (-1 if dec else 0)
+    if bins.dtype.kind == "b":
+        bins = astype(bins, _dtypes.int8)
+    # by comparisons, as NumPy (differences wrap for integers; a NaN, which
+    # compares false, breaks neither order)
+    a, b = bins[:-1], bins[1:]
+    down, up = asnumpy(stack([_any(ew.greater(a, b)), _any(ew.less(a, b))])).tolist()
+    return 1 if not down else (-1 if not up else 0)
 
 
-@compiled_together
+@_kernels.compiled_together
 def digitize(x, bins, right=False):
     """Indices of the bins each value falls in, as ``numpy.digitize``.
 
@@ -219,7 +237,7 @@ def _interp_real(x, xp, fp, left, right, at_nan=None):
     return where(ew.isnan(x), x if at_nan is None else at_nan, r)
 
 
-@compiled_together
+@_kernels.compiled_together
 def interp(x, xp, fp, left=None, right=None, period=None):
     """One-dimensional piecewise linear interpolation, as ``numpy.interp``.
 
