@@ -4,6 +4,7 @@ scalar conversion, host interoperability and devices."""
 import copy as pycopy
 import math
 import operator
+import sys
 
 import dpctl
 import dpctl.memory as dpm
@@ -76,6 +77,27 @@ def test_ctor_buffer_ctor_kwargs_queue():
     assert x.usm_type == "shared"
     x[...] = 1.5
     np.testing.assert_array_equal(_host(x), np.full(5, 1.5, "f4"))
+
+
+def test_ctor_refuses_unknown_kwargs_and_byte_orders():
+    # as dpctl.tensor: TypeError for a keyword dpctl.memory does not take,
+    # ValueError for a non-native byte order over memory holding items (the
+    # bytes would be misread; new memory takes the native order)
+    with pytest.raises(TypeError):
+        ua.usm_ndarray((2,), "f4", buffer_ctor_kwargs={"foo": 1})
+    assert ua.usm_ndarray((2,), "f4", buffer_ctor_kwargs={"alignment": 64}).shape == (2,)
+    swapped = ">f4" if sys.byteorder == "little" else "<f4"
+    with pytest.raises(ValueError):
+        ua.usm_ndarray((1,), swapped, buffer=ua.zeros(2, dtype="f4"))
+
+
+def test_ctor_negative_strides_on_new_memory():
+    # dpctl.tensor places element zero so that the array fits
+    x = ua.usm_ndarray((2, 3), "i4", strides=(-3, -1))
+    x[...] = ua.asarray(np.arange(6, dtype="i4").reshape(2, 3))
+    np.testing.assert_array_equal(ua.asnumpy(x), np.arange(6).reshape(2, 3))
+    assert x._off == 5
+    assert ua.usm_ndarray((3,), "i4", strides=(-1,), offset=2)._off == 2   # given: kept
 
 
 @pytest.mark.parametrize("rep", range(3))
@@ -972,13 +994,14 @@ def test_format_0d_bool_and_complex():
 
 
 def test_round_0d_like_numpy_scalars():
-    for v, nd in [(2.5, None), (3.5, None), (-2.675, 2), (1234.5, -2), (7, None), (17, -1)]:
+    for v, nd in [(2.5, None), (3.5, None), (-2.675, 2), (1234.5, -2), (7, None), (17, -1),
+                  (2.675, 2), (np.float32(1.55), 1)]:
         x = ua.asarray(v)
-        # Python's round of the element (exact; NumPy's scaled rounding gives -2.68)
-        got, expected = round(x, nd), round(v, nd)
+        # as round() of the NumPy scalar: a Python int without ndigits, else
+        # NumPy's scaled rounding (2.675 -> 2.68, as usmarray.round; Python's
+        # exact rounding gives 2.67) in the array's scalar type
+        got, expected = round(x, nd), round(np.asarray(v)[()], nd)
         assert got == expected and type(got) is type(expected)
-        if nd is None:
-            assert got == round(np.asarray(v)[()])
     assert round(ua.sum(ua.asarray([0.4, 0.4]))) == 1 and isinstance(round(ua.asarray(2.0)), int)
     with pytest.raises(TypeError):
         round(ua.asarray([1.5, 2.5]))

@@ -1334,3 +1334,56 @@ def test_index_arrays_that_do_not_broadcast_are_an_index_error():
         m[i, j]
     with pytest.raises(IndexError):
         m[i, j] = 1.0
+    u = ua.zeros((2, 3, 4))
+    with pytest.raises(IndexError):   # broadcast with the value first, a ValueError
+        u[:, [0, 1], [0, 1, 2]] = ua.zeros(())
+
+
+@pytest.mark.parametrize("key", [(slice(None), [0], Ellipsis, [1]), ([0], Ellipsis, [1]),
+                                 ([[0, 1]], Ellipsis, slice(None), [2]),
+                                 (slice(None), [0], None, [1]), (Ellipsis, [0], [1])], ids=str)
+def test_ellipsis_between_index_arrays_separates_them(key):
+    # NumPy: advanced indices apart (even by an Ellipsis of no dimension)
+    # put their broadcast dimensions first
+    h = np.arange(120).reshape(4, 5, 6)
+    x = ua.asarray(h)
+    np.testing.assert_array_equal(ua.asnumpy(x[key]), h[key])
+    v = -np.arange(h[key].size).reshape(h[key].shape)
+    h[key] = v
+    x[key] = ua.asarray(v)
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+@pytest.mark.parametrize("key", [(True, True), (True, False), (True, slice(None), True),
+                                 (False, Ellipsis, True), (True, None, True)], ids=str)
+def test_several_scalar_booleans_make_one_axis(key):
+    h = np.arange(12.0).reshape(3, 4)
+    x = ua.asarray(h)
+    np.testing.assert_array_equal(ua.asnumpy(x[key]), h[key])
+    h[key] = -1.0
+    x[key] = -1.0
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+def test_out_of_bounds_index_of_an_empty_selection():
+    # NumPy checks the index even when nothing is selected
+    x = ua.zeros((4, 4))
+    with pytest.raises(IndexError):
+        x[0:0, ua.asarray([400])]
+    with pytest.raises(IndexError):
+        x[0:0, ua.asarray([400])] = 5.0
+    assert x[0:0, ua.asarray([3])].shape == (0, 1)
+
+
+def test_list_values_out_of_the_integer_range():
+    # Python ints convert to the target dtype as in NumPy: OverflowError,
+    # not wrapped; arrays of values cast (and wrap) as NumPy's do
+    z = ua.zeros(3, dtype=ua.uint8)
+    with pytest.raises(OverflowError):
+        z[[0, 1]] = [-1, 300]
+    assert not ua.any(z)
+    z[[0, 1]] = np.array([-1, 300])
+    np.testing.assert_array_equal(ua.asnumpy(z), [255, 44, 0])
+    f = ua.zeros(3, dtype=ua.int32)
+    f[[0, 1]] = [1.7, -2.5]
+    np.testing.assert_array_equal(ua.asnumpy(f), [1, -2, 0])

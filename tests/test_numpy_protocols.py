@@ -178,6 +178,13 @@ def test_ufunc_dtype_keyword():
     x = ua.asarray(h)
     check(np.add(x, x, dtype=np.float32), np.add(h, h, dtype=np.float32))
     check(np.sqrt(x, dtype=np.float32), np.sqrt(h, dtype=np.float32))
+    # inputs cast within their kind only (NumPy's casting="same_kind"): a
+    # float -> int cast truncated them
+    f = ua.asarray([1.7, -2.6, 3.5])
+    for call in (lambda: np.sin(f, dtype="int64"), lambda: np.sin(f, dtype=bool),
+                 lambda: np.add(f, 1, dtype="int8"), lambda: np.add.reduce(f, dtype="int32")):
+        with pytest.raises(TypeError, match="same_kind"):
+            call()
 
 
 @pytest.mark.parametrize("kwargs", [dict(where=True), dict(casting="same_kind"), dict(subok=True),
@@ -684,6 +691,19 @@ def test_put_along_axis():
     e = h[0].copy()
     np.put_along_axis(e, np.array([-1, 0]), np.array([5.0, 6.0]), axis=None)
     check(v, e)
+
+
+def test_function_dtype_keyword_gives_that_dtype():
+    # np.mean(ints, dtype=int64) is an int64 (NumPy divides, then converts);
+    # a float input is not truncated to an integer dtype (same_kind)
+    h = np.array([1, 2, 4], np.int8)
+    x = ua.asarray(h)
+    for f in (np.mean, np.std, np.var):
+        for dt in ("int64", "float32"):
+            check(f(x, dtype=dt), f(h, dtype=dt))
+        assert x.mean(dtype="int64").dtype == np.int64
+    with pytest.raises(TypeError, match="same_kind"):
+        np.mean(ua.asarray([1.5, 2.5]), dtype="int64")
 
 
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])

@@ -105,6 +105,7 @@ def test_searchsorted_sorter_out_of_range_is_a_value_error():
     x1 = ua.asarray([3.0, 1.0, 2.0])
     np.testing.assert_array_equal(
         ua.asnumpy(ua.searchsorted(x1, ua.asarray([2.5]), sorter=ua.asarray([1, 2, 0]))), [2])
-    for bad in ([1, 2, 3], [-4, 0, 1]):
-        with pytest.raises(ValueError):
-            ua.searchsorted(x1, ua.asarray([2.5]), sorter=ua.asarray(bad))
+    for bad in ([1, 2, 3], [-4, 0, 1], [-2, 2, 0], [-1, 0, 1]):   # negatives too, as NumPy
+        for dt in ("int8", "int64"):
+            with pytest.raises(ValueError):
+                ua.searchsorted(x1, ua.asarray([2.5]), sorter=ua.asarray(bad, dtype=dt))

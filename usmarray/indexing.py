@@ -22,7 +22,7 @@ from ._core import _indexing as plans
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import assign, broadcast_view, cast, to_queue, with_out
 from ._core._device import common_queue
-from ._core._exceptions import DTypeError
+from ._core._exceptions import DTypeError, IndexShapeError
 from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kind, int_key_offset,
                               item_copy, scatter, store)
 from ._core._layout import WRITABLE, broadcast_shapes
@@ -170,6 +170,11 @@ def _advanced_plan(x, key):
     if consumed > x.ndim:
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but "
                          f"{consumed} were indexed")
+    # (whether the advanced indices are adjacent in the key as written: an
+    # Ellipsis between them separates them even when it stands for no
+    # dimension, as in NumPy)
+    at = [j for j, e in enumerate(entries) if e[0] in ("adv", "bool")]
+    adjacent = at == list(range(at[0], at[0] + len(at)))
     full = [("slice", slice(None), None)] * (x.ndim - consumed)
     if n_ell:
         i = next(j for j, e in enumerate(entries) if e[0] == "ellipsis")
@@ -197,7 +202,6 @@ def _advanced_plan(x, key):
     y = getitem(x, tuple(basic))
     rest = [d for d in range(y.ndim) if d not in positions]
     y = permute_dims(y, tuple(positions) + tuple(rest))
-    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
     return y, tuple(adv), positions[0] if adjacent else 0
 
 
@@ -288,8 +292,12 @@ def setitem(x, key, value):
 def _value_for_plan(value, y, adv, dest):
     """`value` of x[key] (NumPy's layout: the index dimensions at `dest`)
     broadcast and permuted to the layout of gather(y, adv): them first."""
-    b = broadcast_shapes(*(np.shape(a) if not isinstance(a, usm_ndarray) else a._shape
-                           for a in adv))
+    shapes = [np.shape(a) if not isinstance(a, usm_ndarray) else a._shape for a in adv]
+    try:
+        b = broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexShapeError("shape mismatch: indexing arrays could not be broadcast together "
+                              f"with shapes {' '.join(map(str, shapes))}") from None
     rest = y._shape[len(adv):]
     v = value if isinstance(value, usm_ndarray) else asarray(value, device=y._q.queue)
     # (broadcast as an assigned value: leading length-1 axes dropped, as NumPy)

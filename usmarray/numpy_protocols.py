@@ -198,8 +198,22 @@ def _deliver(what, result, out):
     return out
 
 
-def _cast_inputs(inputs, dtype):
+def _check_same_kind(what, inputs, dtype):
+    """np.dtype(dtype), or TypeError when an array input does not cast to it
+    within its kind."""
     dt = np.dtype(dtype)
+    for a in inputs:
+        if isinstance(a, usm_ndarray) and not np.can_cast(a.dtype, dt, "same_kind"):
+            raise TypeError(f"{what}: cannot cast the input from {a.dtype} to {dt} with casting "
+                            "rule 'same_kind'")
+    return dt
+
+
+def _cast_inputs(what, inputs, dtype):
+    """The array inputs cast to a ufunc's ``dtype=``, within their kind as
+    NumPy's default casting="same_kind" allows (float -> int truncated the
+    inputs)."""
+    dt = _check_same_kind(what, inputs, dtype)
     return tuple(_copy.astype(a, dt, copy=False) if isinstance(a, usm_ndarray) else a
                  for a in inputs)
 
@@ -297,7 +311,7 @@ def _ufunc_call(what, ufunc, inputs, out, kwargs):
         if "dtype" in params:
             kw["dtype"] = dtype
         else:
-            inputs = _cast_inputs(inputs, dtype)
+            inputs = _cast_inputs(what, inputs, dtype)
     if out is not None and "out" in params:
         return fn(*inputs, out=out, **kw)
     return _deliver(what, fn(*inputs, **kw), out)
@@ -323,9 +337,10 @@ def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
     kw = {}
     if dtype is not None:
         if "dtype" in params:
+            _check_same_kind(what, (x,), dtype)
             kw["dtype"] = dtype
         else:
-            x = _copy.astype(x, np.dtype(dtype), copy=False)
+            x, = _cast_inputs(what, (x,), dtype)
     if table is ACCUMULATE:
         if axis is None:
             raise TypeError(f"{what}: axis=None is not supported (as in NumPy)")
@@ -447,12 +462,15 @@ class Function:
                 raise _unsupported(self.what, p.name, v, self.target_name)
         if dtype is not None:
             if pos and isinstance(pos[0], usm_ndarray):
-                pos[0] = _copy.astype(pos[0], np.dtype(dtype), copy=False)
+                pos[0], = _cast_inputs(self.what, pos[:1], dtype)
             else:
                 raise _unsupported(self.what, "dtype", dtype, self.target_name)
         if out is not None and not isinstance(out, usm_ndarray):
             raise TypeError(f"{self.what}: out must be a usm_ndarray, got {type(out).__name__}")
-        return _deliver(self.what, self.target(*pos, **kw), out)
+        r = self.target(*pos, **kw)
+        if dtype is not None and isinstance(r, usm_ndarray) and r.dtype != np.dtype(dtype):
+            r = _copy.astype(r, np.dtype(dtype))   # (np.mean(ints, dtype=int64): an int64 result)
+        return _deliver(self.what, r, out)
 
 
 # ---- adapters (argument rules NumPy and the array API spell differently)

@@ -204,6 +204,10 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
             raise TypeError("sorter must be an integer usm_ndarray")
         if sorter._shape != x1._shape:
             raise ValueError("sorter must have the shape of x1")
+        if sorter._dtype.kind == "i" and x1.size:
+            # negative positions are out of range, as in NumPy (take counts
+            # them from the end): moved past the end, where take refuses them
+            sorter = where(ew.less(sorter, 0), x1.size, astype(sorter, _dtypes.int64, copy=False))
         try:
             x1 = take(x1, sorter)
         except IndexError:   # (NumPy's ValueError)

@@ -16,9 +16,11 @@ imports nothing above it.
 import math
 import operator
 import struct
+import sys
 
 import dpctl
 import dpctl.memory as dpm
+import numpy as np
 
 from . import _dtypes, _engine, _suai
 from ._device import Device, queue_info, resolve_queue
@@ -279,10 +281,16 @@ class usm_ndarray:
         if isinstance(buffer, str):
             kw = dict(buffer_ctor_kwargs)
             q = kw.pop("queue", None)
+            kw.pop("alignment", None)   # (pool blocks are aligned for every dtype and vector)
+            if kw:
+                raise TypeError(f"buffer_ctor_kwargs: unexpected keyword {next(iter(kw))!r} "
+                                "(dpctl.memory's constructors take queue and alignment)")
             qi = resolve_queue(None, q) if q is None or isinstance(q, dpctl.SyclQueue) else resolve_queue(q)
             dt = self._dtype_for(dtype, qi)
             bounds = displacement_bounds(shape, strides)
             lo, hi = bounds if bounds else (0, -1)
+            if offset == 0:
+                offset = -lo   # (negative strides: dpctl.tensor places element zero so they fit)
             if offset + lo < 0:
                 raise ValueError("the array would start before its buffer (offset and negative strides)")
             if buffer not in KIND_CODE:
@@ -290,7 +298,7 @@ class usm_ndarray:
             alloc = _engine.allocate(qi.ref, (offset + hi + 1) * dt.itemsize, KIND_CODE[buffer])
         else:
             alloc, qi, ro = _buffer_of(buffer)
-            dt = self._dtype_for(dtype, qi)
+            dt = self._dtype_for(dtype, qi, data=True)
             if ro:
                 flags = RO_LOCK
             bounds = displacement_bounds(shape, strides)
@@ -313,9 +321,14 @@ class usm_ndarray:
         self._ns = array_namespace
 
     @staticmethod
-    def _dtype_for(dtype, qi):
+    def _dtype_for(dtype, qi, data=False):
+        """The array's dtype; `data`: the memory holds items already, whose
+        bytes a non-native byte order would misread (new memory takes the
+        native order of the same type)."""
         if dtype is None:
             return qi.float
+        if data and np.dtype(dtype).byteorder == (">" if sys.byteorder == "little" else "<"):
+            raise ValueError(f"usm_ndarray has native byte order only, got {np.dtype(dtype)}")
         dt = _dtypes.to_dtype(dtype)
         _dtypes.check_device_support(dt, qi)
         return dt
@@ -531,7 +544,9 @@ class usm_ndarray:
         v = self._scalar("a Python scalar")
         if isinstance(v, complex):
             raise TypeError("round() of a complex array is undefined")
-        return round(v, ndigits)
+        if ndigits is None:
+            return round(v)
+        return round(self._dtype.type(v), ndigits)   # NumPy's rounding, and its scalar type
 
     @property
     def __sycl_usm_array_interface__(self):

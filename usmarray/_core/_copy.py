@@ -195,6 +195,10 @@ def assign(dst, value):
             h = np.asarray(value)
             if h.dtype == object or h.dtype.kind not in "biufc":
                 raise TypeError(f"cannot assign a value of type {type(value).__name__}")
+            if isinstance(value, (list, tuple)) and h.dtype.kind in "iu" and dst._dtype.kind in "iu":
+                # Python ints convert to the destination's dtype themselves,
+                # as in NumPy: OverflowError for one out of its range (not wrapped)
+                h = np.asarray(value, dtype=dst._dtype)
             _check_complex_into_real(dst, h.dtype)
             if h.ndim > dst.ndim and all(d == 1 for d in h.shape[:h.ndim - dst.ndim]):
                 h = h.reshape(h.shape[h.ndim - dst.ndim:])

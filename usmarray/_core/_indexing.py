@@ -94,8 +94,9 @@ def basic_view(x, key):
     if len(key) <= len(x._shape) and all(type(k) is slice for k in key):
         return _slices_view(x, key)
     kinds = [index_kind(k) for k in key]
-    if "bool" in kinds and "int" in kinds:
-        # NumPy counts both as advanced indices: placed first when apart
+    if "bool" in kinds and ("int" in kinds or kinds.count("bool") > 1):
+        # NumPy counts both as advanced indices: placed first when apart;
+        # several booleans make one axis between them
         raise Advanced
     n_ell = kinds.count("ellipsis")
     if n_ell > 1:
@@ -225,6 +226,7 @@ def gather(x, key):
     if rows:
         # rows of xv at int64 positions i: the gather of one axis (bounds
         # checked on the device)
+        _check_empty_rows(i, xv)
         _engine.gather(qi.ref, qi.kc, xv, i, _as_rows(out, i, xv))
         return out
     _engine.take(qi.ref, qi.kc, i, xv, out, 0, 1)
@@ -255,6 +257,16 @@ def _axis0_plan(x, key):
     return i1, xv, idx._shape + x._shape[1:], True
 
 
+def _check_empty_rows(i, xv):
+    """IndexError for an index out of bounds among rows of no items (the
+    engine checks the indices of the items it moves: here there are none,
+    and NumPy still refuses the index)."""
+    n0 = xv._shape[0]
+    if xv._shape[1] == 0 and i.size and (
+            int(reduce("max", i, None, False)) >= n0 or int(reduce("min", i, None, False)) < -n0):
+        raise IndexError(f"an index is out of bounds for axis 0 with size {n0}")
+
+
 def _as_rows(a, i, xv):
     """The new C-contiguous `a` (the selection's shape) as the (len(i),
     row length of xv) matrix the engine's gather and scatter take."""
@@ -274,6 +286,7 @@ def scatter(x, key, value):
     v = scatter_values(value, x, out_shape)
     if rows:
         # bounds checked on the device first (one wait), then one scatter
+        _check_empty_rows(i, xv)
         _engine.scatter(qi.ref, qi.kc, xv, i, _as_rows(v, i, xv))
     else:
         _engine.put(qi.ref, qi.kc, i, xv, v, 0, 1)
