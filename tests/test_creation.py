@@ -549,6 +549,9 @@ def test_arange_errors():
         ua.arange("10")
     with pytest.raises(OverflowError):
         ua.arange(0, 300, dtype="i1")
+    for args in ((0, float("inf")), (0.0, 1.0, float("nan")), (float("-inf"), 0.0)):
+        with pytest.raises(ValueError):   # NumPy's error for a count that is not finite
+            ua.arange(*args)
 
 
 # ------------------------------------------------------------------ linspace

@@ -171,7 +171,7 @@ def test_put_errors_and_scalars():
     ua.put(x, ua.asarray([1, 3]), 9)
     check(x, np.array([0, 9, 2, 9, 4, 5]))
     with pytest.raises(ValueError):
-        ua.put(x, ua.asarray([1]), 1, mode="raise")
+        ua.put(x, ua.asarray([1]), 1, mode="modulo")
     with pytest.raises(ValueError):
         ua.put(ua.ones((2, 2)), ua.asarray([0]), 1.0)     # axis needed
     with pytest.raises(ValueError):
@@ -462,6 +462,20 @@ def test_take_modes(mode):
     check(out, h[m])
     with pytest.raises(IndexError):
         ua.take(x, ua.asarray(ind), axis=0)                # the array API's function checks
+    with pytest.raises(IndexError):
+        ua.take(x, ua.asarray(ind), axis=0, mode="raise")  # NumPy's name for it
+    inside = ua.asarray([0, -1, 2])
+    check(ua.take(x, inside, axis=0, mode="raise"), h[[0, -1, 2]])
+    y = ua.asarray(h)
+    with pytest.raises(IndexError):
+        ua.put(y, ua.asarray(ind), 0, axis=0, mode="raise")
+    check(y, h)                                            # nothing stored
+    ua.put(y, inside, 0, axis=0, mode="raise")
+    e = h.copy()
+    e[[0, -1, 2]] = 0
+    check(y, e)
+    with pytest.raises(ValueError):
+        ua.take(x, inside, axis=0, mode="bad")
     ta = ua.take_along_axis(x, ua.asarray(np.full((5, 1), 9)), axis=1, mode=mode)
     check(ta, h[:, [3]] if mode == "clip" else h[:, [3]])
 

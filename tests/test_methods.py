@@ -47,6 +47,8 @@ CASES = {
                 (_h(), (), dict(kind="quicksort"))],
     "searchsorted": [(np.sort(_h((8,))), (_h((3,), seed=5),), {}),
                      (np.sort(_h((8,))), (_h((3,), seed=5),), dict(side="right"))],
+    "diagonal": [(_h(), (), {}), (_h((3, 4, 2)), (1,), dict(axis1=1, axis2=0))],
+    "trace": [(_h(), (), {}), (_h((4, 4)), (-1,), {}), (_h(dt=np.int32), (), dict(dtype=FLOAT))],
     "reshape": [(_h(), (2, 6), {}), (_h(), ((6, 2),), {}), (_h(), (-1,), {}),
                 (_h(), ((4, 3),), dict(order="F"))],
     "transpose": [(_h((2, 3, 4)), (), {}), (_h((2, 3, 4)), (1, 0, 2), {}),
@@ -56,6 +58,7 @@ CASES = {
     "copy": [(_h(), (), {}), (np.asfortranarray(_h()), (), {})],
     "tolist": [(_h(), (), {}), (_h(dt=np.int32), (), {}), (_h(dt=np.complex64), (), {}),
                (np.float32(2.5) * np.ones((), np.float32), (), {})],
+    "tobytes": [(_h(), (), {}), (_h().T, (), {}), (_h(), ("F",), {})],
     "item": [(_h((1,)), (), {}), (_h(), (5,), {}), (_h(), (-1,), {}), (_h(), (1, 2), {}),
              (_h(), ((2, 3),), {}), (_h((), dt=np.int32), (), {})],
     "view": [(_h(dt=np.int32), (np.float32,), {}), (_h(), (np.uint32,), {}),
@@ -70,7 +73,7 @@ CASES = {
     "conjugate": [(_h(dt=np.complex64), (), {}), (_h(dt=np.bool_), (), {})],
 }
 IN_PLACE = {"sort", "fill"}
-HOST_RESULT = {"tolist", "item", "get"}
+HOST_RESULT = {"tolist", "tobytes", "item", "get"}
 # NumPy's index dtype (int64 everywhere) and usmarray's default integer
 INDEX_RESULTS = {"argmin", "argmax", "argsort", "nonzero", "searchsorted"}
 

@@ -101,6 +101,18 @@ def test_where_with_the_condition_alone_is_nonzero():
         ua.where(ua.asarray(h), 1)
 
 
+def test_searchsorted_of_python_ints_beyond_the_dtype():
+    # before or after every value, as NumPy (they do not convert to the dtype)
+    for dt, vals in (("int8", (1000, -1000, 127, -128)), ("uint8", (-1, 256, 0)),
+                     ("int64", (2 ** 63, -(2 ** 63) - 1))):
+        h = np.array([-5, 0, 3, 100] if dt != "uint8" else [0, 3, 100], dtype=dt)
+        for v in vals:
+            for side in ("left", "right"):
+                r = ua.searchsorted(ua.asarray(h), v, side=side)
+                assert r.dtype == ua.int64 and r.shape == ()
+                assert int(r) == np.searchsorted(h, v, side=side), (dt, v, side)
+
+
 def test_searchsorted_sorter_out_of_range_is_a_value_error():
     x1 = ua.asarray([3.0, 1.0, 2.0])
     np.testing.assert_array_equal(

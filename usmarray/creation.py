@@ -195,7 +195,11 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
     if all_int:
         n = max(0, -((int(start) - int(stop)) // int(step)))
     else:
-        n = max(0, math.ceil((float(stop) - float(start)) / float(step)))
+        span = (float(stop) - float(start)) / float(step)
+        if not math.isfinite(span):
+            raise ValueError(f"arange: the number of values is not finite (start {start}, "
+                             f"stop {stop}, step {step})")
+        n = max(0, math.ceil(span))
     out = empty_array((n,), dt, qi, _usm_type(usm_type))
     if n == 0:
         return out

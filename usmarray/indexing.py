@@ -9,7 +9,8 @@ as NumPy does; assignment into them broadcasts and casts. The plans and
 kernels of the gathers and scatters are the core's (``_core/_indexing.py``).
 Out-of-range indices of the functions follow dpctl.tensor's modes: "wrap"
 clamps to ``[-n, n)`` and then wraps negative indices, "clip" clips to
-``[0, n)``; ``mode=None`` (the array API's) raises IndexError.
+``[0, n)``; ``mode=None`` (the array API's) or "raise" (NumPy's name)
+raises IndexError for an index outside ``[-n, n)``.
 """
 
 import math
@@ -308,11 +309,14 @@ def _value_for_plan(value, y, adv, dest):
 
 
 def _index_mode(indices, n, mode):
-    """`indices` mapped into [0, n) as dpctl.tensor's `mode` says."""
-    if mode not in ("wrap", "clip"):
-        raise ValueError(f"mode must be 'wrap' or 'clip', got {mode!r}")
+    """`indices` mapped into [0, n) as dpctl.tensor's `mode` says (None and
+    "raise": as they are, the gather or scatter refusing any out of range)."""
+    if mode not in ("wrap", "clip", "raise", None):
+        raise ValueError(f"mode must be 'wrap', 'clip' or 'raise', got {mode!r}")
     if indices.dtype.kind not in "iu":
         raise IndexError(f"indices must be integers, got {indices.dtype.name}")
+    if mode in ("raise", None):
+        return indices
     if n == 0:
         if indices.size:
             raise IndexError("cannot index an axis of length 0")
@@ -368,7 +372,7 @@ def put(x, indices, vals, /, *, axis=None, mode="wrap"):
         Values, broadcastable to ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``.
     axis : int, optional
         Required unless `x` is one-dimensional.
-    mode : {"wrap", "clip"}
+    mode : {"wrap", "clip", "raise"}
         How out-of-range indices are treated (see the module docstring).
 
     Notes

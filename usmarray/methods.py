@@ -160,7 +160,8 @@ DELEGATED = {
     "all": np.all, "cumsum": np.cumsum, "cumprod": np.cumprod, "ravel": np.ravel,
     "squeeze": np.squeeze, "swapaxes": np.swapaxes, "clip": np.clip, "round": np.round,
     "dot": np.dot, "nonzero": np.nonzero, "repeat": np.repeat, "take": np.take,
-    "argsort": np.argsort, "searchsorted": np.searchsorted,
+    "argsort": np.argsort, "searchsorted": np.searchsorted, "diagonal": np.diagonal,
+    "trace": np.trace,
 }
 
 
@@ -223,6 +224,12 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None):
 def tolist(self):
     """The elements as nested Python lists of Python scalars (a host copy)."""
     return _copy.asnumpy(self).tolist()
+
+
+def tobytes(self, order="C"):
+    """The elements' bytes in `order` ("C", "F", or "A"/"K" as NumPy), as
+    ``numpy.ndarray.tobytes`` (a host copy)."""
+    return _copy.asnumpy(self).tobytes(order=order)
 
 
 def item(self, *args):
@@ -296,7 +303,7 @@ def conjugate(self):
 
 
 ADAPTED = {f.__name__: f for f in (reshape, transpose, flatten, astype, copy, fill, sort,
-                                    tolist, item, view, get, conj, conjugate)}
+                                    tolist, tobytes, item, view, get, conj, conjugate)}
 
 
 def _delegate(name, np_func):

@@ -10,7 +10,7 @@ from ._core._indexing import take
 from ._core._layout import C_CONTIG, KIND_CODE, broadcast_shapes
 from ._core._masks import true_positions
 from ._core._reduce import normalize_axes, reduce
-from ._core._scalars import as_scalar, scalar_array, weak_scalar_dtype
+from ._core._scalars import as_scalar, int_range, scalar_array, weak_scalar_dtype
 from ._core._trace import traced
 from ._core._views import check_array, reshape
 from .creation import asarray
@@ -197,6 +197,13 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         if s is None:
             raise TypeError(f"searchsorted: x2 must be a usm_ndarray or a Python scalar, "
                             f"got {type(x2).__name__}")
+        if type(s) is int and x1._dtype.kind in "iu":
+            lo, hi = int_range(x1._dtype)
+            if not lo <= s <= hi:
+                # beyond every value of x1's dtype: before or after all of
+                # them, as in NumPy (the scalar does not convert to the dtype)
+                return asarray(0 if s < lo else x1.size, dtype=_dtypes.int64,
+                               sycl_queue=x1.sycl_queue)
         dt = weak_scalar_dtype(s, x1._dtype, qi)
         x2 = asarray(s, dtype=dt, sycl_queue=x1.sycl_queue)
     if sorter is not None:
