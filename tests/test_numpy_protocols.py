@@ -162,6 +162,20 @@ def test_ufunc_out(out_dt):
     check(x, a * 2)
 
 
+def test_ufunc_result_broadcasts_into_out():
+    # NumPy's rule for ufuncs: the result broadcast to out's shape
+    h = sample((3, 4), np.float32)
+    x = ua.asarray(h)
+    out, e = ua.empty((3, 4), dtype=ua.float32), np.empty((3, 4), np.float32)
+    assert np.add(x[0], 1, out=out) is out
+    np.add(h[0], 1, out=e)
+    check(out, e)
+    assert np.sin(x[:, :1], out=(out,)) is out
+    check(out, np.broadcast_to(np.sin(h[:, :1]), (3, 4)))
+    with pytest.raises(ValueError):
+        np.add(x, 1, out=ua.empty((4,), dtype=ua.float32))   # the other way: refused
+
+
 def test_ufunc_out_errors():
     x = ua.asarray(sample((4,), np.float32))
     with pytest.raises(ValueError):
@@ -419,7 +433,7 @@ CASES = {
     "tensordot": [((_f((3, 4)), _f((4, 5))), dict(axes=1))],
     "dot": [((_f((3, 4)), _f((4, 2))), {}), ((_f((4,)), _f((4,), seed=1)), {}),
             ((_f((2, 3, 4)), _f((4, 2))), {}), ((_f((3, 4)), _f((4,))), {})],
-    "outer": [((_f((3,)), _f((4,))), {})],
+    "outer": [((_f((3,)), _f((4,))), {}), ((_f((2, 2)), _f((3,))), {})],   # (NumPy flattens)
     "cumsum": [((_f(),), {}), ((_f(),), dict(axis=1)), ((_f(dt=np.int8),), dict(dtype=np.int64))],
     "cumprod": [((_f(),), dict(axis=0)), ((_f((2, 3)),), {})],
     "cumulative_sum": [((_f(),), dict(axis=1)), ((_f((5,)),), dict(include_initial=True))],

@@ -45,6 +45,7 @@ from . import (comparison, contractions, creation, elementwise, fft, indexing, i
                sets, sorting, stacking, statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
+from ._core._layout import broadcast_shapes
 from ._core._views import normalize_axis
 from ._core._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
@@ -189,11 +190,16 @@ def _params(fn):
     return p
 
 
-def _deliver(what, result, out):
-    """`result` copied into `out` (dpctl.tensor's out rules), or `result`."""
+def _deliver(what, result, out, broadcast=False):
+    """`result` copied into `out` (dpctl.tensor's out rules), or `result`;
+    `broadcast`: a ufunc's result may broadcast to `out`'s shape (NumPy's rule)."""
     if out is None:
         return result
-    check_out(what, out, result._shape, result._dtype, result._q)
+    shape = result._shape
+    if broadcast and isinstance(out, usm_ndarray) and out._shape != shape and \
+            broadcast_shapes(shape, out._shape) == out._shape:
+        shape = out._shape
+    check_out(what, out, shape, result._dtype, result._q)
     copy_into(out, result)
     return out
 
@@ -309,12 +315,16 @@ def _ufunc_call(what, ufunc, inputs, out, kwargs):
         raise _unsupported(what, k, v, fn.__name__)
     if dtype is not None:
         if "dtype" in params:
+            _check_same_kind(what, inputs, dtype)
             kw["dtype"] = dtype
         else:
             inputs = _cast_inputs(what, inputs, dtype)
-    if out is not None and "out" in params:
+    elementwise = ufunc.signature is None   # (not matmul, vecdot: gufuncs)
+    if out is not None and "out" in params and not (
+            elementwise and isinstance(out, usm_ndarray) and out._shape != broadcast_shapes(
+                *(v.shape if isinstance(v, usm_ndarray) else np.shape(v) for v in inputs))):
         return fn(*inputs, out=out, **kw)
-    return _deliver(what, fn(*inputs, **kw), out)
+    return _deliver(what, fn(*inputs, **kw), out, broadcast=elementwise)
 
 
 def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
@@ -578,6 +588,13 @@ def _unique(args):
     return (tuple(parts),)
 
 
+def _outer(args):
+    """np.outer flattens its inputs (linalg.outer takes vectors only)."""
+    a, b = (manipulation.reshape(v, (-1,)) if isinstance(v, usm_ndarray) else v
+            for v in (args["a"], args["b"]))
+    return (_deliver("numpy.outer", linalg.outer(a, b), args.get("out")),)
+
+
 def _dot(args):
     a, b = args["a"], args["b"]
     out = args.get("out")
@@ -779,7 +796,7 @@ SAME_NAME = (
 
 # NumPy name -> usmarray name
 RENAMED = {"amin": "min", "amax": "max", "concatenate": "concat", "cumsum": "cumulative_sum",
-           "cumprod": "cumulative_prod", "transpose": "permute_dims", "outer": "linalg.outer"}
+           "cumprod": "cumulative_prod", "transpose": "permute_dims"}
 
 # NumPy parameter names -> usmarray's, for every function where they occur
 PARAM_RENAMES = {"ddof": "correction", "a_min": "min", "a_max": "max", "subok": None}
@@ -797,6 +814,7 @@ ADAPTED = {
     "put_along_axis": (indexing.put_along_axis, _put_along_axis, None),
     "unique": (sets.unique_all, _unique, None),
     "dot": (linear_algebra.matmul, _dot, None),
+    "outer": (linalg.outer, _outer, None),
     "angle": (elementwise.angle, _angle, None),
     "linalg.svd": (linalg.svd, _svd, None),
     "linalg.norm": (_norm, None, None),
