@@ -139,9 +139,13 @@ def test_capsule_kinds_follow_max_version():
         assert v["name"] == "dltensor_versioned"
         assert v["version"][0] == 1
         assert v["flags"] & (READ_ONLY | IS_COPIED) == 0
-    for bad in [(1,), [1, 0], "1.0", (1, "0")]:
+    for bad in [(1,), [1, 0], "1.0", (1, "0"), (1.0, 0)]:
         with pytest.raises(TypeError):
             x.__dlpack__(max_version=bad)
+    # NumPy's integers are integers (a consumer may compute the version)
+    assert read_capsule(x.__dlpack__(max_version=(np.int64(1), np.int32(0))))["version"][0] == 1
+    with pytest.raises(TypeError):
+        x.__dlpack__(dl_device=(1.5, 0))
 
 
 def test_capsule_describes_the_array(dtype):

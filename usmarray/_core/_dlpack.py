@@ -11,6 +11,7 @@ against the device's default context) and copy kDLCPU tensors into USM.
 """
 
 import enum
+import operator
 
 import dpctl
 import numpy as np
@@ -126,16 +127,20 @@ def export(x, stream=None, max_version=None, dl_device=None, copy=None):
         raise ValueError(f"copy must be None, True or False, got {copy!r}")
     versioned = False
     if max_version is not None:
-        if not (isinstance(max_version, tuple) and len(max_version) == 2
-                and all(isinstance(v, int) for v in max_version)):
-            raise TypeError(f"max_version must be None or a tuple of two ints, got {max_version!r}")
-        versioned = max_version[0] >= 1
+        try:
+            if not (isinstance(max_version, tuple) and len(max_version) == 2):
+                raise TypeError
+            major, _ = (operator.index(v) for v in max_version)   # (NumPy's ints too)
+        except TypeError:
+            raise TypeError(f"max_version must be None or a tuple of two ints, got {max_version!r}") \
+                from None
+        versioned = major >= 1
     own_type, own_id = dlpack_device(x)
     if dl_device is None:
         dev_type, dev_id = int(own_type), own_id
     else:
         try:
-            dev_type, dev_id = (int(v) for v in dl_device)
+            dev_type, dev_id = (operator.index(v) for v in dl_device)   # (not 1.5)
         except (TypeError, ValueError):
             raise TypeError(f"dl_device must be None or a tuple (device_type, device_id), "
                             f"got {dl_device!r}") from None
