@@ -109,8 +109,8 @@ def bincount(x, /, weights=None, minlength=0):
     Parameters
     ----------
     x : usm_ndarray
-        1-d, non-negative integers (bool and integer dtypes that cast safely
-        to int64; uint64 and floats are a TypeError, as in NumPy).
+        1-d, non-negative integers (bool and integer dtypes; floats are a
+        TypeError, as in NumPy; uint64 values from 2**63 on a ValueError).
     weights : usm_ndarray, optional
         Of `x`'s shape: each occurrence counts its weight.
     minlength : int
@@ -127,7 +127,7 @@ def bincount(x, /, weights=None, minlength=0):
     if x.ndim != 1:
         raise ValueError("bincount: object too deep for desired array" if x.ndim > 1 else
                          "bincount: object of too small depth for desired array")
-    if not np.can_cast(x.dtype, np.int64, "safe"):
+    if not (np.can_cast(x.dtype, np.int64, "safe") or x.dtype == np.uint64):
         raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according "
                         "to the rule 'safe'")
     if minlength is None:
@@ -146,8 +146,9 @@ def bincount(x, /, weights=None, minlength=0):
     n = minlength
     if x.size:
         lo, hi = asnumpy(stack([_min(xi), _max(xi)])).tolist()
-        if lo < 0:
-            raise ValueError("'list' argument must have no negative elements")
+        if lo < 0:   # (or a uint64 from 2**63 on, negative as int64)
+            raise ValueError("'list' argument must have no negative elements" if x.dtype.kind == "i"
+                             else f"bincount: a value of {x.dtype} beyond int64's range")
         n = max(n, hi + 1)
     if weights is None:
         if not x.size:
