@@ -615,12 +615,18 @@ def _round(args):
     a = args["a"]
     if not d or not isinstance(a, usm_ndarray):
         return args
-    if a.dtype.kind not in "fc":
-        raise _unsupported("numpy.round", "decimals", d, "round (of integers)")
     out = args.get("out")
     # 10**|d| past the float range is inf (NumPy's answer is then NaN), not
     # Python's OverflowError
     scale = 10.0 ** abs(d) if abs(d) <= 308 else math.inf
+    if a.dtype.kind in "iu":
+        # NumPy's integers: unchanged for decimals > 0, else the float way
+        # below cast back (NumPy's results, extremes included)
+        r = _copy.copy(a) if d > 0 else _copy.astype(elementwise.multiply(
+            elementwise.round(elementwise.divide(a, scale)), scale), a.dtype)
+        return (_deliver("numpy.round", r, out),)
+    if a.dtype.kind not in "fc":
+        raise _unsupported("numpy.round", "decimals", d, "round (of booleans)")
     if d > 0:
         r = elementwise.divide(elementwise.round(elementwise.multiply(a, scale)), scale)
     else:
