@@ -149,6 +149,17 @@ def test_reductions(data, threads, op, axis):
     np.testing.assert_allclose(ua.asnumpy(r), getattr(h, op)(axis=axis), rtol=1e-12)
 
 
+def test_products_over_chunked_axes(threads):
+    # Dask's dot and tensordot pick the chunks' type by __array_priority__
+    h = sample((6, 6), np.float64)
+    d = da.from_array(ua.asarray(h), chunks=4)   # the contracted axis in two chunks
+    for r, e in ((da.dot(d, d), h @ h), (da.tensordot(d, d, axes=([1], [0])), h @ h),
+                 (d @ d, h @ h)):
+        r = r.compute()
+        assert type(r) is ua.usm_ndarray
+        np.testing.assert_allclose(ua.asnumpy(r), e, rtol=1e-12)
+
+
 def test_ufunc_on_dask_array(data, threads):
     h, x = data
     d = da.from_array(x, chunks=CHUNKS)

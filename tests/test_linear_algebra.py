@@ -106,6 +106,20 @@ def test_tensordot_errors():
         ua.tensordot(ua.ones((2, 3)), ua.ones((3,)), axes=3)
     with pytest.raises(ValueError):
         ua.tensordot(ua.ones((2, 3)), ua.ones((3,)), axes=((1,), (0, 0)))
+    # axes out of range: refused (they were taken modulo the dimensions)
+    x = ua.ones((3, 3))
+    for axes in (([2], [0]), ([0], [5]), ([-3], [0])):
+        with pytest.raises(IndexError):
+            ua.tensordot(x, x, axes=axes)
+    with pytest.raises(ValueError):
+        ua.tensordot(x, x, axes=([0, 0], [0, 1]))
+
+
+def test_tensordot_one_axis_per_side():
+    # NumPy's axes=(1, 0): one pair, each side an int
+    a, b = sample((3, 4), np.float64, 1), sample((4, 2), np.float64, 2)
+    check(ua.tensordot(ua.asarray(a), ua.asarray(b), axes=(1, 0)), np.tensordot(a, b, (1, 0)))
+    check(np.tensordot(ua.asarray(a), ua.asarray(b), (1, 0)), np.tensordot(a, b, (1, 0)))
 
 
 def test_matmul_right_after_the_kernels_that_make_its_operands(variant):

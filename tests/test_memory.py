@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
+from usmarray._core import _device
 from conftest import sample
 
 BIG = 1 << 23   # elements: large enough that kernels run for a noticeable time
@@ -301,6 +302,26 @@ def test_many_cycles_do_not_grow_memory(ooo_queues):
     assert s1["deferred"] <= s0["deferred"] + 16
     # 2000 cycles each touching ~500 KB: a leak of anything per cycle would show
     assert r1 - r0 < 6 << 20, f"RSS grew by {(r1 - r0) / 1e6:.1f} MB over 2000 cycles"
+
+
+def test_queues_are_released_with_their_arrays():
+    # a queue per task: usmarray's record of a queue lives as long as arrays
+    # (or Device objects) on it, and one record per queue meanwhile (arrays
+    # compare queues by it); a plain dict kept every queue alive
+    ctx, dev = ua.get_default_queue().sycl_context, ua.get_default_queue().sycl_device
+    q = dpctl.SyclQueue(ctx, dev)
+    x = ua.ones(4, sycl_queue=q)
+    y = ua.ones(4, sycl_queue=q)
+    assert x._q is y._q and float(ua.sum(x + y)) == 8
+    probe = weakref.ref(x._q)
+    del x, y
+    gc.collect()
+    assert probe() is None and q not in _device._QUEUES
+    before = len(_device._QUEUES)
+    for _ in range(200):
+        ua.asarray([1.0, 2.0], sycl_queue=dpctl.SyclQueue(ctx, dev)) + 1.0
+    gc.collect()
+    assert len(_device._QUEUES) <= before + 1
 
 
 # ------------------------------------------------------------------ ordering

@@ -89,6 +89,15 @@ def test_statistic_and_ramp_modes(variant, dt, mode, kw):
             check(got, e, True, f"{mode} {kw} {w}")
 
 
+@pytest.mark.parametrize("mode", ["mean", "median"])
+def test_statistics_of_booleans_are_their_truth(mode):
+    # NumPy casts a bool array's mean or median to bool (nonzero: True);
+    # rounding it first made 1/3 False
+    for h in (np.array([True, False, False]), np.array([True, False, True, False]),
+              np.array([[False, True], [False, False]])):
+        check(ua.pad(ua.asarray(h), 1, mode), np.pad(h, 1, mode), True, f"{mode} {h}")
+
+
 def test_empty_mode_and_zero_size():
     h = sample((3, 4), "float32")
     got = ua.pad(ua.asarray(h), ((1, 2), (0, 1)), mode="empty")

@@ -11,6 +11,7 @@ from ._core._array import empty_array, usm_ndarray
 from ._core._copy import astype, broadcast_view, check_out, copy, copy_into
 from ._core._device import coerce_usm_type, common_queue
 from ._core._layout import broadcast_shapes
+from ._core._views import normalize_axis
 from .creation import as_pair
 from .manipulation import permute_dims, reshape
 from .reduction import sum as rsum
@@ -144,11 +145,17 @@ def tensordot(x1, x2, /, *, axes=2):
         a1 = tuple(range(x1.ndim - axes, x1.ndim))
         a2 = tuple(range(axes))
     else:
-        a1, a2 = (tuple(operator.index(v) for v in ax) for ax in axes)
+        if len(axes) != 2:
+            raise ValueError("tensordot: axes must be an int or a pair of sequences of axes")
+        # (an int per side is NumPy's form of one pair)
+        a1, a2 = (tuple(operator.index(v) for v in ax) if hasattr(ax, "__len__")
+                  else (operator.index(ax),) for ax in axes)
         if len(a1) != len(a2):
             raise ValueError("tensordot: the two axes sequences differ in length")
-        a1 = tuple(v % x1.ndim for v in a1)
-        a2 = tuple(v % x2.ndim for v in a2)
+        a1 = tuple(normalize_axis(v, x1.ndim) for v in a1)   # (AxisError out of range)
+        a2 = tuple(normalize_axis(v, x2.ndim) for v in a2)
+        if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
+            raise ValueError("tensordot: repeated axis")
     for i, j in zip(a1, a2):
         if x1.shape[i] != x2.shape[j]:
             raise ValueError(f"tensordot: axis {i} of x1 ({x1.shape[i]}) and axis {j} of x2 "

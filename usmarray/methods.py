@@ -328,7 +328,10 @@ def install(namespace):
     methods.update(linear_algebra.OPERATORS)
     methods.update(__array_ufunc__=numpy_protocols.array_ufunc,
                    __array_function__=numpy_protocols.array_function,
-                   __array_namespace__=_array_namespace(namespace))
+                   __array_namespace__=_array_namespace(namespace),
+                   # above NumPy's 0: libraries that pick the array type of a
+                   # result by it (Dask's tensordot, dot) pick usm_ndarray's
+                   __array_priority__=100.0)
     methods.update((name, _delegate(name, np_func)) for name, np_func in DELEGATED.items())
     methods.update(ADAPTED)
     for name, f in methods.items():

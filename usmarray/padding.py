@@ -132,8 +132,8 @@ def _stat(x, axis, width_pair, length_pair, mode):
                       axis=axis, keepdims=True)
         else:
             s = _median(part, axis=axis, keepdims=True)
-        if x.dtype.kind in "iub" and s.dtype.kind in "fc":
-            s = ew.round(s)   # NumPy rounds (half to even) into integer arrays
+        if x.dtype.kind in "iu" and s.dtype.kind in "fc":
+            s = ew.round(s)   # NumPy rounds (half to even) into integer arrays (bools: any nonzero)
         out.append(astype(s, x.dtype, copy=False))
     return out
 

@@ -360,6 +360,9 @@ Ev radix_sort(sycl::queue &q, KernelCache &kc, const ArrayRef &sr, const ArrayRe
       // sort by every byte that varies.
       lead = top - (kLutBits - 1);
       lut.reset(allocate(q, kLutSize, KIND_SHARED));
+      // written on the host: after the block's last use (a pooled block may
+      // still be the table of a sort running on another queue or thread)
+      lut->wait();
       lp = lut->ptr;
       build_bucket_table(sample, NS, base, lead, static_cast<uint8_t *>(lut->ptr));
       bytes = 0;

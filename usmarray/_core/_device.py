@@ -8,6 +8,8 @@ for the engine, the kernel cache of its (context, device), device aspects
 and default dtypes.
 """
 
+import weakref
+
 import dpctl
 
 from . import _dtypes, _engine
@@ -59,9 +61,13 @@ class _QueueInfo:
             self.filter_string = dev.name
 
 
-_QUEUES = {}       # dpctl.SyclQueue -> _QueueInfo
+# dpctl.SyclQueue -> _QueueInfo, while an array (or Device) holds it: a
+# program that makes a queue per task lets them go (a plain dict kept every
+# queue ever used alive). Arrays compare queues by their _QueueInfo's
+# identity, which this keeps: one per queue at a time.
+_QUEUES = weakref.WeakValueDictionary()
 _KCACHES = {}      # (SyclContext, SyclDevice) -> KernelCache
-_DEVICE_QUEUES = {}  # SyclDevice -> default dpctl.SyclQueue for it
+_DEVICE_QUEUES = {}  # SyclDevice -> (default dpctl.SyclQueue for it, its _QueueInfo, kept)
 _default = None
 
 
@@ -82,15 +88,15 @@ def queue_info(q):
 
 
 def _queue_for_device(dev):
-    q = _DEVICE_QUEUES.get(dev)
-    if q is None:
+    e = _DEVICE_QUEUES.get(dev)
+    if e is None:
         try:
             ctx = dev.sycl_platform.default_context
             q = dpctl.SyclQueue(ctx, dev, property="in_order")
         except Exception:
             q = dpctl.SyclQueue(dev, property="in_order")
-        _DEVICE_QUEUES[dev] = q
-    return q
+        e = _DEVICE_QUEUES[dev] = (q, queue_info(q))
+    return e[0]
 
 
 def default_queue():
