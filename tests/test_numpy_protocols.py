@@ -477,6 +477,8 @@ CASES = {
     "nanargmax": [((_NANS,), dict(axis=0))],
     "nansum": [((_NANS,), {}), ((_NANS,), dict(axis=1))],
     "nanprod": [((_NANS,), dict(axis=0))],
+    "nancumsum": [((_NANS,), {}), ((_NANS,), dict(axis=1))],
+    "nancumprod": [((_NANS,), dict(axis=0)), ((_INTS,), {})],
     "nanmean": [((_NANS,), {}), ((_NANS,), dict(axis=1, keepdims=True))],
     "nanvar": [((_NANS,), dict(axis=1)), ((_NANS,), dict(ddof=1))],
     "nanstd": [((_NANS,), dict(axis=0))],
@@ -558,6 +560,17 @@ CASES = {
     "diagflat": [((_f((2, 2)),), {})],
     "fill_diagonal": [],   # in place: test_numpy_extras.py
     "kron": [((_f((2, 3)), _f((3, 2), seed=1)), {})],
+    "fliplr": [((_f(),), {})],
+    "flipud": [((_f(),), {}), ((_INTS,), {})],
+    "rot90": [((_f(),), {}), ((_f(),), dict(k=-1)), ((_f((2, 3, 4)),), dict(k=3, axes=(2, 0))),
+              ((_f(),), dict(k=2)), ((_f(),), dict(k=4))],
+    "vdot": [((_f(), _f(seed=1)), {}), ((_f(dt=np.complex64), _f(dt=np.complex64, seed=1)), {})],
+    "cross": [((_f((4, 3)), _f((4, 3), seed=1)), {}), ((_f((3, 5)), _f((5, 3), seed=1)),
+                                                       dict(axisa=0, axisc=0))],
+    "partition": [((_f(),), dict(kth=2)), ((_f(),), dict(kth=(0, 1)))],
+    "argpartition": [((_f(),), dict(kth=2))],
+    # (a tuple of keys: NumPy dispatches on a tuple's items, not a list's)
+    "lexsort": [(((_INTS % 2, _INTS),), {}), ((np.stack([_f((6,)) > 0.5, _f((6,), seed=3)]),), {})],
     "diag_indices_from": [((_f((3, 3)),), {})],
     "tril_indices_from": [((_f((3, 4)),), dict(k=1))],
     "triu_indices_from": [((_f((3, 4)),), {})],
@@ -620,7 +633,14 @@ def _unique_sorted(got, expected, name):
 
 
 # how a result is compared, where not by `same`
+def _partitioned(got, expected, name):
+    # NumPy's order within the parts is its introselect's: the rows hold the
+    # same elements (the partition property: test_partition_argpartition)
+    np.testing.assert_array_equal(np.sort(ua.asnumpy(got), -1), np.sort(expected, -1))
+
+
 COMPARE = {
+    "partition": _partitioned, "argpartition": _partitioned,
     "unique_values": lambda g, e, n: np.testing.assert_array_equal(np.sort(ua.asnumpy(g)),
                                                                    np.sort(e)),
     "unique_counts": _unique_sorted, "unique_inverse": _unique_sorted,
@@ -639,8 +659,8 @@ def _np_name(f):
 def _to_device(v):
     if isinstance(v, np.ndarray):
         return ua.asarray(v)
-    if isinstance(v, list):
-        return [_to_device(w) for w in v]
+    if isinstance(v, (list, tuple)):
+        return type(v)(_to_device(w) for w in v)
     return v
 
 
@@ -741,6 +761,39 @@ def test_take_modes_are_numpys(mode):
     assert np.take(x, ua.asarray([1, 13]), mode=mode if mode != "raise" else "wrap", out=out) is out
 
 
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_partition_argpartition(axis):
+    # the element at kth is the sorted one, smaller ones before, larger after
+    h = sample((6, 7), np.float32)
+    x = ua.asarray(h)
+    n = h.shape[axis]
+    for kth in (0, 3, -1, (1, 4)):
+        p = ua.asnumpy(np.partition(x, kth, axis=axis))
+        i = np.argpartition(x, kth, axis=axis)
+        v = np.take_along_axis(h, ua.asnumpy(i), axis=axis)
+        s = np.sort(h, axis=axis)
+        for got in (p, v):
+            for k in (kth if isinstance(kth, tuple) else (kth,)):
+                k %= n
+                at = np.take(got, [k], axis=axis)
+                np.testing.assert_array_equal(at, np.take(s, [k], axis=axis))
+                assert (np.take(got, range(k), axis=axis) <= at).all()
+                assert (np.take(got, range(k, n), axis=axis) >= at).all()
+    for bad in (7, -8, (1, 9)):
+        with pytest.raises(ValueError):
+            np.partition(ua.asarray(h[0]), bad)
+
+
+def test_lexsort_keys():
+    rng = np.random.default_rng(2)
+    a, b = rng.integers(0, 3, (4, 9)), rng.integers(0, 4, (4, 9))
+    for axis in (-1, 0):
+        check(ua.lexsort([ua.asarray(a), ua.asarray(b)], axis=axis), np.lexsort([a, b], axis=axis))
+    check(ua.lexsort(ua.asarray(np.stack([a[0], b[0]]))), np.lexsort(np.stack([a[0], b[0]])))
+    with pytest.raises(ValueError):
+        ua.lexsort([ua.asarray(a), ua.asarray(b[:2])])
+
+
 def test_linalg_factorisations():
     a = _spd()
     x = ua.asarray(a)
@@ -829,7 +882,7 @@ def test_unsupported_arguments(call, word):
 
 
 @pytest.mark.parametrize("func", [np.trapezoid, np.unwrap, np.ediff1d, np.convolve,
-                                  np.nancumsum, np.vander, np.gradient, np.correlate,
+                                  np.vander, np.gradient, np.correlate,
                                   np.fft.hfftn if hasattr(np.fft, "hfftn") else np.polyval])
 def test_unmapped_function_raises(func):
     x = ua.asarray(_f((4,)))

@@ -51,9 +51,9 @@ from .reduction import (sum, prod, max, min, all, any, mean, var, std, cumulativ
 from .special_reductions import logsumexp, reduce_hypot
 from .searching import (where, argmax, argmin, count_nonzero, nonzero, searchsorted, argwhere,
                         flatnonzero)
-from .sorting import sort, argsort, top_k
+from .sorting import sort, argsort, top_k, partition, argpartition, lexsort
 from .sets import unique_values, unique_counts, unique_inverse, unique_all, isin
-from .linear_algebra import matmul, vecdot, tensordot, inner
+from .linear_algebra import matmul, vecdot, tensordot, inner, vdot
 from . import linalg
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, swapaxes, flip, moveaxis,
@@ -63,7 +63,7 @@ from .comparison import allclose, isclose, array_equal
 from .statistics import (median, quantile, percentile, nanmedian, nanquantile, nanpercentile,
                          average, ptp, cov, corrcoef)
 from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod, nanmean,
-                           nanvar, nanstd)
+                           nanvar, nanstd, nancumsum, nancumprod)
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
                        split, array_split, hsplit, vsplit, dsplit, append)
 from . import fft, utils
@@ -71,7 +71,7 @@ from .type_checks import (iscomplexobj, isrealobj, iscomplex, isreal, real_if_cl
                           get_array_module)
 from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, diag_indices_from,
                        tri, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
-                       kron)
+                       kron, fliplr, flipud, rot90)
 from .sequences import logspace, geomspace
 from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
 from .padding import pad

@@ -16,7 +16,7 @@ from .creation import as_pair
 from .manipulation import permute_dims, reshape
 from .reduction import sum as rsum
 
-__all__ = ["matmul", "vecdot", "tensordot", "inner"]
+__all__ = ["matmul", "vecdot", "tensordot", "inner", "vdot"]
 
 _kernels.register_family(_kernels.Family(
     ("matmul_tiled",), "matmul.cpp", lambda a: a[0],
@@ -222,3 +222,13 @@ def _imatmul_op(self, other):
 
 # ``@``, bound onto usm_ndarray by usmarray.methods.install
 OPERATORS = {"__matmul__": _matmul_op, "__rmatmul__": _rmatmul_op, "__imatmul__": _imatmul_op}
+
+
+def vdot(a, b, /):
+    """The dot product of the flattened arrays, the first conjugated, as
+    ``numpy.vdot``: a 0-d array."""
+    _operands("vdot", a, b)
+    if a.size != b.size:
+        raise ValueError(f"vdot: the arrays have {a.size} and {b.size} elements")
+    return vecdot(reshape(a, (-1,)), reshape(b, (-1,)))
+

@@ -21,11 +21,12 @@ from ._core._device import resolve_queue
 from ._core._scalars import as_scalar, fill, scalar_bytes
 from ._core._views import check_array, expand_dims, reshape
 from .creation import arange, asarray, eye, full, ones, tril
+from .manipulation import flip, permute_dims
 from .searching import nonzero
 
 __all__ = ["identity", "diag", "diagflat", "fill_diagonal", "diag_indices", "diag_indices_from",
            "tri", "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from",
-           "kron"]
+           "kron", "fliplr", "flipud", "rot90"]
 
 
 def identity(n, dtype=None, *, device=None, usm_type="device", sycl_queue=None):
@@ -379,3 +380,55 @@ def kron(a, b):
     a2 = expand_dims(a2, axis=tuple(range(1, 2 * nd, 2)))
     b2 = expand_dims(b2, axis=tuple(range(0, 2 * nd, 2)))
     return reshape(ew.multiply(a2, b2), tuple(p * q for p, q in zip(as_, bs)))
+
+
+def fliplr(m):
+    """`m` with its columns (axis 1) reversed, as ``numpy.fliplr`` (a view)."""
+    check_array(m, "fliplr")
+    if m.ndim < 2:
+        raise ValueError("fliplr: input must be >= 2-d")
+    return flip(m, axis=1)
+
+
+def flipud(m):
+    """`m` with its rows (axis 0) reversed, as ``numpy.flipud`` (a view)."""
+    check_array(m, "flipud")
+    if m.ndim < 1:
+        raise ValueError("flipud: input must be >= 1-d")
+    return flip(m, axis=0)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """`m` rotated by 90 degrees `k` times in the plane of `axes`, from the
+    first towards the second, as ``numpy.rot90`` (a view).
+
+    Parameters
+    ----------
+    m : usm_ndarray
+        At least 2-d.
+    k : int
+        Number of rotations (negative: the other way).
+    axes : pair of ints
+        The plane, two different axes.
+    """
+    check_array(m, "rot90")
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("rot90: len(axes) must be 2")
+    k = operator.index(k) % 4
+    nd = m.ndim
+    a0, a1 = axes
+    if a0 == a1 or abs(a0 - a1) == nd:
+        raise ValueError("rot90: axes must be different")
+    if not (-nd <= a0 < nd and -nd <= a1 < nd):
+        raise ValueError(f"rot90: axes={axes} out of range for an array of {nd} dimensions")
+    if k == 0:
+        return m[...]
+    if k == 2:
+        return flip(flip(m, axis=a0), axis=a1)
+    perm = list(range(nd))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return permute_dims(flip(m, axis=a1), tuple(perm))
+    return flip(permute_dims(m, tuple(perm)), axis=a1)
+

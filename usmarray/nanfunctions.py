@@ -9,12 +9,12 @@ for ``nanargmin``/``nanargmax``'s all-NaN check, which NumPy raises on.
 
 from . import elementwise as ew, reduction, searching
 from ._core import _copy, _dtypes
-from ._core._views import check_array
+from ._core._views import check_array, reshape
 from ._core._reduce import nan_reduce
 from ._core._kernels import compiled_together
 
 __all__ = ["nanmin", "nanmax", "nanargmin", "nanargmax", "nansum", "nanprod", "nanmean", "nanvar",
-           "nanstd"]
+           "nanstd", "nancumsum", "nancumprod"]
 
 
 def _nan_extreme(name, a, axis, keepdims):
@@ -300,3 +300,25 @@ def nanstd(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
 
 
 # ------------------------------------------------------------------ statistics
+
+
+def _nan_cumulative(name, scan, neutral, a, axis, dtype):
+    check_array(a, name)
+    if a.dtype.kind in "fc":
+        a = searching.where(ew.isnan(a), neutral, a)
+    if axis is None:   # NumPy's: the flattened array
+        a, axis = reshape(a, (-1,)), 0
+    return scan(a, axis=axis, dtype=dtype)
+
+
+def nancumsum(a, axis=None, dtype=None):
+    """Cumulative sum along `axis` (None: of the flattened array) with NaNs
+    taken as zero, as ``numpy.nancumsum``."""
+    return _nan_cumulative("nancumsum", reduction.cumulative_sum, 0, a, axis, dtype)
+
+
+def nancumprod(a, axis=None, dtype=None):
+    """Cumulative product along `axis` (None: of the flattened array) with
+    NaNs taken as one, as ``numpy.nancumprod``."""
+    return _nan_cumulative("nancumprod", reduction.cumulative_prod, 1, a, axis, dtype)
+

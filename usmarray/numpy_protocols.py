@@ -588,6 +588,21 @@ def _unique(args):
     return (tuple(parts),)
 
 
+def _cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """np.cross of 3-vectors (NumPy 2 deprecates 2-vectors: refused) along
+    `axisa` of a and `axisb` of b into `axisc` (all `axis` when given)."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    if not (isinstance(a, usm_ndarray) and isinstance(b, usm_ndarray)):
+        raise TypeError("numpy.cross: expected two usm_ndarrays")
+    x1, x2 = manipulation.moveaxis(a, axisa, -1), manipulation.moveaxis(b, axisb, -1)
+    if x1.shape[-1] != 3 or x2.shape[-1] != 3:
+        raise ValueError("numpy.cross: incompatible dimensions for cross product (usmarray "
+                         "takes vectors of 3 elements)")
+    r = linalg.cross(x1, x2, axis=-1)
+    return manipulation.moveaxis(r, -1, axisc)
+
+
 def _outer(args):
     """np.outer flattens its inputs (linalg.outer takes vectors only)."""
     a, b = (manipulation.reshape(v, (-1,)) if isinstance(v, usm_ndarray) else v
@@ -791,7 +806,8 @@ SAME_NAME = (
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
     "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
-    "result_type argwhere flatnonzero inner "
+    "result_type argwhere flatnonzero inner vdot fliplr flipud rot90 partition argpartition "
+    "lexsort "
     # NumPy's functions beyond the array API, written with NumPy's signatures
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
@@ -821,6 +837,7 @@ ADAPTED = {
     "unique": (sets.unique_all, _unique, None),
     "dot": (linear_algebra.matmul, _dot, None),
     "outer": (linalg.outer, _outer, None),
+    "cross": (_cross, None, None),
     "angle": (elementwise.angle, _angle, None),
     "linalg.svd": (linalg.svd, _svd, None),
     "linalg.norm": (_norm, None, None),

@@ -14,7 +14,7 @@ from ._core._kernels import compiled_together
 from ._core._views import normalize_axis
 from .manipulation import moveaxis, reshape
 
-__all__ = ["sort", "argsort", "top_k", "TopKResult"]
+__all__ = ["sort", "argsort", "top_k", "TopKResult", "partition", "argpartition", "lexsort"]
 
 
 _NET_TYPES = ("u1", "u2", "u4", "u8")
@@ -154,6 +154,68 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
     as for `sort`."""
     _check_kind(kind)
     return _sorted("argsort", x, axis, descending, True)
+
+
+def _kth(name, x, kth, axis):
+    """Check NumPy's `kth` (an int or a sequence of them, within the axis)."""
+    if x.ndim == 0:
+        raise ValueError(f"{name}: a 0-d array cannot be partitioned")
+    n = x.shape[normalize_axis(axis, x.ndim)]
+    for k in (kth if isinstance(kth, (tuple, list)) else (kth,)):
+        k = operator.index(k)
+        if not -n <= k < n:
+            raise ValueError(f"{name}: kth(={k}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1):
+    """`a` rearranged along `axis` so that the element at each `kth` position
+    is the one a sort puts there, the smaller ones before it and the larger
+    after, as ``numpy.partition``. usmarray sorts (a sort is a partition for
+    every kth: the same guarantee, and NumPy leaves the order within the
+    parts unspecified)."""
+    if not isinstance(a, usm_ndarray):
+        raise TypeError(f"partition: expected a usm_ndarray, got {type(a).__name__}")
+    _kth("partition", a, kth, axis)
+    return sort(a, axis=axis)
+
+
+def argpartition(a, kth, axis=-1):
+    """Indices that partition `a` (``numpy.argpartition``): those that sort it."""
+    if not isinstance(a, usm_ndarray):
+        raise TypeError(f"argpartition: expected a usm_ndarray, got {type(a).__name__}")
+    _kth("argpartition", a, kth, axis)
+    return argsort(a, axis=axis)
+
+
+def lexsort(keys, axis=-1):
+    """Indices that sort by several keys, the last the primary one, as
+    ``numpy.lexsort``: stable sorts from the first key to the last.
+
+    Parameters
+    ----------
+    keys : sequence of usm_ndarray, or usm_ndarray
+        Keys of one shape (an array: its rows along the first axis).
+    axis : int
+        The axis to sort along.
+    """
+    if isinstance(keys, usm_ndarray):
+        if keys.ndim == 0:
+            raise TypeError("lexsort: need a sequence of keys with at least one element")
+        keys = [keys[i] for i in range(keys.shape[0])]
+    keys = list(keys)
+    if not keys or not all(isinstance(k, usm_ndarray) for k in keys):
+        raise TypeError("lexsort: keys must be a non-empty sequence of usm_ndarrays")
+    shape = keys[0].shape
+    if any(k.shape != shape for k in keys):
+        raise ValueError("lexsort: all keys need to be the same shape")
+    if not shape:
+        return argsort(keys[0])
+    a = normalize_axis(axis, len(shape))
+    idx = argsort(keys[0], axis=a)
+    for k in keys[1:]:
+        # a stable sort by the next key of what the previous ones ordered
+        idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=a), axis=a), axis=a)
+    return idx
 
 
 TopKResult = namedtuple("TopKResult", ["values", "indices"])
