@@ -561,6 +561,10 @@ CASES = {
     "fill_diagonal": [],   # in place: test_numpy_extras.py
     "kron": [((_f((2, 3)), _f((3, 2), seed=1)), {})],
     "fliplr": [((_f(),), {})],
+    "vander": [((_f((4,)),), {}), ((_INTS[:5],), dict(N=3, increasing=True)), ((_f((3,)),), dict(N=0))],
+    "ediff1d": [((_f(),), {}), ((_INTS,), dict(to_begin=-1, to_end=np.array([7, 8])))],
+    "trapezoid": [((_f(),), {}), ((_f(),), dict(dx=0.5, axis=0)),
+                  ((_f(),), dict(x=np.array([0.0, 0.5, 2.0, 2.5]))), ((_INTS,), {})],
     "flipud": [((_f(),), {}), ((_INTS,), {})],
     "rot90": [((_f(),), {}), ((_f(),), dict(k=-1)), ((_f((2, 3, 4)),), dict(k=3, axes=(2, 0))),
               ((_f(),), dict(k=2)), ((_f(),), dict(k=4))],
@@ -641,6 +645,10 @@ def _partitioned(got, expected, name):
 
 COMPARE = {
     "partition": _partitioned, "argpartition": _partitioned,
+    # (a sum in another order, and vander's products by a scan)
+    "trapezoid": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-6),
+    "vander": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-6) or
+    (g.dtype == e.dtype and g.flags.c_contiguous) or pytest.fail(f"{n}: {g.dtype}"),
     "unique_values": lambda g, e, n: np.testing.assert_array_equal(np.sort(ua.asnumpy(g)),
                                                                    np.sort(e)),
     "unique_counts": _unique_sorted, "unique_inverse": _unique_sorted,
@@ -794,6 +802,25 @@ def test_lexsort_keys():
         ua.lexsort([ua.asarray(a), ua.asarray(b[:2])])
 
 
+def test_ediff1d_trapezoid_vander_edges():
+    x = ua.asarray(_INTS)
+    with pytest.raises(TypeError):   # to_begin must cast to ints within its kind
+        ua.ediff1d(x, to_begin=0.5)
+    with pytest.raises(TypeError):
+        ua.ediff1d(ua.asarray([True, False]))
+    h = _f((3, 4))
+    xs = np.cumsum(_f((3, 4), seed=2) ** 2, axis=1)   # sample points per row
+    np.testing.assert_allclose(ua.asnumpy(ua.trapezoid(ua.asarray(h), ua.asarray(xs))),
+                               np.trapezoid(h, xs), rtol=1e-6)
+    with pytest.raises(ValueError):
+        ua.trapezoid(ua.asarray(h), axis=2)
+    with pytest.raises(ValueError):
+        ua.vander(ua.asarray(h))
+    with pytest.raises(ValueError):
+        ua.vander(x, N=-1)
+    check(ua.vander(x, 4), np.vander(_INTS, 4))
+
+
 def test_linalg_factorisations():
     a = _spd()
     x = ua.asarray(a)
@@ -881,8 +908,7 @@ def test_unsupported_arguments(call, word):
         call(x)
 
 
-@pytest.mark.parametrize("func", [np.trapezoid, np.unwrap, np.ediff1d, np.convolve,
-                                  np.vander, np.gradient, np.correlate,
+@pytest.mark.parametrize("func", [np.unwrap, np.convolve, np.gradient, np.correlate,
                                   np.fft.hfftn if hasattr(np.fft, "hfftn") else np.polyval])
 def test_unmapped_function_raises(func):
     x = ua.asarray(_f((4,)))

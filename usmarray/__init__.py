@@ -57,11 +57,12 @@ from .linear_algebra import matmul, vecdot, tensordot, inner, vdot
 from . import linalg
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, swapaxes, flip, moveaxis,
-                           matrix_transpose, unstack, concat, stack, roll, repeat, tile, diff)
+                           matrix_transpose, unstack, concat, stack, roll, repeat, tile, diff,
+                           ediff1d)
 from .indexing import take, take_along_axis, put, put_along_axis, place, extract
 from .comparison import allclose, isclose, array_equal
 from .statistics import (median, quantile, percentile, nanmedian, nanquantile, nanpercentile,
-                         average, ptp, cov, corrcoef)
+                         average, ptp, cov, corrcoef, trapezoid)
 from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod, nanmean,
                            nanvar, nanstd, nancumsum, nancumprod)
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
@@ -71,7 +72,7 @@ from .type_checks import (iscomplexobj, isrealobj, iscomplex, isreal, real_if_cl
                           get_array_module)
 from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, diag_indices_from,
                        tri, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
-                       kron, fliplr, flipud, rot90)
+                       kron, fliplr, flipud, rot90, vander)
 from .sequences import logspace, geomspace
 from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
 from .padding import pad

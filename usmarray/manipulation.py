@@ -8,7 +8,7 @@ import numpy as np
 
 from . import elementwise as ew
 from ._core._array import empty_array, usm_ndarray, view
-from ._core._copy import asnumpy, copy_into
+from ._core._copy import asnumpy, astype, copy_into
 from ._core._device import common_queue, coerce_usm_type
 from ._core._dtypes import result_type
 from ._core._indexing import take
@@ -20,7 +20,7 @@ from .creation import asarray
 
 __all__ = ["reshape", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "permute_dims",
            "expand_dims", "squeeze", "swapaxes", "flip", "moveaxis", "matrix_transpose", "unstack", "concat",
-           "stack", "roll", "repeat", "tile", "diff"]
+           "stack", "roll", "repeat", "tile", "diff", "ediff1d"]
 
 
 def broadcast_arrays(*arrays):
@@ -230,3 +230,22 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
         hi = (slice(None),) * a0 + (slice(1, m),)
         x = op(x[hi], x[lo])
     return x
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Differences of the flattened `ary`, with `to_begin` and `to_end`
+    (flattened, cast to ary's dtype within its kind) before and after, as
+    ``numpy.ediff1d``."""
+    _check(ary)
+    if ary._dtype.kind == "b":
+        raise TypeError("ediff1d: boolean subtract is not supported (NumPy's error)")
+    parts = []
+    for v in (to_begin, diff(reshape(ary, (-1,))), to_end):
+        if v is None:
+            continue
+        v = v if isinstance(v, usm_ndarray) else asarray(v, sycl_queue=ary.sycl_queue)
+        if not np.can_cast(v.dtype, ary.dtype, "same_kind"):
+            raise TypeError(f"ediff1d: dtype of to_begin/to_end ({v.dtype}) must be compatible "
+                            f"with the input's ({ary.dtype}) under the 'same_kind' rule")
+        parts.append(astype(reshape(v, (-1,)), ary.dtype, copy=False))
+    return parts[0] if len(parts) == 1 else concat(parts)

@@ -22,11 +22,12 @@ from ._core._scalars import as_scalar, fill, scalar_bytes
 from ._core._views import check_array, expand_dims, reshape
 from .creation import arange, asarray, eye, full, ones, tril
 from .manipulation import flip, permute_dims
+from .reduction import cumulative_prod
 from .searching import nonzero
 
 __all__ = ["identity", "diag", "diagflat", "fill_diagonal", "diag_indices", "diag_indices_from",
            "tri", "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from",
-           "kron", "fliplr", "flipud", "rot90"]
+           "kron", "fliplr", "flipud", "rot90", "vander"]
 
 
 def identity(n, dtype=None, *, device=None, usm_type="device", sycl_queue=None):
@@ -431,4 +432,27 @@ def rot90(m, k=1, axes=(0, 1)):
     if k == 1:
         return permute_dims(flip(m, axis=a1), tuple(perm))
     return flip(permute_dims(m, tuple(perm)), axis=a1)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the 1-d `x`: columns x**(N-1), ..., x, 1
+    (reversed when `increasing`), as ``numpy.vander``, built by a cumulative
+    product along the rows as NumPy builds it, in NumPy's dtype.
+    """
+    check_array(x, "vander")
+    if x.ndim != 1:
+        raise ValueError("vander: x must be a one-dimensional array or sequence")
+    n = x.shape[0] if N is None else operator.index(N)
+    if n < 0:
+        raise ValueError(f"vander: N must be non-negative, got {n}")
+    # NumPy's dtype: promote_types(x.dtype, int) (float32 -> float64, uint64 -> float64)
+    dt = _dtypes.device_dtype(_dtypes.to_dtype(np.promote_types(x.dtype, np.int64)), x._q)
+    m = empty_array((x.shape[0], n), dt, x._q, x._alloc.kind)
+    t = m if increasing else flip(m, axis=1)   # (filled through; m stays C-contiguous)
+    if n and x.shape[0]:
+        t[:, 0] = 1
+        if n > 1:
+            t[:, 1:] = expand_dims(astype(x, dt, copy=False), axis=-1)
+            t[:, 1:] = cumulative_prod(t[:, 1:], axis=1)
+    return m
 

@@ -807,7 +807,7 @@ SAME_NAME = (
     "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
     "result_type argwhere flatnonzero inner vdot fliplr flipud rot90 partition argpartition "
-    "lexsort "
+    "lexsort vander ediff1d "
     # NumPy's functions beyond the array API, written with NumPy's signatures
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
