@@ -563,6 +563,13 @@ CASES = {
     "fliplr": [((_f(),), {})],
     "vander": [((_f((4,)),), {}), ((_INTS[:5],), dict(N=3, increasing=True)), ((_f((3,)),), dict(N=0))],
     "ediff1d": [((_f(),), {}), ((_INTS,), dict(to_begin=-1, to_end=np.array([7, 8])))],
+    "gradient": [((_f(),), {}), ((_f(),), dict(axis=1, edge_order=2)), ((_f(), 0.5, 2.0), {}),
+                 ((_f(), np.array([0.0, 0.5, 2.0]), np.array([1.0, 1.5, 3.0, 3.2])),
+                  dict(edge_order=2)), ((_INTS,), {})],
+    "unwrap": [((np.array([0.0, 3.0, 6.5, 0.2, -3.1, 3.0, 9.5]),), {}),
+               ((np.array([[0.0, 350.0, 10.0], [5.0, 190.0, 20.0]]),), dict(period=360.0)),
+               ((np.array([0.0, 4.0, 8.0, 1.0]),), dict(discont=5.0))],
+    "polyval": [((np.array([3.0, -1.0, 2.0]), _f()), {}), ((np.array([1, 2, 3]), _INTS), {})],
     "trapezoid": [((_f(),), {}), ((_f(),), dict(dx=0.5, axis=0)),
                   ((_f(),), dict(x=np.array([0.0, 0.5, 2.0, 2.5]))), ((_INTS,), {})],
     "flipud": [((_f(),), {}), ((_INTS,), {})],
@@ -647,6 +654,8 @@ COMPARE = {
     "partition": _partitioned, "argpartition": _partitioned,
     # (a sum in another order, and vander's products by a scan)
     "trapezoid": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-6),
+    "gradient": lambda g, e, n: [np.testing.assert_allclose(ua.asnumpy(a), b, rtol=1e-6, atol=1e-6)
+                                 for a, b in (zip(g, e) if isinstance(e, tuple) else [(g, e)])],
     "vander": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-6) or
     (g.dtype == e.dtype and g.flags.c_contiguous) or pytest.fail(f"{n}: {g.dtype}"),
     "unique_values": lambda g, e, n: np.testing.assert_array_equal(np.sort(ua.asnumpy(g)),
@@ -908,11 +917,11 @@ def test_unsupported_arguments(call, word):
         call(x)
 
 
-@pytest.mark.parametrize("func", [np.unwrap, np.convolve, np.gradient, np.correlate,
-                                  np.fft.hfftn if hasattr(np.fft, "hfftn") else np.polyval])
+@pytest.mark.parametrize("func", [np.convolve, np.correlate, np.poly, np.roots,
+                                  np.fft.hfftn if hasattr(np.fft, "hfftn") else np.polyder])
 def test_unmapped_function_raises(func):
     x = ua.asarray(_f((4,)))
-    args = {np.convolve: (x, x), np.correlate: (x, x), np.polyval: (x, x)}.get(func, (x,))
+    args = {np.convolve: (x, x), np.correlate: (x, x)}.get(func, (x,))
     with pytest.raises(TypeError, match=f"{func.__module__}.{func.__name__}.*no usmarray"):
         func(*args)
 

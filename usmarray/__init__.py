@@ -62,7 +62,7 @@ from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_sh
 from .indexing import take, take_along_axis, put, put_along_axis, place, extract
 from .comparison import allclose, isclose, array_equal
 from .statistics import (median, quantile, percentile, nanmedian, nanquantile, nanpercentile,
-                         average, ptp, cov, corrcoef, trapezoid)
+                         average, ptp, cov, corrcoef)
 from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod, nanmean,
                            nanvar, nanstd, nancumsum, nancumprod)
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
@@ -74,6 +74,7 @@ from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, di
                        tri, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
                        kron, fliplr, flipud, rot90, vander)
 from .sequences import logspace, geomspace
+from .calculus import gradient, trapezoid, unwrap, polyval
 from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
 from .padding import pad
 from .binning import bincount, digitize, interp

@@ -40,9 +40,9 @@ import sys
 
 import numpy as np
 
-from . import (comparison, contractions, creation, elementwise, fft, indexing, io, linalg,
-               linear_algebra, manipulation, matrices, nanfunctions, padding, reduction, searching,
-               sets, sorting, stacking, statistics)
+from . import (calculus, comparison, contractions, creation, elementwise, fft, indexing, io,
+               linalg, linear_algebra, manipulation, matrices, nanfunctions, padding, reduction,
+               searching, sets, sorting, stacking, statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
 from ._core._layout import broadcast_shapes
@@ -813,7 +813,7 @@ SAME_NAME = (
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
     "delete insert unravel_index ravel_multi_index ix_ histogram histogram_bin_edges "
     "histogram2d histogramdd bincount digitize interp einsum_path save"
-).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__
+).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__ + calculus.__all__
              + ["isclose", "array_equal"])
 
 # NumPy name -> usmarray name

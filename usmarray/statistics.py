@@ -25,7 +25,7 @@ from .indexing import take, take_along_axis
 from .stacking import atleast_2d
 
 __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
-           "average", "ptp", "cov", "corrcoef", "trapezoid"]
+           "average", "ptp", "cov", "corrcoef"]
 
 
 def _float_dtype(qi, *dtypes):
@@ -549,35 +549,3 @@ def _diagonal(c):
     idx = creation.arange(0, n * n, n + 1, dtype=_dtypes.int64,
                           sycl_queue=c.sycl_queue)
     return take(manipulation.reshape(c, (-1,)), idx)
-
-
-def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """The integral of `y` along `axis` by the trapezoidal rule, as
-    ``numpy.trapezoid``: sample points `x` (1-d along the axis, or of y's
-    shape), else a spacing `dx`.
-
-    Returns
-    -------
-    usm_ndarray
-        y's shape without `axis` (a 0-d array for 1-d `y`), floating point.
-    """
-    check_array(y, "trapezoid")
-    nd = y.ndim
-    if nd == 0:
-        raise ValueError("trapezoid: y must be at least 1-d")
-    a = operator.index(axis) % nd if -nd <= operator.index(axis) < nd else None
-    if a is None:
-        raise ValueError(f"trapezoid: axis {axis} is out of bounds for {nd} dimensions")
-    if x is None:
-        d = dx
-    else:
-        x = x if isinstance(x, usm_ndarray) else creation.asarray(x, sycl_queue=y.sycl_queue)
-        if x.ndim == 1:
-            d = manipulation.diff(x)
-            d = manipulation.reshape(d, tuple(d.shape[0] if i == a else 1 for i in range(nd)))
-        else:
-            d = manipulation.diff(x, axis=a)
-    hi = y[(slice(None),) * a + (slice(1, None),)]
-    lo = y[(slice(None),) * a + (slice(None, -1),)]
-    return reduction.sum(ew.divide(ew.multiply(d, ew.add(hi, lo)), 2.0), axis=a)
-
