@@ -81,6 +81,25 @@ def test_elementwise_outputs(variant):
     xa = ua.asarray(x)
     _add(xa, xa, xa)
     check(xa, x + x)
+    # an operation that reads its outputs (y += x): CuPy's references to the
+    # given arrays (the vector-block kernel's outputs started uninitialised)
+    acc = ua.ElementwiseKernel("T x", "T y", "y += x", "uk_acc")
+    twice = ua.ElementwiseKernel("T x", "T y", "y = y * 2 + x", "uk_twice")
+    for dt in (np.float32, np.int64, np.int8):
+        h = np.full(1000, 10, dt)
+        yy = ua.asarray(h)
+        acc(ua.asarray(np.ones(1000, dt)), yy)
+        check(yy, h + 1)
+        twice(ua.asarray(np.ones(1000, dt)), yy)
+        check(yy, (h + 1) * 2 + 1)
+    # inputs are values, also when an output is the same memory (k(a, a))
+    zadd = ua.ElementwiseKernel("T x", "T y", "y = 0; y += x", "uk_zadd")
+    two = ua.ElementwiseKernel("T x, T w", "T y", "y = x * 2; y = y + x + w", "uk_self")
+    a = ua.asarray(np.arange(1, 1001, dtype=np.float32))
+    zadd(a, a)
+    check(a, np.arange(1, 1001, dtype=np.float32))
+    two(a, 1, a)
+    check(a, np.arange(1, 1001, dtype=np.float32) * 3 + 1)
     # several outputs
     k = ua.ElementwiseKernel("T x", "T s, T d", "s = x + x; d = x - 1", "uk_two")
     s, d = k(ua.asarray(x))
@@ -389,6 +408,22 @@ def test_raw_kernel_and_module():
     out = ua.empty((10, 6), dtype=ua.float64)
     t((6, 10), (3, 2), (ua.asarray(m), out, 6, 10))
     check(out, m.T)
+
+
+def test_raw_module_missing_name_and_launch_dimensions():
+    code = ("USM_KERNEL(1) void scale(const float *x, float *y, long n, float w) {\n"
+            "  const long i = usmk::linear_id();\n  if (i < n) y[i] = w * x[i];\n}\n")
+    m = ua.RawModule(code=code)
+    f = m.get_function("scale")
+    x, y = ua.arange(8, dtype=ua.float32), ua.zeros(8, dtype=ua.float32)
+    f((8,), (4,), (x, y, 8, np.float32(2)))
+    check(y, np.arange(8, dtype=np.float32) * 2)
+    with pytest.raises(ValueError):   # at once, as CuPy (it broke the module's kernels)
+        m.get_function("nope")
+    f((8,), (4,), (x, y, 8, np.float32(3)))
+    check(y, np.arange(8, dtype=np.float32) * 3)
+    with pytest.raises(ValueError, match="1-dimensional"):   # USM_KERNEL(1) launched in 2-D
+        f((8, 2), (4, 2), (x, y, 8, np.float32(2)))
 
 
 def test_raw_kernel_errors():

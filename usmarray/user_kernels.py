@@ -493,7 +493,8 @@ class ElementwiseKernel:
                 j = len(it_names)
                 it_names.append((p.name, ct, is_in))
                 targs.append(f"class A{j}")
-                args.append(f"{'const ' if is_in else ''}A{j} &{p.name}")
+                # inputs by value: an output may be the same memory (k(a, a))
+                args.append(f"const A{j} {p.name}" if is_in else f"A{j} &{p.name}")
                 call_contig.append(f"p{j}[i]")
                 call_strided.append(f"p{j}[off[{j}]]")
                 call_vec.append((f"usmk::load_raw<{ct}, L>(p{j} + i)" if plain else
@@ -533,11 +534,21 @@ class ElementwiseKernel:
         arguments, comparisons or control flow. (It may still not compile:
         then the kernel runs without it, NoVec.)"""
         arrays = [d for d, s in zip(dts, scalar) if not s]
-        return (not self._uses_index and len(set(arrays)) == 1
+        return (not self._uses_index and len(set(arrays)) == 1 and not self._reads_outputs()
                 and arrays[0].name in self._VEC_TYPES
                 and not NOT_VEC.search(self.operation + self.preamble)
                 and vector_safe(arrays[0], [d for d, s in zip(dts, scalar) if s],
                                 self.operation + self.preamble))
+
+    def _reads_outputs(self):
+        """Whether the operation reads an output (``y += x``, ``y = y * 2``):
+        the vector-block kernel's outputs start uninitialised, so only an
+        operation that assigns them with ``=`` and never reads them may use it."""
+        for p in self.out_params:
+            for m in re.finditer(rf"\b{re.escape(p.name)}\b", self.operation):
+                if not re.match(r"\s*=(?!=)", self.operation[m.end():]):
+                    return True
+        return False
 
     def _kernel(self, dts_in, dts_out, scalar, offsets, types):
         """(prefix, source text, whether it has a vector-block kernel)."""
@@ -772,6 +783,7 @@ class RawKernel:
         if not isinstance(code, str):
             raise TypeError("RawKernel: code must be a string of C++")
         self.code, self.name = code, name
+        self._dims = _declared_dims(code, name)
         self._module = _module or RawModule(code=code, options=options, _names=(name,))
 
     def __call__(self, global_size=None, local_size=None, args=None, *, grid=None, block=None,
@@ -799,6 +811,9 @@ class RawKernel:
         elif any(g % b for g, b in zip(glob, loc)):
             raise ValueError(f"RawKernel: the global size {glob} is not a multiple of the local "
                              f"size {loc} (CuPy's grid and block: grid=, block=)")
+        if self._dims is not None and self._dims != len(glob):
+            raise ValueError(f"RawKernel: {self.name} is declared over a {self._dims}-dimensional "
+                             f"nd-range, launched over {len(glob)} dimensions")
         if shared_mem:
             raise ValueError("RawKernel: shared_mem is not supported (declare local memory "
                              "with syclexp::work_group_static)")
@@ -832,6 +847,14 @@ class RawKernel:
                                 {"code": self.code}) from None
 
 
+def _declared_dims(code, name):
+    """The d of the ``USM_KERNEL(d)`` (or ``nd_range_kernel<d>``) declaring
+    kernel `name` in `code`, or None when the source does not say."""
+    m = re.search(rf"(?:USM_KERNEL\s*\(\s*(\d)\s*\)|nd_range_kernel\s*<\s*(\d)\s*>)"
+                  rf"[^;{{}}]*?\b{re.escape(name)}\s*\(", code)
+    return int(m.group(1) or m.group(2)) if m else None
+
+
 class RawModule:
     """Several kernels from one source, as ``cupy.RawModule``:
     ``RawModule(code=...).get_function(name)`` is a RawKernel. The source is
@@ -848,6 +871,9 @@ class RawModule:
     def get_function(self, name):
         if not isinstance(name, str) or not _IDENT.match(name):
             raise ValueError(f"RawModule: name must be a C identifier, got {name!r}")
+        if not re.search(rf"\b{name}\s*\(", self.code):
+            # (CuPy raises here too; registered, it broke every later launch of the module)
+            raise ValueError(f"RawModule: the code defines no kernel {name!r}")
         if name not in self._names:
             self._names.append(name)
         return RawKernel(self.code, name, _module=self)
