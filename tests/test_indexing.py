@@ -1295,6 +1295,14 @@ def _assert_scattered(got, before, key, values):
     np.testing.assert_array_equal(got_f[~changed], exp_f[~changed])
     for p in np.flatnonzero(changed):
         cands = vals[pos == p]
+        if got.dtype.itemsize == 16 and len(cands) > 1:
+            # KNOWN DEFECT (docs/numpy.md, "Repeated indices"): two work-items
+            # storing one 16-byte item race half by half, so its real and
+            # imaginary parts may come from different values; each part is
+            # still one of the values given
+            assert (cands.real == got_f[p].real).any() and (cands.imag == got_f[p].imag).any(), \
+                f"element {p}: {got_f[p]!r} is none of {cands!r}"
+            continue
         assert (cands == got_f[p]).any(), f"element {p}: {got_f[p]!r} is none of {cands!r}"
 
 
