@@ -1295,15 +1295,53 @@ def _assert_scattered(got, before, key, values):
     np.testing.assert_array_equal(got_f[~changed], exp_f[~changed])
     for p in np.flatnonzero(changed):
         cands = vals[pos == p]
-        if got.dtype.itemsize == 16 and len(cands) > 1:
-            # KNOWN DEFECT (docs/numpy.md, "Repeated indices"): two work-items
-            # storing one 16-byte item race half by half, so its real and
-            # imaginary parts may come from different values; each part is
-            # still one of the values given
-            assert (cands.real == got_f[p].real).any() and (cands.imag == got_f[p].imag).any(), \
-                f"element {p}: {got_f[p]!r} is none of {cands!r}"
-            continue
         assert (cands == got_f[p]).any(), f"element {p}: {got_f[p]!r} is none of {cands!r}"
+
+
+def _check_whole_values(got, targets, vals):
+    """Each element of `got` (flat) that `targets` name holds one of the
+    values stored to it, whole (both parts of a complex one)."""
+    for p in np.unique(targets):
+        cands = vals[targets == p]
+        assert (cands == got[p]).any(), f"element {p}: {got[p]!r} is none of {cands!r}"
+
+
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64, np.float64])
+def test_repeated_indices_store_whole_values(variant, dt):
+    # Thousands of stores per element race: complex128 items (16 bytes) are
+    # stored in parts, and before the two-pass scatter elements ended up
+    # with parts of two values (about 40 of 50 here)
+    rng = np.random.default_rng(5)
+    n, m = 50, 60000
+    vals = (rng.standard_normal(m) + 1j * rng.standard_normal(m)).astype(dt) \
+        if np.dtype(dt).kind == "c" else rng.standard_normal(m).astype(dt)
+    idx = rng.integers(0, n, m)
+    # one index array: rows of one item, and rows of three
+    x = ua.zeros(n, dtype=dt)
+    x[ua.asarray(idx)] = ua.asarray(vals)
+    _check_whole_values(ua.asnumpy(x), idx, vals)
+    rows = np.stack([vals, vals[::-1], -vals], axis=1)
+    x2 = ua.zeros((n, 3), dtype=dt)
+    x2[ua.asarray(idx)] = ua.asarray(rows)
+    got = ua.asnumpy(x2)
+    for c in range(3):    # (a row's items may come from different rows of values)
+        _check_whole_values(got[:, c], idx, rows[:, c])
+    # a negative-stride view, negative indices
+    x3 = ua.zeros(2 * n, dtype=dt)
+    j = idx - n
+    x3[::-2][ua.asarray(j)] = ua.asarray(vals)
+    _check_whole_values(ua.asnumpy(x3)[::-2], j % n, vals)
+    # two index arrays (element offsets) and put_along_axis
+    i0, i1 = idx % 7, idx % 8
+    y = ua.zeros((7, 8), dtype=dt)
+    y[ua.asarray(i0), ua.asarray(i1)] = ua.asarray(vals)
+    _check_whole_values(ua.asnumpy(y).ravel(), i0 * 8 + i1, vals)
+    z = ua.zeros((4, 6), dtype=dt)
+    ii = (idx % 6).reshape(4, -1)
+    ua.put_along_axis(z, ua.asarray(ii), ua.asarray(vals.reshape(4, -1)), axis=1)
+    got = ua.asnumpy(z)
+    for a in range(4):
+        _check_whole_values(got[a], ii[a], vals.reshape(4, -1)[a])
 
 
 @pytest.mark.parametrize("bad_axis", [0, 1, 2])

@@ -1,6 +1,7 @@
 // Selection: where() and the gathers of integer array indexing.
 #include "engine.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace usm {
@@ -116,6 +117,18 @@ Event indexed(std::uintptr_t qref, KernelCache &kc, const char *kernel, nb::hand
                                  it, ptrs, isz, {o.alloc, x.alloc, y.alloc, flag}, extra...)};
 }
 
+// Claims of the two-pass scatters of items wider than 8 bytes
+// (kernels/sycl/where.cpp: claim): one 32-bit word per target, unset (every
+// word read was written by the claim pass).
+constexpr int64_t kClaimItem = 8;   // wider items take the two passes
+std::unique_ptr<Allocation> claim_words(sycl::queue &q, int64_t targets, int64_t ids) {
+  if (ids > (int64_t(1) << 32))
+    throw nb::value_error("a scatter of 2**32 or more items wider than 8 bytes (complex128) is "
+                          "not supported");
+  return std::unique_ptr<Allocation>(
+      allocate(q, static_cast<size_t>(std::max<int64_t>(targets, 1) * 4), KIND_DEVICE));
+}
+
 void check_axis(int64_t n, int64_t sa) {
   if (n < 0 || (n == 0 && sa != 1))
     throw nb::value_error("indexing: n must be > 0 (positions along an axis) or 0 (offsets, sa 1)");
@@ -151,8 +164,22 @@ Event put(std::uintptr_t qref, KernelCache &kc, nb::handle idx_h, nb::handle x_h
             err.ptr());
     err.raise_if_set();
   }
-  return indexed(qref, kc, "put_strided", idx_h, x_h, v_h, nullptr, n, sa, int32_t(0),
-                 static_cast<int32_t *>(nullptr));
+  ArrayRef x, v;
+  read_array(x_h, x);
+  read_array(v_h, v);
+  if (x.itemsize <= kClaimItem)
+    return indexed(qref, kc, "put_strided", idx_h, x_h, v_h, nullptr, n, sa, int32_t(0),
+                   static_cast<int32_t *>(nullptr));
+  // targets counted from the start of x's memory, ids from the lowest value
+  int64_t lo, hi;
+  v.extent(lo, hi);
+  char *x0 = static_cast<char *>(x.alloc->ptr), *v0 = static_cast<char *>(v.alloc->ptr) + lo;
+  std::unique_ptr<Allocation> claims = claim_words(
+      queue_from_ref(qref), static_cast<int64_t>(x.alloc->nbytes) / x.itemsize, (hi - lo) / v.itemsize);
+  auto *cp = static_cast<uint32_t *>(claims->ptr);
+  for (int32_t pass = 0; pass < 2; ++pass)
+    indexed(qref, kc, "put_claimed", idx_h, x_h, v_h, claims.get(), n, sa, x0, v0, cp, pass);
+  return Event{};
 }
 
 // out = base + sum over k of idx[k] * strides[k], the element offsets of
@@ -293,6 +320,17 @@ void scatter(std::uintptr_t qref, KernelCache &kc, nb::handle x_h, nb::handle id
     }
   });
   err.raise_if_set();
+  if (x.itemsize > kClaimItem) {
+    std::unique_ptr<Allocation> claims = claim_words(q, n0, m);
+    auto *cp = static_cast<uint32_t *>(claims->ptr);
+    const sycl::kernel &kc2 = kc.get("scatter_claimed<" + T + ">");
+    for (int32_t pass = 0; pass < 2; ++pass)
+      submit(q, {x.alloc, idx.alloc, v.alloc, claims.get()}, [&](auto &h) {
+        set_args(h, xp, ip, vp, pass ? total : m, pass ? inner : int64_t(1), n0, s0, si, cp, pass);
+        h.parallel_for(linear_range(pass ? total : m, kc.wg_size), kc2);
+      });
+    return;
+  }
   const sycl::kernel &k = kv[0] ? *kv[0] : kc.get("scatter<" + T + ", 0>");
   submit(q, {x.alloc, idx.alloc, v.alloc}, [&](auto &h) {
     if (kv[0]) {

@@ -1,5 +1,6 @@
 // where(cond, x1, x2) (selection by a boolean condition) and gathers.
 #include "order.hpp"
+#include <sycl/atomic_ref.hpp>
 
 template <typename T>
 USM_KERNEL(1)
@@ -246,6 +247,60 @@ void put_strided(kptr<const std::int64_t> idx, kptr<T> x, kptr<const T> v, Geome
     }
   }
   x[off[1] + k * sa] = v[off[2]];
+}
+
+// Items wider than 8 bytes (complex128, moved as x16) are stored in parts,
+// so two work-items storing to one element (a repeated index) could leave
+// parts of two values in it. Their scatters take two passes: each
+// work-item claims its target (claims[c] = its id, the offset of its value;
+// one of the claims lands), then only the claimants store. 32-bit claims:
+// 64-bit atomics are optional on GPUs (the host refuses 2**32 values).
+inline void claim(std::uint32_t *claims, std::int64_t c, std::int64_t id) {
+  sycl::atomic_ref<std::uint32_t, sycl::memory_order::relaxed, sycl::memory_scope::device,
+                   sycl::access::address_space::global_space>(claims[c])
+      .store(static_cast<std::uint32_t>(id));
+}
+
+inline bool claimed(const std::uint32_t *claims, std::int64_t c, std::int64_t id) {
+  return sycl::atomic_ref<std::uint32_t, sycl::memory_order::relaxed, sycl::memory_scope::device,
+                          sycl::access::address_space::global_space>(
+             const_cast<std::uint32_t &>(claims[c]))
+             .load() == static_cast<std::uint32_t>(id);
+}
+
+// scatter (rows along axis 0) in two passes: store == 0 claims row k for
+// index position a (launched over the m positions, inner 1), store != 0
+// stores the items of the rows a claimed.
+template <typename T>
+USM_KERNEL(1)
+void scatter_claimed(kptr<T> x, kptr<const std::int64_t> idx, kptr<const T> v, std::int64_t total,
+                     std::int64_t inner, std::int64_t n0, std::int64_t s0, std::int64_t si,
+                     kptr<std::uint32_t> claims, std::int32_t store) {
+  const std::int64_t j = usmk::linear_id();
+  if (j >= total) return;
+  const std::int64_t a = inner == 1 ? j : j / inner, b = j - a * inner;
+  std::int64_t k = idx[a];
+  wrap_index(k, n0);   // (checked before)
+  if (!store) claim(claims, k, a);
+  else if (claimed(claims, k, a)) x[k * s0 + b * si] = v[j];
+}
+
+// put_strided in two passes, target element c counted from x0 (the start
+// of x's memory), id the value's offset from v0 (the start of the values).
+template <typename T, int ND>
+USM_KERNEL((ND < 3 ? ND : 3))
+void put_claimed(kptr<const std::int64_t> idx, kptr<T> x, kptr<const T> v, Geometry<ND, 3> g, std::int64_t n,
+                 std::int64_t sa, kptr<const T> x0, kptr<const T> v0, kptr<std::uint32_t> claims,
+                 std::int32_t store) {
+  std::int64_t off[3];
+  if (!usmk::strided_offsets(g, off)) return;
+  std::int64_t k = idx[off[0]];
+  if (n) wrap_index(k, n);   // (checked before)
+  T *t = x + off[1] + k * sa;
+  const T *s = v + off[2];
+  const std::int64_t c = t - static_cast<const T *>(x0), id = s - static_cast<const T *>(v0);
+  if (!store) claim(claims, c, id);
+  else if (claimed(claims, c, id)) *t = *s;
 }
 
 // out[j] = insertion index of v[j] into the sorted s (left: before equal

@@ -31,6 +31,9 @@ def _take_family():
                 ([f"index_offsets<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS]
                  if t == "u8" else []) +
                 [f"gather<{t}>", f"scatter<{t}, 0>", f"scatter<{t}, 1>"] +
+                # items wider than 8 bytes scatter in two passes (claims)
+                ([f"put_claimed<{t}, {nd}>" for nd in _kernels.STRIDED_VARIANTS] +
+                 [f"scatter_claimed<{t}>"] if t == "x16" else []) +
                 ([f"gather_vec<{t}>", f"gather_rows_vec<{t}>", f"scatter_vec<{t}, 0>",
                   f"scatter_vec<{t}, 1>"]
                  if _kernels.simd_kernels(qi) else []))
@@ -40,8 +43,9 @@ def _take_family():
         # scatter or index), not every gather and scatter of the item size
         return (prefix.split("_")[0],) + _kernels.default_part_key(prefix, args)
 
-    return _kernels.Family(("take_strided", "put_strided", "index_offsets", "gather", "gather_vec",
-                            "gather_rows_vec", "scatter", "scatter_vec"),
+    return _kernels.Family(("take_strided", "put_strided", "put_claimed", "index_offsets", "gather",
+                            "gather_vec", "gather_rows_vec", "scatter", "scatter_vec",
+                            "scatter_claimed"),
                            "where.cpp", lambda a: a[0], names, lambda qi: _kernels.MOVE_TYPES,
                            part, cost=1.2)
 
