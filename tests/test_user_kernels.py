@@ -277,6 +277,12 @@ def test_reduction_scalars_types_and_out(variant):
                               preamble="constexpr double _n = 300.0;")
     xi = np.arange(300, dtype=np.int32)
     check(mean(ua.asarray(xi)), np.float32(xi.mean()))
+    # _type_reduce names the reduce type in the expressions (int32 squares
+    # would overflow)
+    ssq = ua.ReductionKernel("int32 x", "float64 y", "_type_reduce(x) * x", "a + b", "y = a",
+                             "0", "ur_ssq", reduce_type="float64")
+    big = np.full(300, 100000, np.int32)
+    check(ssq(ua.asarray(big)), (big.astype(np.float64) ** 2).sum())
     out = ua.empty((), dtype=ua.float32)
     assert wsum(ua.asarray(x), 1.0, out=out) is out
     check(out, x.sum())

@@ -143,7 +143,9 @@ class ReductionKernel:
     def _source(self, ns, dts_in, scalar, offsets, types, rt, ot, vec):
         ct_r, ct_o = cxx_type(rt), cxx_type(ot)
         out = self.out_params[0].name
-        typedefs = "".join(f"using {t} = {cxx_type(d)};\n" for t, d in types.items())
+        # (_type_reduce: the reduce type, as CuPy's reduction kernels name it)
+        typedefs = "".join(f"using {t} = {cxx_type(d)};\n" for t, d in types.items()) + \
+            f"using _type_reduce = {ct_r};\n"
         arrays = [(k, p, d) for k, (p, d, s) in enumerate(zip(self.in_params, dts_in, scalar))
                   if not s]
         unpack = "".join(
