@@ -438,3 +438,61 @@ def test_logspace_array_bases(base, start, stop, axis):
     want = np.logspace(start, stop, 4, base=base, axis=axis)
     assert got.shape == want.shape
     np.testing.assert_allclose(ua.asnumpy(got), want, rtol=1e-12)
+
+
+# ----------------------------------------------------------------- convolution
+def _signal(n, dt, rng):
+    dt = np.dtype(dt)
+    if dt == np.bool_:
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind == "c":
+        return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dt)
+    if dt.kind == "f":
+        return rng.standard_normal(n).astype(dt)
+    return rng.integers(-100, 100, n).astype(dt)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.float16, np.int32, np.uint8, np.bool_,
+                                np.complex64])
+@pytest.mark.parametrize("func", ["convolve", "correlate"])
+def test_convolve_correlate(func, dt):
+    if not device_supports(dt):
+        pytest.skip("the device lacks the dtype")
+    rng = np.random.default_rng(3)
+    tol = {np.float16: 3e-3, np.float32: 2e-5, np.complex64: 2e-5}.get(dt, 1e-12)
+    for na in (1, 2, 5, 8):
+        for nv in (1, 3, 4, 9):
+            a, v = _signal(na, dt, rng), _signal(nv, dt, rng)
+            for mode in ("full", "same", "valid"):
+                expected = getattr(np, func)(a, v, mode)
+                got = getattr(ua, func)(ua.asarray(a), ua.asarray(v), mode)
+                assert got.dtype == expected.dtype and got.shape == expected.shape, \
+                    (na, nv, mode)
+                # integers exact; floats summed in another order
+                np.testing.assert_allclose(ua.asnumpy(got), expected, rtol=tol, atol=tol * 4,
+                                           err_msg=f"{na} {nv} {mode}")
+
+
+def test_convolve_arguments():
+    rng = np.random.default_rng(4)
+    a, v = rng.standard_normal(30), rng.standard_normal(6)
+    # views of any stride, a list operand, mixed dtypes, NumPy's dispatch
+    got = np.correlate(ua.asarray(a)[::-3], ua.asarray(v)[::2], "same")
+    np.testing.assert_allclose(ua.asnumpy(got), np.correlate(a[::-3], v[::2], "same"))
+    got = ua.convolve(ua.asarray(np.array([1, 2, 3], np.int32)), [0.5, 1.0])
+    np.testing.assert_array_equal(ua.asnumpy(got), np.convolve([1, 2, 3], [0.5, 1.0]))
+    np.testing.assert_array_equal(ua.asnumpy(ua.convolve(ua.asarray(np.float64(2.0)), [1.0, 2.0])),
+                                  [2.0, 4.0])
+    np.testing.assert_allclose(ua.asnumpy(ua.convolve(ua.asarray(a), v[:3], mode=1)),
+                               np.convolve(a, v[:3], mode=1), rtol=1e-13)
+    x = ua.asarray(a)
+    with pytest.raises(ValueError, match="too deep"):
+        ua.convolve(ua.asarray(np.ones((2, 2))), [1.0])
+    with pytest.raises(ValueError, match="a cannot be empty"):
+        ua.convolve(ua.asarray(np.ones(0)), [1.0])
+    with pytest.raises(ValueError, match="v cannot be empty"):
+        ua.correlate(x, np.ones(0))
+    with pytest.raises(ValueError, match="mode"):
+        ua.convolve(x, [1.0], "bogus")
+    with pytest.raises(TypeError):
+        ua.convolve([1.0], [2.0])

@@ -575,6 +575,10 @@ CASES = {
     "flipud": [((_f(),), {}), ((_INTS,), {})],
     "rot90": [((_f(),), {}), ((_f(),), dict(k=-1)), ((_f((2, 3, 4)),), dict(k=3, axes=(2, 0))),
               ((_f(),), dict(k=2)), ((_f(),), dict(k=4))],
+    "convolve": [((_f((7,)), _f((3,), seed=1)), {}), ((_INTS, np.array([1, -2], np.int32)),
+                                                       dict(mode="same"))],
+    "correlate": [((_f((7,)), _f((3,), seed=1)), {}), ((_f((3,)), _f((7,), seed=1)),
+                                                       dict(mode="full"))],
     "vdot": [((_f(), _f(seed=1)), {}), ((_f(dt=np.complex64), _f(dt=np.complex64, seed=1)), {})],
     "cross": [((_f((4, 3)), _f((4, 3), seed=1)), {}), ((_f((3, 5)), _f((5, 3), seed=1)),
                                                        dict(axisa=0, axisc=0))],
@@ -654,6 +658,8 @@ COMPARE = {
     "partition": _partitioned, "argpartition": _partitioned,
     # (a sum in another order, and vander's products by a scan)
     "trapezoid": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-6),
+    "convolve": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-5),
+    "correlate": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-5),
     "gradient": lambda g, e, n: [np.testing.assert_allclose(ua.asnumpy(a), b, rtol=1e-6, atol=1e-6)
                                  for a, b in (zip(g, e) if isinstance(e, tuple) else [(g, e)])],
     "vander": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-6) or
@@ -917,11 +923,11 @@ def test_unsupported_arguments(call, word):
         call(x)
 
 
-@pytest.mark.parametrize("func", [np.convolve, np.correlate, np.poly, np.roots,
+@pytest.mark.parametrize("func", [np.polyfit, np.poly, np.roots,
                                   np.fft.hfftn if hasattr(np.fft, "hfftn") else np.polyder])
 def test_unmapped_function_raises(func):
     x = ua.asarray(_f((4,)))
-    args = {np.convolve: (x, x), np.correlate: (x, x)}.get(func, (x,))
+    args = {np.polyfit: (x, x, 1)}.get(func, (x,))
     with pytest.raises(TypeError, match=f"{func.__module__}.{func.__name__}.*no usmarray"):
         func(*args)
 

@@ -75,6 +75,7 @@ from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, di
                        kron, fliplr, flipud, rot90, vander)
 from .sequences import logspace, geomspace
 from .calculus import gradient, trapezoid, unwrap, polyval
+from .convolution import convolve, correlate
 from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
 from .padding import pad
 from .binning import bincount, digitize, interp
