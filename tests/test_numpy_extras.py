@@ -496,3 +496,66 @@ def test_convolve_arguments():
         ua.convolve(x, [1.0], "bogus")
     with pytest.raises(TypeError):
         ua.convolve([1.0], [2.0])
+
+
+# ----------------------------------------------------------------- grids and blocks
+GRID_KEYS = [np.s_[0:5], np.s_[0:5:2], np.s_[-1:1:5j], np.s_[0:5, 0:3], np.s_[0:1:3j, 2:5],
+             np.s_[0.5:3:0.5, 0:2], np.s_[:3, :2, 1:2], np.s_[5:0:-1], np.s_[0:5:1j],
+             np.s_[3:1], np.s_[0:5:-1, 0:2], np.s_[1:2:1j, 0:2], np.s_[0:4, 1:2:4j, -1:1:0.5]]
+
+
+@pytest.mark.parametrize("key", GRID_KEYS, ids=range(len(GRID_KEYS)))
+@pytest.mark.parametrize("name", ["mgrid", "ogrid"])
+def test_mgrid_ogrid(name, key):
+    try:
+        expected = getattr(np, name)[key]
+    except ValueError:
+        with pytest.raises(ValueError):
+            getattr(ua, name)[key]
+        return
+    got = getattr(ua, name)[key]
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+    else:
+        got, expected = (got,), (expected,)
+    for g, e in zip(got, expected):
+        assert isinstance(g, ua.usm_ndarray)
+        r = ua.asnumpy(g)
+        assert r.dtype == e.dtype and r.shape == e.shape
+        np.testing.assert_array_equal(r, e)
+
+
+def _on_device(c):
+    if isinstance(c, list):
+        return [_on_device(x) for x in c]
+    return ua.asarray(c) if isinstance(c, np.ndarray) else c
+
+
+def test_block():
+    rng = np.random.default_rng(0)
+    a, b, c = rng.standard_normal((2, 2)), rng.standard_normal((2, 3)), rng.standard_normal((1, 5))
+    v = np.arange(3.0)
+    cases = [[[a, b], [c]], [a, a], [[a], [a]], [v, v], [[v], [v]], [[[a]]], [[1, 2], [3, 4]],
+             [v, 5.0], [[np.ones((2, 2, 2)), np.zeros((2, 2, 3), np.float32)]], a,
+             [[a, np.zeros((2, 1), np.int32)], [np.ones((1, 3))]]]
+    for case in cases:
+        expected = np.block(case)
+        # (np.block dispatches when a block is a usm_ndarray)
+        dispatched = [np.block(_on_device(case))] if "array(" in repr(case) else []
+        for got in [ua.block(_on_device(case))] + dispatched:
+            assert isinstance(got, ua.usm_ndarray)
+            r = ua.asnumpy(got)
+            assert r.dtype == expected.dtype and r.shape == expected.shape
+            np.testing.assert_array_equal(r, expected)
+    assert ua.asnumpy(ua.block([1, 2])).tolist() == [1, 2]
+    x = ua.asarray(a)
+    with pytest.raises(ValueError, match="cannot be empty"):
+        ua.block([])
+    with pytest.raises(ValueError, match="cannot be empty"):
+        ua.block([[], [x]])
+    with pytest.raises(ValueError, match="depths are mismatched"):
+        ua.block([[x], x])
+    with pytest.raises(TypeError, match="tuple"):
+        ua.block((x, x))
+    with pytest.raises(ValueError):
+        ua.block([[x, ua.asarray(b)], [x]])

@@ -66,7 +66,7 @@ from .statistics import (median, quantile, percentile, nanmedian, nanquantile, n
 from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod, nanmean,
                            nanvar, nanstd, nancumsum, nancumprod)
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
-                       split, array_split, hsplit, vsplit, dsplit, append)
+                       block, split, array_split, hsplit, vsplit, dsplit, append)
 from . import fft, utils
 from .type_checks import (iscomplexobj, isrealobj, iscomplex, isreal, real_if_close, nan_to_num,
                           get_array_module)
@@ -76,7 +76,8 @@ from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, di
 from .sequences import logspace, geomspace
 from .calculus import gradient, trapezoid, unwrap, polyval
 from .convolution import convolve, correlate
-from .index_tricks import indices, ix_, unravel_index, ravel_multi_index, delete, insert
+from .index_tricks import (indices, ix_, mgrid, ogrid, unravel_index, ravel_multi_index, delete,
+                           insert)
 from .padding import pad
 from .binning import bincount, digitize, interp
 from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd

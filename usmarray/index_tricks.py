@@ -1,5 +1,6 @@
 """NumPy's index helpers beyond the array API: ``indices``, ``ix_``,
-``unravel_index``, ``ravel_multi_index``, ``delete`` and ``insert``.
+``mgrid``, ``ogrid``, ``unravel_index``, ``ravel_multi_index``, ``delete``
+and ``insert``.
 
 Index arithmetic runs on the device in int64. Index *parameters* that shape
 the result (``delete``'s and ``insert``'s ``obj``, ``ix_``'s sequences, the
@@ -28,7 +29,8 @@ from .elementwise import mixed_operand_error
 from .reduction import any as _any, min as _min, max as _max
 from .searching import nonzero
 
-__all__ = ["indices", "ix_", "unravel_index", "ravel_multi_index", "delete", "insert"]
+__all__ = ["indices", "ix_", "mgrid", "ogrid", "unravel_index", "ravel_multi_index", "delete",
+           "insert"]
 
 
 def indices(dimensions, dtype=None, sparse=False, *, device=None, usm_type="device",
@@ -108,6 +110,65 @@ def ix_(*args):
             a = nonzero(a)[0]
         out.append(reshape(a, (1,) * k + (a.size,) + (1,) * (nd - k - 1)))
     return tuple(out)
+
+
+class _Grid:
+    """``mgrid`` (dense) and ``ogrid`` (sparse): ``mgrid[0:5, 0:1:3j]`` are
+    the coordinates of a grid, as NumPy's. A slice's items follow NumPy's
+    arithmetic (``start + i * step`` in the slices' result type; a complex
+    step ``nj`` asks for n points from start to stop inclusive), computed
+    on the host for each axis (a few numbers) and broadcast on the device
+    of the default queue."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    @staticmethod
+    def _parts(k):
+        if not isinstance(k, slice):
+            raise IndexError("mgrid and ogrid take slices, such as [0:5] or [0:1:5j]")
+        start = 0 if k.start is None else k.start
+        step = 1 if k.step is None else k.step
+        if isinstance(step, (complex, np.complexfloating)):
+            n = int(abs(step))
+            return start, k.stop, abs(step), n, (k.stop - start) / float(n - 1) if n != 1 else 1
+        if k.stop is None:
+            raise IndexError("mgrid and ogrid need a stop in each slice")
+        return start, k.stop, step, int(math.ceil((k.stop - start) / (step * 1.0))), step
+
+    def __getitem__(self, key):
+        qi = resolve_queue(None, None)
+        q = qi.queue
+        if not isinstance(key, tuple):
+            start, stop, step0, n, step = self._parts(key)
+            if isinstance(key.step, (complex, np.complexfloating)):
+                typ = np.result_type(start, stop, step0)
+                h = np.arange(0, n, 1, dtype=typ) * step + start
+            else:
+                h = np.arange(start, stop, step)
+            return asarray(h, sycl_queue=q)
+        parts = [self._parts(k) for k in key]
+        typ = np.result_type(*(v for p in parts for v in p[:3]))
+        if not self.sparse and any(p[3] < 0 for p in parts):
+            raise ValueError("negative dimensions are not allowed")
+        sizes = tuple(max(p[3], 0) for p in parts)
+        nd = len(parts)
+        axes = []
+        for k, p in enumerate(parts):
+            h = np.arange(sizes[k], dtype=typ) * p[4] + p[0]
+            shape = (1,) * k + (sizes[k],) + (1,) * (nd - k - 1)
+            axes.append(reshape(asarray(h, sycl_queue=q), shape))
+        if self.sparse:
+            return tuple(axes)
+        dt = np.result_type(*(a.dtype for a in axes))
+        out = empty_array((nd,) + sizes, dt, qi, "device")
+        for k, a in enumerate(axes):
+            copy_into(out[k], broadcast_view(astype(a, dt, copy=False), sizes))
+        return out
+
+
+mgrid = _Grid(False)
+ogrid = _Grid(True)
 
 
 def _shape(shape):

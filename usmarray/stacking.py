@@ -1,19 +1,23 @@
 """NumPy's joining and splitting beyond the array API, as CuPy has them:
 ``atleast_1d``/``2d``/``3d``, ``vstack``, ``hstack``, ``dstack``,
-``column_stack``, ``split``, ``array_split``, ``hsplit``, ``vsplit``,
-``dsplit`` and ``append``: views and ``concat`` on the array's device."""
+``column_stack``, ``block``, ``split``, ``array_split``, ``hsplit``,
+``vsplit``, ``dsplit`` and ``append``: views and ``concat`` on the array's
+device."""
 
 import operator
+
+import numpy as np
 
 from . import manipulation
 from ._core import _copy
 from ._core._array import usm_ndarray
+from ._core._device import common_queue, resolve_queue
 from ._core._views import check_array
 from ._core._reduce import normalize_axes
-from .creation import as_pair
+from .creation import as_pair, asarray
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack", "column_stack",
-           "split", "array_split", "hsplit", "vsplit", "dsplit", "append"]
+           "block", "split", "array_split", "hsplit", "vsplit", "dsplit", "append"]
 
 
 def _atleast(name, nd, arys):
@@ -165,6 +169,59 @@ def column_stack(tup):
         check_array(a, "column_stack")
         arrs.append(manipulation.reshape(a, (-1, 1)) if a.ndim < 2 else a)
     return manipulation.concat(arrs, axis=1)
+
+
+def _block_layout(a, where, leaves):
+    """(list depth, largest block ndim) of the nested lists `a`, collecting
+    the blocks into `leaves`; NumPy's errors for tuples, empty lists and
+    mismatched depths."""
+    if isinstance(a, tuple):
+        raise TypeError(f"arrays{where} is a tuple. Only lists can be used to arrange blocks, "
+                        "and block does not allow implicit conversion from tuple to an array.")
+    if isinstance(a, list):
+        if not a:
+            raise ValueError(f"List at arrays{where} cannot be empty")
+        parts = [_block_layout(x, f"{where}[{i}]", leaves) for i, x in enumerate(a)]
+        if any(p[0] != parts[0][0] for p in parts):
+            raise ValueError(f"List depths are mismatched in arrays{where}: every block must be "
+                             "nested in the same number of lists")
+        return parts[0][0] + 1, max(p[1] for p in parts)
+    leaves.append(a)
+    return 0, a.ndim if isinstance(a, usm_ndarray) else np.ndim(a)
+
+
+def block(arrays):
+    """An array assembled from nested lists of blocks, as ``numpy.block``:
+    the innermost lists are joined along the last axis, the lists holding
+    them along the one before, and so on.
+
+    Parameters
+    ----------
+    arrays : nested list of usm_ndarray or scalars
+        Blocks, every one nested in the same number of lists (tuples are
+        refused, as NumPy does). Blocks of fewer dimensions than the result
+        get leading axes of length 1. Scalars and host data are copied to
+        the usm_ndarrays' common queue.
+
+    Returns
+    -------
+    usm_ndarray
+        Of the blocks' promoted dtype, with max(list depth, largest block
+        ndim) dimensions.
+    """
+    leaves = []
+    depth, nd = _block_layout(arrays, "", leaves)
+    nd = max(nd, depth)
+    devs = [a for a in leaves if isinstance(a, usm_ndarray)]
+    q = common_queue(*devs) if devs else resolve_queue(None, None)
+
+    def assemble(a, level):
+        if isinstance(a, list):
+            return manipulation.concat([assemble(x, level + 1) for x in a], axis=level - depth)
+        a = a if isinstance(a, usm_ndarray) else asarray(a, sycl_queue=q.queue)
+        return manipulation.reshape(a, (1,) * (nd - a.ndim) + a.shape) if a.ndim < nd else a
+
+    return assemble(arrays, 0)
 
 
 def _split(name, ary, indices_or_sections, axis, equal):
