@@ -559,3 +559,79 @@ def test_block():
         ua.block((x, x))
     with pytest.raises(ValueError):
         ua.block([[x, ua.asarray(b)], [x]])
+
+
+# ----------------------------------------------------------------- polynomials
+def _host(a):
+    return np.asarray(ua.asnumpy(a) if isinstance(a, ua.usm_ndarray) else a)
+
+
+@pytest.mark.parametrize("kw", [{}, dict(full=True), dict(w="w"), dict(cov=True),
+                                dict(cov="unscaled"), dict(columns=True),
+                                dict(columns=True, cov=True), dict(dt=np.float32),
+                                dict(ints=True)], ids=str)
+def test_polyfit(kw):
+    kw = dict(kw)
+    rng = np.random.default_rng(0)
+    x = np.linspace(0, 2, 30)
+    y = 1 + 2 * x - 3 * x ** 2 + 0.01 * rng.standard_normal(30)
+    if kw.pop("columns", False):
+        y = np.stack([y, 2 * y], axis=1)
+    if kw.pop("ints", False):
+        x, y = np.arange(10), np.arange(10) ** 2
+    dt = kw.pop("dt", None)
+    if dt is not None:
+        x, y = x.astype(dt), y.astype(dt)
+    if kw.get("w") == "w":
+        kw["w"] = np.linspace(1, 2, len(x))
+    expected = np.polyfit(x, y, 2, **kw)
+    got = np.polyfit(ua.asarray(x), ua.asarray(y), 2,
+                     **{k: ua.asarray(v) if isinstance(v, np.ndarray) else v
+                        for k, v in kw.items()})
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    got = got if isinstance(got, tuple) else (got,)
+    assert len(got) == len(expected)
+    tol = 2e-4 if dt == np.float32 else 1e-7
+    for g, e in zip(got, expected):
+        g, e = _host(g), np.asarray(e)
+        assert g.shape == e.shape and g.dtype == e.dtype
+        np.testing.assert_allclose(g, e, rtol=tol, atol=tol)
+
+
+def test_polyfit_rank_warning_and_errors():
+    x, y = ua.asarray(np.linspace(0, 1, 8)), ua.asarray(np.linspace(1, 2, 8))
+    with pytest.warns(np.exceptions.RankWarning):
+        ua.polyfit(ua.asarray(np.ones(5)), ua.asarray(np.arange(5.0)), 3)
+    with pytest.raises(ValueError, match="deg"):
+        ua.polyfit(x, y, -1)
+    with pytest.raises(TypeError, match="same length"):
+        ua.polyfit(x, y[:5], 1)
+    with pytest.raises(TypeError, match="1D vector"):
+        ua.polyfit(ua.asarray(np.ones((2, 2))), y, 1)
+    with pytest.raises(ValueError, match="exceed order"):
+        ua.polyfit(x[:3], y[:3], 2, cov=True)
+
+
+@pytest.mark.parametrize("p", [[1.0, -3, 2], [1.0, 0, 1], [0, 0, 1.0, -1, 0, 0], [1, 2, 3], [0.0, 0],
+                               [5.0], np.array([1, -6, 11, -6], np.float32), [1 + 1j, 2]], ids=str)
+def test_roots(p):
+    p = np.asarray(p)
+    expected = np.roots(p)
+    got = np.roots(ua.asarray(p))
+    assert isinstance(got, ua.usm_ndarray)
+    g = ua.asnumpy(got)
+    assert g.shape == expected.shape and g.dtype == expected.dtype
+    np.testing.assert_allclose(np.sort_complex(g), np.sort_complex(expected), atol=1e-5)
+
+
+@pytest.mark.parametrize("z", [[1.0, 2.0], [1, 2, 3], [1j, -1j], [1 + 1j, 2], [[1.0, 2], [3, 4]],
+                               np.array([1.0, 2], np.float32)], ids=str)
+def test_poly(z):
+    z = np.asarray(z)
+    expected = np.poly(z)
+    g = ua.asnumpy(np.poly(ua.asarray(z)))
+    assert g.shape == expected.shape and g.dtype == expected.dtype
+    np.testing.assert_allclose(g, expected, atol=1e-12)
+    assert ua.poly(ua.asarray(np.zeros(0))) == 1.0
+    with pytest.raises(ValueError, match="square"):
+        ua.poly(ua.asarray(np.ones((2, 3))))

@@ -570,6 +570,9 @@ CASES = {
                ((np.array([[0.0, 350.0, 10.0], [5.0, 190.0, 20.0]]),), dict(period=360.0)),
                ((np.array([0.0, 4.0, 8.0, 1.0]),), dict(discont=5.0))],
     "polyval": [((np.array([3.0, -1.0, 2.0]), _f()), {}), ((np.array([1, 2, 3]), _INTS), {})],
+    "polyfit": [((np.arange(6.0), np.arange(6.0) ** 2, 2), {})],
+    "roots": [((np.array([1.0, -3.0, 2.0]),), {})],
+    "poly": [((np.array([1.0, 2.0]),), {}), ((np.array([[1.0, 2.0], [3.0, 4.0]]),), {})],
     "trapezoid": [((_f(),), {}), ((_f(),), dict(dx=0.5, axis=0)),
                   ((_f(),), dict(x=np.array([0.0, 0.5, 2.0, 2.5]))), ((_INTS,), {})],
     "flipud": [((_f(),), {}), ((_INTS,), {})],
@@ -659,6 +662,9 @@ COMPARE = {
     "partition": _partitioned, "argpartition": _partitioned,
     # (a sum in another order, and vander's products by a scan)
     "trapezoid": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-6),
+    "polyfit": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, atol=1e-9),
+    "roots": lambda g, e, n: np.testing.assert_allclose(np.sort(ua.asnumpy(g)), np.sort(e)),
+    "poly": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, atol=1e-12),
     "convolve": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-5),
     "correlate": lambda g, e, n: np.testing.assert_allclose(ua.asnumpy(g), e, rtol=1e-5),
     "gradient": lambda g, e, n: [np.testing.assert_allclose(ua.asnumpy(a), b, rtol=1e-6, atol=1e-6)
@@ -924,11 +930,11 @@ def test_unsupported_arguments(call, word):
         call(x)
 
 
-@pytest.mark.parametrize("func", [np.polyfit, np.poly, np.roots,
-                                  np.fft.hfftn if hasattr(np.fft, "hfftn") else np.polyder])
+@pytest.mark.parametrize("func", [np.polyder, np.polyint, np.polyadd,
+                                  np.fft.hfftn if hasattr(np.fft, "hfftn") else np.polysub])
 def test_unmapped_function_raises(func):
     x = ua.asarray(_f((4,)))
-    args = {np.polyfit: (x, x, 1)}.get(func, (x,))
+    args = {np.polyadd: (x, x), np.polysub: (x, x)}.get(func, (x,))
     with pytest.raises(TypeError, match=f"{func.__module__}.{func.__name__}.*no usmarray"):
         func(*args)
 

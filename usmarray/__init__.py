@@ -74,7 +74,8 @@ from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, di
                        tri, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
                        kron, fliplr, flipud, rot90, vander)
 from .sequences import logspace, geomspace
-from .calculus import gradient, trapezoid, unwrap, polyval
+from .calculus import gradient, trapezoid, unwrap
+from .polynomials import polyval, polyfit, roots, poly
 from .convolution import convolve, correlate
 from .index_tricks import (indices, ix_, mgrid, ogrid, unravel_index, ravel_multi_index, delete,
                            insert)

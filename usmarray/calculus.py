@@ -1,5 +1,5 @@
-"""Differences, integrals and polynomials of sampled data, as NumPy has
-them: ``gradient``, ``trapezoid``, ``unwrap``, ``polyval``. Composed of
+"""Differences and integrals of sampled data, as NumPy has them:
+``gradient``, ``trapezoid``, ``unwrap``. Composed of
 usmarray's elementwise operations, differences and sums on the device."""
 
 import math
@@ -9,7 +9,7 @@ from ._core._array import usm_ndarray
 from ._core._views import check_array, normalize_axis
 from .searching import where
 
-__all__ = ["gradient", "trapezoid", "unwrap", "polyval"]
+__all__ = ["gradient", "trapezoid", "unwrap"]
 
 
 def _along(a, axis, sl):
@@ -161,17 +161,3 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
         up[(slice(None),) * a + (slice(1, None),)] = ew.add(
             _along(p, a, slice(1, None)), reduction.cumulative_sum(correct, axis=a))
     return up
-
-
-def polyval(p, x):
-    """The polynomial with coefficients `p` (highest power first) at `x`, by
-    Horner's rule, as ``numpy.polyval``."""
-    if not isinstance(p, usm_ndarray):
-        raise TypeError("polyval: p must be a usm_ndarray")
-    if p.ndim != 1:
-        raise ValueError("polyval: p must be 1-d")
-    x = x if isinstance(x, usm_ndarray) else creation.asarray(x, sycl_queue=p.sycl_queue)
-    y = creation.zeros_like(x)
-    for i in range(p.shape[0]):
-        y = ew.add(ew.multiply(y, x), p[i])   # (p[i]: a 0-d array, no host read)
-    return y

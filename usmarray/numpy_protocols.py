@@ -42,7 +42,7 @@ import numpy as np
 
 from . import (calculus, comparison, contractions, convolution, creation, elementwise, fft,
                indexing, io, linalg, linear_algebra, manipulation, matrices, nanfunctions,
-               padding, reduction, searching, sets, sorting, stacking, statistics)
+               padding, polynomials, reduction, searching, sets, sorting, stacking, statistics)
 from ._core import _copy, _indexing
 from ._core._array import usm_ndarray
 from ._core._layout import broadcast_shapes
@@ -814,7 +814,7 @@ SAME_NAME = (
     "delete insert unravel_index ravel_multi_index ix_ histogram histogram_bin_edges "
     "histogram2d histogramdd bincount digitize interp einsum_path save"
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__ + calculus.__all__
-             + convolution.__all__ + ["isclose", "array_equal"])
+             + convolution.__all__ + polynomials.__all__ + ["isclose", "array_equal"])
 
 # NumPy name -> usmarray name
 RENAMED = {"amin": "min", "amax": "max", "concatenate": "concat", "cumsum": "cumulative_sum",

@@ -1,0 +1,204 @@
+"""NumPy's power-series polynomial functions (coefficients highest power
+first): ``polyval``, ``polyfit``, ``roots`` and ``poly``.
+
+``polyval`` and ``polyfit`` stay on the device (``polyfit`` is NumPy's
+scaled least squares, solved by an SVD). ``roots`` and ``poly`` of a
+matrix need eigenvalues of a general matrix, which ``linalg.eigvals``
+computes on the host (oneMKL's SYCL LAPACK has no ``geev``); ``roots``
+also reads the coefficients, whose zeros decide the degree."""
+
+import operator
+import warnings
+
+import numpy as np
+
+from . import creation, elementwise as ew, linalg, manipulation, reduction
+from ._core import _dtypes
+from ._core._array import usm_ndarray
+from ._core._copy import asnumpy, astype
+from .convolution import convolve
+from .matrices import vander
+from .searching import where
+from .stacking import atleast_1d
+
+__all__ = ["polyval", "polyfit", "roots", "poly"]
+
+
+def polyval(p, x):
+    """The polynomial with coefficients `p` (highest power first) at `x`, by
+    Horner's rule, as ``numpy.polyval``."""
+    if not isinstance(p, usm_ndarray):
+        raise TypeError("polyval: p must be a usm_ndarray")
+    if p.ndim != 1:
+        raise ValueError("polyval: p must be 1-d")
+    x = x if isinstance(x, usm_ndarray) else creation.asarray(x, sycl_queue=p.sycl_queue)
+    y = creation.zeros_like(x)
+    for i in range(p.shape[0]):
+        y = ew.add(ew.multiply(y, x), p[i])   # (p[i]: a 0-d array, no host read)
+    return y
+
+
+def _on_queue(a, q):
+    return a if isinstance(a, usm_ndarray) else creation.asarray(a, sycl_queue=q)
+
+
+def _lstsq(a, b, rcond):
+    """(x, residuals, rank, singular values) of min ||a x - b||, as
+    ``numpy.linalg.lstsq`` (singular values at or below rcond times the
+    largest count as zero; residuals only when rank == columns < rows).
+    The rank reaches the host (one wait)."""
+    m, n = a.shape
+    u, s, vh = linalg.svd(a, full_matrices=False)
+    keep = ew.greater(s, ew.multiply(s[0], rcond))
+    sinv = where(keep, ew.divide(1, where(keep, s, 1)), 0)
+    b2 = b if b.ndim == 2 else manipulation.reshape(b, (m, 1))
+    x = linalg.matmul(linalg.matrix_transpose(vh),
+                      ew.multiply(manipulation.reshape(sinv, (-1, 1)),
+                                  linalg.matmul(linalg.matrix_transpose(u), b2)))
+    rank = int(reduction.sum(astype(keep, _dtypes.int64)))
+    if rank == n and m > n:
+        resids = reduction.sum(ew.square(ew.subtract(linalg.matmul(a, x), b2)), axis=0)
+    else:
+        resids = creation.empty((0,), dtype=x.dtype, sycl_queue=a.sycl_queue)
+    if b.ndim == 1:
+        x = manipulation.reshape(x, (n,))
+    return x, resids, rank, s
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """The least-squares polynomial fit of degree `deg` to points (x, y), as
+    ``numpy.polyfit``.
+
+    Parameters
+    ----------
+    x : usm_ndarray or array_like
+        1-d sample points.
+    y : usm_ndarray or array_like
+        Values at them: 1-d, or 2-d with one data set per column.
+    deg : int
+        The degree.
+    rcond : float, optional
+        Relative cut-off of small singular values (default ``len(x) * eps``).
+    full : bool
+        Also return residuals, rank, singular values and rcond.
+    w : usm_ndarray or array_like, optional
+        Weights of the points (multiplying the residuals, not their squares).
+    cov : bool or "unscaled"
+        Also return the covariance matrix of the coefficients.
+
+    Returns
+    -------
+    usm_ndarray or tuple
+        The coefficients, highest power first ((deg + 1,) or (deg + 1, K)),
+        then what `full` or `cov` ask for. A rank short of deg + 1 warns
+        ``numpy.exceptions.RankWarning`` (unless `full`).
+    """
+    q = next((a.sycl_queue for a in (x, y, w) if isinstance(a, usm_ndarray)), None)
+    if q is None:
+        raise TypeError("polyfit: expected a usm_ndarray operand")
+    order = operator.index(deg) + 1
+    x, y = ew.add(_on_queue(x, q), 0.0), ew.add(_on_queue(y, q), 0.0)
+    if order < 1:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.shape[0] == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = x.shape[0] * np.finfo(x.dtype).eps
+    lhs, rhs = vander(x, order), y
+    if w is not None:
+        w = ew.add(_on_queue(w, q), 0.0)
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = ew.multiply(lhs, manipulation.reshape(w, (-1, 1)))
+        rhs = ew.multiply(rhs, w if rhs.ndim == 1 else manipulation.reshape(w, (-1, 1)))
+    # columns scaled to unit norm: a better conditioned problem
+    scale = ew.sqrt(reduction.sum(ew.multiply(lhs, lhs), axis=0))
+    lhs = ew.divide(lhs, scale)
+    dt = _dtypes.result_type(lhs.dtype, rhs.dtype)
+    lhs, rhs = astype(lhs, dt, copy=False), astype(rhs, dt, copy=False)
+    c, resids, rank, s = _lstsq(lhs, rhs, rcond)
+    c = ew.divide(c, scale if c.ndim == 1 else manipulation.reshape(scale, (-1, 1)))
+    if rank != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, np.int32(rank), s, rcond   # (NumPy's rank: an int32)
+    if not cov:
+        return c
+    vbase = linalg.inv(linalg.matmul(linalg.matrix_transpose(lhs), lhs))
+    vbase = ew.divide(vbase, linalg.outer(scale, scale))
+    if cov == "unscaled":
+        fac = 1
+    else:
+        if x.shape[0] <= order:
+            raise ValueError("the number of data points must exceed order to scale the "
+                             "covariance matrix")
+        fac = ew.divide(resids, x.shape[0] - order)
+    if y.ndim == 1:
+        return c, ew.multiply(vbase, fac)
+    return c, ew.multiply(manipulation.reshape(vbase, vbase.shape + (1,)), fac)
+
+
+def roots(p):
+    """The roots of the polynomial with coefficients `p` (highest power
+    first), as ``numpy.roots``: the eigenvalues of its companion matrix,
+    real when they all are (then of p's real type), else complex."""
+    if not isinstance(p, usm_ndarray):
+        raise TypeError("roots: p must be a usm_ndarray")
+    p = atleast_1d(p)
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    q = p.sycl_queue
+    h = asnumpy(p)     # (its zeros decide the degree)
+    nz = np.nonzero(h)[0]
+    if len(nz) == 0:
+        return creation.empty((0,), dtype=_dtypes.device_dtype(np.dtype(np.float64), p._q),
+                              sycl_queue=q)
+    trailing = len(h) - nz[-1] - 1
+    h = h[nz[0]:nz[-1] + 1]
+    if h.dtype.kind not in "fc":
+        h = h.astype(float)
+    if len(h) > 1:
+        a = np.diag(np.ones(len(h) - 2, h.dtype), -1)
+        a[0, :] = -h[1:] / h[0]
+        r = asnumpy(linalg.eigvals(creation.asarray(a, sycl_queue=q)))
+        if h.dtype.kind != "c" and not r.imag.any():
+            r = r.real    # (NumPy's eigvals: real when every eigenvalue is)
+    else:
+        r = np.empty(0, h.dtype)
+    return creation.asarray(np.concatenate((r, np.zeros(trailing, r.dtype))), sycl_queue=q)
+
+
+def poly(seq_of_zeros):
+    """The coefficients (highest power first, leading 1) of the monic
+    polynomial with the given roots, or of a square matrix's characteristic
+    polynomial, as ``numpy.poly``."""
+    if not isinstance(seq_of_zeros, usm_ndarray):
+        raise TypeError("poly: expected a usm_ndarray")
+    z = atleast_1d(seq_of_zeros)
+    sh = z.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        z = linalg.eigvals(z)
+    elif len(sh) == 1:
+        z = astype(z, np.dtype(np.mintypecode(z.dtype.char)), copy=False)
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return 1.0
+    one = creation.ones((1,), dtype=z.dtype, sycl_queue=z.sycl_queue)
+    a = one
+    for i in range(z.shape[0]):
+        a = convolve(a, manipulation.concat([one, ew.negative(z[i:i + 1])]))
+    if z.dtype.kind == "c":
+        # roots in conjugate pairs: real coefficients
+        r = asnumpy(z)
+        if np.all(np.sort(r) == np.sort(r.conjugate())):
+            a = astype(ew.real(a), ew.real(a).dtype, copy=True)
+    return a
