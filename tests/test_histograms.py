@@ -315,3 +315,43 @@ def test_histogramdd_errors():
         ua.histogramdd(s, bins=[[1.0, 0.0], 2])
     with pytest.raises(ValueError, match="same length"):
         ua.histogram2d(ua.asarray([1.0, 2.0]), ua.asarray([1.0]))
+
+
+def test_histogramdd_refuses_complex_weights():
+    x = ua.asarray(np.array([0.1, 0.5, 0.9]))
+    w = ua.asarray(np.array([1 + 5j, 2 + 5j, 3 + 5j]))
+    with pytest.raises(TypeError, match="complex"):
+        ua.histogram2d(x, x, bins=2, weights=w)
+    with pytest.raises(TypeError, match="complex"):
+        ua.histogramdd([x, x], bins=2, weights=w)
+
+
+def test_histogramdd_columns_of_two_dtypes():
+    # NumPy stacks the coordinates into one array: one dtype for every
+    # column's edges
+    x = sample((100,), "float32", 5)
+    y = sample((100,), "float64", 6)
+    e = np.histogram2d(x, y, bins=3, density=True)
+    got = np.histogram2d(ua.asarray(x), ua.asarray(y), bins=3, density=True)
+    for g, ee in zip(got[1:], e[1:]):
+        assert ua.asnumpy(g).dtype == ee.dtype
+        np.testing.assert_array_equal(ua.asnumpy(g), ee)
+    np.testing.assert_allclose(ua.asnumpy(got[0]), e[0], rtol=1e-12)
+
+
+def test_host_bins_through_numpy():
+    h = np.array([0.5, 1.5, 3.0, 2.0])
+    x = ua.asarray(h)
+    bins = np.array([0.0, 2.0, 4.0])
+    for f, args in ((np.histogram, dict(bins=bins)), (np.histogram_bin_edges, dict(bins=bins)),
+                    (np.digitize, dict(bins=bins))):
+        got, expected = f(x, **args), f(h, **args)
+        got = got if isinstance(got, tuple) else (got,)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(ua.asnumpy(g), e)
+    got = np.histogram2d(x, x, bins=bins)
+    np.testing.assert_array_equal(ua.asnumpy(got[0]), np.histogram2d(h, h, bins=bins)[0])
+    # data stays refused
+    with pytest.raises(TypeError, match="host"):
+        np.histogram(x, bins=3, weights=np.ones(4))

@@ -635,3 +635,43 @@ def test_poly(z):
     assert ua.poly(ua.asarray(np.zeros(0))) == 1.0
     with pytest.raises(ValueError, match="square"):
         ua.poly(ua.asarray(np.ones((2, 3))))
+
+
+# ----------------------------------------------------------------- gradient, unwrap
+def test_gradient_spacing_forms():
+    f = np.array([1.0, 2.0, 4.0, 8.0, 9.0])
+    x = ua.asarray(f)
+    # coordinates as a list; complex coordinates and a complex spacing (NumPy
+    # computes in complex and keeps the real part, with a ComplexWarning)
+    np.testing.assert_allclose(ua.asnumpy(ua.gradient(x, [0, 1, 3, 4, 6])),
+                               np.gradient(f, [0, 1, 3, 4, 6]))
+    c = np.array([0, 1 + 1j, 2, 3, 5])
+    with pytest.warns(np.exceptions.ComplexWarning):
+        got = ua.gradient(x, ua.asarray(c))
+    with pytest.warns(np.exceptions.ComplexWarning):
+        expected = np.gradient(f, c)
+    np.testing.assert_allclose(ua.asnumpy(got), expected)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        got = ua.gradient(x, 1 + 1j)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        expected = np.gradient(f, 1 + 1j)
+    np.testing.assert_allclose(ua.asnumpy(got), expected)
+    m = np.arange(12.0).reshape(3, 4) ** 2
+    np.testing.assert_allclose(ua.asnumpy(ua.gradient(ua.asarray(m), axis=np.int64(1))),
+                               np.gradient(m, axis=1))
+    with pytest.raises(ValueError, match="scalars or 1d"):
+        ua.gradient(x, np.ones((5, 1)))
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.float32, np.float64])
+def test_unwrap_dtypes(dt):
+    h = np.array([0, 5, 10, 3, 9, 2], dt)
+    for kw in ({}, dict(period=6), dict(period=6, discont=4), dict(period=5.0)):
+        expected = np.unwrap(h, **kw)
+        got = ua.asnumpy(ua.unwrap(ua.asarray(h), **kw))
+        assert got.dtype == expected.dtype, kw
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+    with pytest.raises(TypeError, match="complex"):
+        ua.unwrap(ua.asarray(h + 1j))
+    with pytest.raises(ValueError, match="one dimensional"):
+        ua.unwrap(ua.asarray(np.array(3.0)))

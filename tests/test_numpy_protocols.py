@@ -814,6 +814,59 @@ def test_partition_argpartition(axis):
             np.partition(ua.asarray(h[0]), bad)
 
 
+def test_partition_kth_and_axis_none():
+    h = sample((6, 7), np.float32)
+    x = ua.asarray(h)
+    # axis=None partitions the flattened array; kth may be a NumPy array
+    np.testing.assert_array_equal(ua.asnumpy(np.partition(x, 20, axis=None))[20],
+                                  np.sort(h, axis=None)[20])
+    i = ua.asnumpy(np.argpartition(x, np.array([3, 30]), axis=None))
+    np.testing.assert_array_equal(h.reshape(-1)[i][[3, 30]], np.sort(h, axis=None)[[3, 30]])
+    with pytest.raises(ValueError, match="Booleans"):
+        np.partition(x, True)
+    with pytest.raises(TypeError, match="integer"):
+        np.partition(x, [])
+    with pytest.raises(TypeError, match="integer"):
+        np.partition(x, 1.0)
+    # NumPy checks no kth along an empty axis
+    assert np.partition(ua.asarray(np.zeros(0)), 5).shape == (0,)
+
+
+def test_sort_argsort_of_0d():
+    x = ua.asarray(np.array(3.0))
+    with pytest.raises(np.exceptions.AxisError):
+        np.sort(x)
+    np.testing.assert_array_equal(ua.asnumpy(np.sort(x, axis=None)), [3.0])
+    r = np.argsort(x)
+    assert r.shape == (1,) and ua.asnumpy(r).tolist() == [0]
+
+
+def test_unique_equal_nan():
+    h = np.array([np.nan, 1.0, np.nan, 2.0, 1.0, np.nan])
+    x = ua.asarray(h)
+    for kw in ({}, dict(return_index=True, return_inverse=True, return_counts=True),
+               dict(return_counts=True), dict(equal_nan=False),
+               dict(equal_nan=False, return_counts=True)):
+        expected = np.unique(h, **kw)
+        got = np.unique(x, **kw)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        got = got if isinstance(got, tuple) else (got,)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(ua.asnumpy(g), e)
+    c = h + 1j * np.array([0, 0, 1, 0, 0, np.nan])
+    np.testing.assert_array_equal(ua.asnumpy(np.unique(ua.asarray(c))), np.unique(c))
+
+
+def test_vdot_of_bools():
+    a, b = np.array([True, False, True]), np.array([False, False, True])
+    got = np.vdot(ua.asarray(a), ua.asarray(b))
+    assert got.dtype == np.bool_ and bool(got) == np.vdot(a, b)
+    assert not bool(np.vdot(ua.asarray(a), ua.asarray(~a)))
+    i = np.array([3, 4, 5], np.int32)
+    assert int(np.vdot(ua.asarray(a), ua.asarray(i))) == np.vdot(a, i)
+
+
 def test_lexsort_keys():
     rng = np.random.default_rng(2)
     a, b = rng.integers(0, 3, (4, 9)), rng.integers(0, 4, (4, 9))

@@ -743,3 +743,34 @@ def test_generic_kernels_switch():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("n", [3, _TILE + 3, 3 * _VEC_TILE + 17])
+def test_cumulative_first_item_is_the_input(variant, n):
+    # a scan's first item is x[0] itself: -0.0 stays negative (a sum from
+    # +0.0 made it +0.0), and an infinite complex value keeps its zero
+    # imaginary part ((inf + 0j) * (1 + 0j) is inf + nanj)
+    z = np.full(n, -0.0)
+    z[-1] = 1.0
+    for dt in (np.float32, np.float64, np.complex64):
+        if not device_supports(dt):
+            continue
+        got = ua.asnumpy(ua.cumulative_sum(ua.asarray(z.astype(dt))))
+        expected = np.cumsum(z.astype(dt))
+        np.testing.assert_array_equal(got, expected)
+        assert (np.signbit(got.real) == np.signbit(expected.real)).all()
+    for dt in (np.complex64, np.complex128):
+        if not device_supports(dt):
+            continue
+        c = np.ones(n, dt)
+        c[0] = complex(np.inf, 0)
+        c[1] = complex(2, -1)
+        got = ua.asnumpy(ua.cumulative_prod(ua.asarray(c)))
+        assert got[0] == c[0] and got[0].imag == 0 and not np.isnan(got[0].imag)
+        got = ua.asnumpy(ua.cumulative_prod(ua.asarray(c), include_initial=True))
+        assert got[0] == 1 and got[1] == c[0] and not np.isnan(got[1].imag)
+        # the values that follow are products as before
+        f = np.ones(n, dt)
+        f[: min(n, 40)] = np.exp(1j * np.arange(min(n, 40)) / 7).astype(dt)
+        np.testing.assert_allclose(ua.asnumpy(ua.cumulative_prod(ua.asarray(f))), np.cumprod(f),
+                                   rtol=1e-5)

@@ -3,8 +3,12 @@
 usmarray's elementwise operations, differences and sums on the device."""
 
 import math
+import warnings
+
+import numpy as np
 
 from . import creation, elementwise as ew, manipulation, reduction
+from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._views import check_array, normalize_axis
 from .searching import where
@@ -68,7 +72,7 @@ def gradient(f, /, *varargs, axis=None, edge_order=1):
     check_array(f, "gradient")
     nd = f.ndim
     axes = tuple(range(nd)) if axis is None else tuple(
-        normalize_axis(a, nd) for a in ((axis,) if isinstance(axis, int) else axis))
+        normalize_axis(a, nd) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     if len(set(axes)) != len(axes):
         raise ValueError("gradient: repeated axis")
     n = len(varargs)
@@ -86,18 +90,28 @@ def gradient(f, /, *varargs, axis=None, edge_order=1):
     f = f if f.dtype.kind in "fc" else creation.asarray(f, dtype=f._q.float)
     out = []
     for a, h in zip(axes, spacing):
+        if not isinstance(h, usm_ndarray) and np.ndim(h) == 1:
+            h = creation.asarray(h, sycl_queue=f.sycl_queue)   # coordinates as a list
+        elif np.ndim(h) > 1:
+            raise ValueError("distances must be either scalars or 1d")
         m = f.shape[a]
         if m < edge_order + 1:
             raise ValueError("Shape of array too small to calculate a numerical gradient, "
                              "at least (edge_order + 1) elements are required.")
         g = creation.empty_like(f)
         s = lambda sl: _along(f, a, sl)    # noqa: E731
-        put = lambda sl, v: g.__setitem__((slice(None),) * a + (sl,), v)   # noqa: E731
+        def put(sl, v):
+            if v.dtype.kind == "c" and g.dtype.kind != "c":
+                # complex spacing with real samples: NumPy stores the real part
+                warnings.warn("Casting complex values to real discards the imaginary part",
+                              np.exceptions.ComplexWarning, stacklevel=3)
+                v = ew.real(v)
+            g[(slice(None),) * a + (sl,)] = v
         if isinstance(h, usm_ndarray) and h.ndim == 1:
             if h.shape[0] != m:
                 raise ValueError("gradient: when 1d, distances must match the length of the "
                                  "corresponding dimension")
-            h = h if h.dtype.kind == "f" else creation.asarray(h, dtype=f._q.float)
+            h = h if h.dtype.kind in "fc" else creation.asarray(h, dtype=f._q.float)
             d = manipulation.diff(h)
             along = tuple(m - 2 if i == a else 1 for i in range(nd))   # (broadcast along a)
             dx1, dx2 = manipulation.reshape(d[:-1], along), manipulation.reshape(d[1:], along)
@@ -127,7 +141,7 @@ def gradient(f, /, *varargs, axis=None, edge_order=1):
                                                    ew.multiply(bn, s(slice(-2, -1)))),
                                             ew.multiply(cn, s(slice(-1, None)))))
         else:
-            h = float(h)
+            h = complex(h) if np.iscomplexobj(h) else float(h)
             put(slice(1, -1), ew.divide(ew.subtract(s(slice(2, None)), s(slice(None, -2))), 2.0 * h))
             if edge_order == 1:
                 put(slice(0, 1), ew.divide(ew.subtract(s(slice(1, 2)), s(slice(0, 1))), h))
@@ -144,19 +158,33 @@ def gradient(f, /, *varargs, axis=None, edge_order=1):
 
 
 def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
-    """`p` with jumps between neighbours larger than `discont` (default and
-    at least period / 2) reduced by multiples of `period`, as ``numpy.unwrap``."""
+    """`p` with jumps between neighbours larger than `discont` (default
+    period / 2) reduced by multiples of `period`, as ``numpy.unwrap``: in
+    the result type of p's differences and `period` (integers stay integers
+    for an integer period)."""
     check_array(p, "unwrap")
+    if p.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    if p.dtype.kind == "c":
+        raise TypeError("unwrap: complex input is not supported (NumPy's remainder has no "
+                        "complex loop)")
     a = normalize_axis(axis, p.ndim)
-    half = period / 2
-    discont = half if discont is None else max(discont, half)
-    p = p if p.dtype.kind == "f" else creation.asarray(p, dtype=p._q.float)
     dd = manipulation.diff(p, axis=a)
-    ddmod = ew.subtract(ew.remainder(ew.add(dd, half), period), half)
-    # (a jump of exactly +period / 2 stays positive, as NumPy keeps it)
-    ddmod = where(ew.logical_and(ew.equal(ddmod, -half), ew.greater(dd, 0)), half, ddmod)
-    correct = where(ew.less(ew.abs(dd), discont), 0.0, ew.subtract(ddmod, dd))
-    up = creation.asarray(p, copy=True)
+    if discont is None:
+        discont = period / 2
+    dt = _dtypes.result_type(dd.dtype, period)
+    if dt.kind in "iu":
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    low = -high
+    ddmod = ew.add(ew.remainder(ew.subtract(dd, low), period), low)
+    if ambiguous:
+        # (a jump of exactly +period / 2 stays positive, as NumPy keeps it)
+        ddmod = where(ew.logical_and(ew.equal(ddmod, low), ew.greater(dd, 0)), high, ddmod)
+    correct = where(ew.less(ew.abs(dd), discont), 0, ew.subtract(ddmod, dd))
+    up = creation.asarray(p, dtype=dt, copy=True)
     if p.shape[a] > 1:
         up[(slice(None),) * a + (slice(1, None),)] = ew.add(
             _along(p, a, slice(1, None)), reduction.cumulative_sum(correct, axis=a))

@@ -374,9 +374,16 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     for c in cols:
         if c.dtype.kind == "c":
             raise TypeError("histogramdd: complex data is not supported")
+    if len({c.dtype for c in cols}) > 1:
+        # NumPy stacks the coordinates into one array first: one dtype
+        dt = _dtypes.device_dtype(np.result_type(*(c.dtype for c in cols)), cols[0]._q)
+        cols = [astype(c, dt, copy=False) for c in cols]
     like = cols[0]
     if weights is not None:
         weights = _weights("histogramdd", weights, like)
+        if weights.dtype.kind == "c":
+            raise TypeError("histogramdd: complex weights are not supported (the counts are "
+                            "real)")
     try:
         if len(bins) != D:
             raise ValueError("The dimension of bins must be equal to the dimension of the "

@@ -14,7 +14,7 @@ from ._core._layout import broadcast_shapes
 from ._core._views import normalize_axis
 from .creation import as_pair
 from .manipulation import permute_dims, reshape
-from .reduction import sum as rsum
+from .reduction import any as rany, sum as rsum
 
 __all__ = ["matmul", "vecdot", "tensordot", "inner", "vdot"]
 
@@ -226,9 +226,17 @@ OPERATORS = {"__matmul__": _matmul_op, "__rmatmul__": _rmatmul_op, "__imatmul__"
 
 def vdot(a, b, /):
     """The dot product of the flattened arrays, the first conjugated, as
-    ``numpy.vdot``: a 0-d array."""
-    _operands("vdot", a, b)
+    ``numpy.vdot``: a 0-d array (of bools, NumPy's or-of-ands, for two
+    bool arrays)."""
+    if not isinstance(a, usm_ndarray) or not isinstance(b, usm_ndarray):
+        raise TypeError("vdot: operands must be usm_ndarrays")
     if a.size != b.size:
         raise ValueError(f"vdot: the arrays have {a.size} and {b.size} elements")
-    return vecdot(reshape(a, (-1,)), reshape(b, (-1,)))
+    a, b = reshape(a, (-1,)), reshape(b, (-1,))
+    if a.dtype.kind == "b" and b.dtype.kind == "b":
+        return rany(ew.logical_and(a, b))
+    # (a bool operand counts as 0 and 1 of the other's dtype)
+    a = astype(a, b.dtype) if a.dtype.kind == "b" else a
+    b = astype(b, a.dtype) if b.dtype.kind == "b" else b
+    return vecdot(a, b)
 

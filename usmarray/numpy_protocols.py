@@ -43,7 +43,7 @@ import numpy as np
 from . import (calculus, comparison, contractions, convolution, creation, elementwise, fft,
                indexing, io, linalg, linear_algebra, manipulation, matrices, nanfunctions,
                padding, polynomials, reduction, searching, sets, sorting, stacking, statistics)
-from ._core import _copy, _indexing
+from ._core import _copy, _dtypes, _indexing
 from ._core._array import usm_ndarray
 from ._core._layout import broadcast_shapes
 from ._core._views import normalize_axis
@@ -423,13 +423,14 @@ class Function:
         if (not kwargs and not extra and len(args) == 1 and self.prep is None
                 and not self.defaults and isinstance(args[0], usm_ndarray)):
             return self.target(args[0])    # np.sum(x), x.sum(): nothing to translate
-        if not self.host_operands:
-            _check_operands(self.what, args)
-            _check_operands(self.what, kwargs.values())
         try:
             given = dict(self._sig.bind(*args, **kwargs).arguments)
         except TypeError as e:
             raise TypeError(f"{self.what}: {e}") from None
+        if not self.host_operands:
+            host = HOST_PARAMS.get(self.what[len("numpy."):], ())
+            _check_operands(self.what, [v for v in args] + list(kwargs.values()) if not host else
+                            [v for k, v in given.items() if k not in host])
         if self.prep is not None:
             given = self.prep(given)
             if isinstance(given, tuple):
@@ -511,7 +512,18 @@ _flat_sort = _flat_when_axis_none(False)
 def _sort_args(args):
     if "kind" in args:
         args["kind"] = numpy_sort_kind(args["kind"])
+    a = args.get("a")
+    if isinstance(a, usm_ndarray) and a.ndim == 0 and args.get("axis", -1) is not None:
+        # NumPy: no axis to sort along (np.argsort takes the 0-d array as 1-d)
+        raise np.exceptions.AxisError(args.get("axis", -1), 0)
     return _flat_sort(args)
+
+
+def _argsort_args(args):
+    a = args.get("a")
+    if isinstance(a, usm_ndarray) and a.ndim == 0:
+        args["a"], args["axis"] = manipulation.reshape(a, (1,)), -1
+    return _sort_args(args)
 
 
 def _transpose(args):
@@ -580,12 +592,35 @@ def _unique(args):
         raise _unsupported("numpy.unique", "axis", args["axis"], "unique_all")
     flags = [bool(args.get(k)) for k in ("return_index", "return_inverse", "return_counts")]
     if not any(flags):
-        return (sets.unique_values(ar),)
+        values = sets.unique_values(ar)
+        return (_one_nan(values, values, args)[0],)
     r = sets.unique_all(ar)
+    values, indices, inverse, counts = _one_nan(r.values, r, args)
     # (the inverse has the input's shape, as NumPy 2's for axis=None)
-    parts = [r.values] + [p for p, f in zip((r.indices, r.inverse_indices, r.counts), flags)
-                          if f]
+    parts = [values] + [p for p, f in zip((indices, inverse, counts), flags) if f]
     return (tuple(parts),)
+
+
+def _one_nan(values, r, args):
+    """(values, indices, inverse, counts) of np.unique: with equal_nan (NumPy's
+    default) the NaNs, each unique for the array API and sorted last, are one
+    value, counted together, first seen where the first of them was, and the
+    inverse of each points to it (the host learns how many values are NaN)."""
+    full = values is not r
+    parts = (values, r.indices, r.inverse_indices, r.counts) if full else (values,) * 4
+    if not args.get("equal_nan", True) or values.dtype.kind not in "fc":
+        return parts
+    k = int(reduction.sum(elementwise.logical_not(elementwise.isnan(values)), dtype=_dtypes.int64))
+    if values.shape[0] - k < 2:
+        return parts
+    if not full:
+        return (values[:k + 1],) * 4
+    one = (1,)
+    indices = manipulation.concat([r.indices[:k], manipulation.reshape(
+        reduction.min(r.indices[k:]), one)])
+    counts = manipulation.concat([r.counts[:k], manipulation.reshape(
+        reduction.sum(r.counts[k:]), one)])
+    return values[:k + 1], indices, elementwise.minimum(r.inverse_indices, k), counts
 
 
 def _cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
@@ -816,6 +851,16 @@ SAME_NAME = (
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__ + calculus.__all__
              + convolution.__all__ + polynomials.__all__ + ["isclose", "array_equal"])
 
+# parameters of the computation rather than its data, which may be host
+# values (docs/numpy.md): NumPy name -> parameter names
+HOST_PARAMS = {
+    "histogram": ("bins", "range"), "histogram_bin_edges": ("bins", "range"),
+    "histogram2d": ("bins", "range"), "histogramdd": ("bins", "range"), "digitize": ("bins",),
+    "partition": ("kth",), "argpartition": ("kth",), "pad": ("pad_width", "constant_values",
+                                                             "end_values"),
+    "delete": ("obj",), "insert": ("obj",),
+}
+
 # NumPy name -> usmarray name
 RENAMED = {"amin": "min", "amax": "max", "concatenate": "concat", "cumsum": "cumulative_sum",
            "cumprod": "cumulative_prod", "transpose": "permute_dims"}
@@ -829,7 +874,7 @@ ADAPTED = {
     "cumprod": (reduction.cumulative_prod, _flat_when_axis_none(True), None),
     "take": (_take, None, None),
     "sort": (sorting.sort, _sort_args, None),
-    "argsort": (sorting.argsort, _sort_args, None),
+    "argsort": (sorting.argsort, _argsort_args, None),
     "transpose": (manipulation.permute_dims, _transpose, None),
     "where": (searching.where, _where, None),
     "ravel": (manipulation.reshape, _ravel, None),

@@ -127,11 +127,11 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 
 # ------------------------------------------------------------------ scans
-_SCAN_OPS = ("usmk::red_sum", "usmk::red_prod", "usmk::red_logaddexp")
+_SCAN_OPS = ("usmk::scan_sum", "usmk::scan_prod", "usmk::red_logaddexp")
 # operations scanning real floating types only, without vector-block kernels
 _SCAN_FLOAT_ONLY = ("usmk::red_logaddexp",)
 # the element include_initial puts first
-_SCAN_INITIAL = {"usmk::red_sum": 0, "usmk::red_prod": 1, "usmk::red_logaddexp": -float("inf")}
+_SCAN_INITIAL = {"usmk::scan_sum": 0, "usmk::scan_prod": 1, "usmk::red_logaddexp": -float("inf")}
 
 
 def _scan_types(qi):
@@ -243,12 +243,12 @@ def _cumulative(name, struct, x, axis, dtype, include_initial):
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative sum along `axis` (optional for 1-D `x`); dtypes as for sum.
     With `include_initial`, the result starts with the sum of nothing (0)."""
-    return _cumulative("cumulative_sum", "usmk::red_sum", x, axis, dtype, include_initial)
+    return _cumulative("cumulative_sum", "usmk::scan_sum", x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative product along `axis`; as cumulative_sum, starting from 1."""
-    return _cumulative("cumulative_prod", "usmk::red_prod", x, axis, dtype, include_initial)
+    return _cumulative("cumulative_prod", "usmk::scan_prod", x, axis, dtype, include_initial)
 
 
 def cumulative_logsumexp(x, /, *, axis=None, dtype=None, include_initial=False):

@@ -5,6 +5,8 @@ row for rows of up to 32, merge sort for the rest)."""
 import operator
 from collections import namedtuple
 
+import numpy as np
+
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import c_view, empty_array, usm_ndarray
 from ._core._copy import copy_into
@@ -157,14 +159,23 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
 
 
 def _kth(name, x, kth, axis):
-    """Check NumPy's `kth` (an int or a sequence of them, within the axis)."""
+    """`x` and `axis` to sort along (``axis=None``: x flattened, axis 0),
+    after NumPy's checks of `kth` (an int or a sequence of ints, host data,
+    within the axis unless it is empty)."""
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
     if x.ndim == 0:
         raise ValueError(f"{name}: a 0-d array cannot be partitioned")
     n = x.shape[normalize_axis(axis, x.ndim)]
-    for k in (kth if isinstance(kth, (tuple, list)) else (kth,)):
-        k = operator.index(k)
+    ks = np.asarray(kth)
+    if ks.dtype == np.bool_:
+        raise ValueError("Booleans unacceptable as partition index")
+    if ks.dtype.kind not in "iu" or ks.ndim > 1:
+        raise TypeError("Partition index must be integer")
+    for k in ks.reshape(-1).tolist() if n else ():
         if not -n <= k < n:
             raise ValueError(f"{name}: kth(={k}) out of bounds ({n})")
+    return x, axis
 
 
 def partition(a, kth, axis=-1):
@@ -175,7 +186,7 @@ def partition(a, kth, axis=-1):
     parts unspecified)."""
     if not isinstance(a, usm_ndarray):
         raise TypeError(f"partition: expected a usm_ndarray, got {type(a).__name__}")
-    _kth("partition", a, kth, axis)
+    a, axis = _kth("partition", a, kth, axis)
     return sort(a, axis=axis)
 
 
@@ -183,7 +194,7 @@ def argpartition(a, kth, axis=-1):
     """Indices that partition `a` (``numpy.argpartition``): those that sort it."""
     if not isinstance(a, usm_ndarray):
         raise TypeError(f"argpartition: expected a usm_ndarray, got {type(a).__name__}")
-    _kth("argpartition", a, kth, axis)
+    a, axis = _kth("argpartition", a, kth, axis)
     return argsort(a, axis=axis)
 
 

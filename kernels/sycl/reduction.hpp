@@ -78,6 +78,41 @@ struct red_prod {
   template <typename A> static A combine(const A &a, const A &b) { return a * b; }
   template <typename V> static V vcomb(V a, V b) { return a * b; }
 };
+// The scans' sum and product (cumulative_sum, cumulative_prod): their first
+// item is x[0] itself, as NumPy's. The sum starts from -0.0, the identity of
+// IEEE addition (0.0 + -0.0 is +0.0: a run of negative zeros keeps its sign).
+// A complex product cannot start from 1 + 0j ((inf + 0j) * (1 + 0j) is
+// inf + nanj): its identity is (1, a NaN of a payload of its own), which
+// combine passes over.
+struct scan_sum : red_sum {
+  template <typename A> static A identity() {
+    if constexpr (is_complex_v<A>) return A(-0.0, -0.0);
+    else if constexpr (is_float_v<A>) return A(-0.0);
+    else return A(0);
+  }
+};
+struct scan_prod : red_prod {
+  template <typename R> static bool is_identity_part(const R &v) {
+    if constexpr (sizeof(R) == 8) return __builtin_bit_cast(std::uint64_t, v) == 0x7ff80000600dULL;
+    else return __builtin_bit_cast(std::uint32_t, v) == 0x7fc0600du;
+  }
+  template <typename A> static A identity() {
+    if constexpr (is_complex_v<A>) {
+      using R = typename A::value_type;
+      if constexpr (sizeof(R) == 8) return A(1, __builtin_bit_cast(R, 0x7ff80000600dULL));
+      else return A(1, __builtin_bit_cast(R, 0x7fc0600du));
+    } else {
+      return A(1);
+    }
+  }
+  template <typename A> static A combine(const A &a, const A &b) {
+    if constexpr (is_complex_v<A>) {
+      if (a.real() == 1 && is_identity_part(a.imag())) return b;
+      if (b.real() == 1 && is_identity_part(b.imag())) return a;
+    }
+    return a * b;
+  }
+};
 // max/min of complex values: NumPy's lexicographic order (maximum_), from
 // the identity (-inf, -inf) or (inf, inf)
 struct red_max {
