@@ -77,6 +77,7 @@ from .sequences import logspace, geomspace
 from .calculus import gradient, trapezoid, unwrap
 from .polynomials import polyval, polyfit, roots, poly
 from .convolution import convolve, correlate
+from .ufunc_methods import scatter_add, scatter_max, scatter_min
 from .index_tricks import (indices, ix_, mgrid, ogrid, unravel_index, ravel_multi_index, delete,
                            insert)
 from .padding import pad

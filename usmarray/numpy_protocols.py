@@ -42,7 +42,8 @@ import numpy as np
 
 from . import (calculus, comparison, contractions, convolution, creation, elementwise, fft,
                indexing, io, linalg, linear_algebra, manipulation, matrices, nanfunctions,
-               padding, polynomials, reduction, searching, sets, sorting, stacking, statistics)
+               padding, polynomials, reduction, searching, sets, sorting, stacking, statistics,
+               ufunc_methods)
 from ._core import _copy, _dtypes, _indexing
 from ._core._array import usm_ndarray
 from ._core._layout import broadcast_shapes
@@ -272,6 +273,16 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
                    else v for v in inputs)
     if _HOST_OPERANDS.get():
         inputs = tuple(_to_device(v, self) for v in inputs)
+    if method == "at":
+        # (the indices are an index: host lists and arrays are fine there)
+        if kwargs:
+            raise TypeError(f"{what}: unexpected keyword {next(iter(kwargs))!r}")
+        if len(inputs) not in (2, 3):
+            raise TypeError(f"{what} takes the array, the indices and the values")
+        fn = UFUNCS.get(ufunc.__name__)   # (the table's name: power -> pow)
+        return ufunc_methods.ufunc_at(fn.__name__ if fn is not None else ufunc.__name__,
+                                      inputs[0], inputs[1], inputs[2] if len(inputs) == 3 else None,
+                                      what)
     for v in inputs + tuple(kwargs.get("out", None) or ()):
         if v is None or isinstance(v, usm_ndarray) or _as_scalar(v) is not None:
             continue
@@ -295,8 +306,14 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
                              ("axis", "dtype", "keepdims"))
     if method == "accumulate":
         return _ufunc_reduce(what, ufunc, inputs, out, kwargs, ACCUMULATE, ("axis", "dtype"))
+    if method == "outer" and ufunc.nin == 2 and ufunc.signature is None and len(inputs) == 2:
+        # op(a[..., None, ...], b): a's dimensions first, then b's
+        a, b = inputs
+        if isinstance(a, usm_ndarray):
+            a = manipulation.reshape(a, a.shape + (1,) * np.ndim(b))
+        return _ufunc_call(what, ufunc, (a, b), out, kwargs)
     raise TypeError(f"{what}: the ufunc method {method!r} is not supported by usmarray "
-                    "(supported: __call__, and reduce/accumulate of some ufuncs)")
+                    "(supported: __call__, at and outer, and reduce/accumulate of some ufuncs)")
 
 
 def _ufunc_call(what, ufunc, inputs, out, kwargs):

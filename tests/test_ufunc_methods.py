@@ -1,0 +1,117 @@
+"""NumPy's ufunc methods at and outer on usm_ndarrays, and CuPy's
+scatter_add/scatter_max/scatter_min, with NumPy as the oracle."""
+
+import numpy as np
+import pytest
+
+import usmarray as ua
+from conftest import device_supports
+
+OPS = ["add", "subtract", "multiply", "maximum", "minimum", "bitwise_or", "bitwise_xor",
+       "logical_and"]
+DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.complex128, np.bool_]
+
+
+def _data(shape, dt, rng):
+    dt = np.dtype(dt)
+    if dt == np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    if dt.kind == "c":
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
+    return (rng.standard_normal(shape) * 3).astype(dt)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", OPS)
+def test_at_as_numpy(name, dt):
+    if not device_supports(dt):
+        pytest.skip("the device lacks the dtype")
+    rng = np.random.default_rng(OPS.index(name))
+    f = getattr(np, name)
+    h = _data(20, dt, rng)
+    idx = rng.integers(-20, 20, 300)     # repeated and negative indices
+    vals = _data(300, dt, rng)
+    expected = h.copy()
+    try:
+        f.at(expected, idx, vals)
+    except TypeError:
+        with pytest.raises(TypeError):
+            f.at(ua.asarray(h), ua.asarray(idx), ua.asarray(vals))
+        return
+    x = ua.asarray(h)
+    assert f.at(x, ua.asarray(idx), ua.asarray(vals)) is None
+    # each occurrence applied in turn, in index order: NumPy's values bit for bit
+    np.testing.assert_array_equal(ua.asnumpy(x), expected)
+
+
+def test_at_keys_values_and_layouts():
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((4, 5))
+    x = ua.asarray(a)
+    # several index arrays (host lists), a scalar value
+    np.add.at(a, ([0, 0, 1, 0], [2, 2, 3, 2]), 1.5)
+    np.add.at(x, ([0, 0, 1, 0], [2, 2, 3, 2]), 1.5)
+    np.testing.assert_array_equal(ua.asnumpy(x), a)
+    # a slice and an index array, values broadcast
+    v = rng.standard_normal(3)
+    np.multiply.at(a, (slice(None), [1, 1, 4]), v)
+    np.multiply.at(x, (slice(None), [1, 1, 4]), ua.asarray(v))
+    np.testing.assert_array_equal(ua.asnumpy(x), a)
+    # a transposed (non-contiguous) target
+    t = np.zeros((5, 4)).T
+    xt = ua.asarray(np.zeros((5, 4))).T
+    np.subtract.at(t, [0, 3, 0], np.array([[1.0], [2.0], [4.0]]))
+    np.subtract.at(xt, ua.asarray([0, 3, 0]), ua.asarray(np.array([[1.0], [2.0], [4.0]])))
+    np.testing.assert_array_equal(ua.asnumpy(xt), t)
+    # int target, float values: cast back unsafely, as NumPy does
+    i = np.arange(5, dtype=np.int32) * 7
+    xi = ua.asarray(i)
+    np.add.at(i, [0, 0, 2], 1.5)
+    np.add.at(xi, [0, 0, 2], 1.5)
+    np.testing.assert_array_equal(ua.asnumpy(xi), i)
+    # nothing selected: no change
+    np.add.at(xi, ua.asarray(np.zeros(0, np.int64)), 1)
+    np.testing.assert_array_equal(ua.asnumpy(xi), i)
+
+
+def test_at_errors():
+    x = ua.asarray(np.zeros(3))
+    with pytest.raises(IndexError):
+        np.add.at(x, [5], 1.0)
+    with pytest.raises(TypeError, match="not supported"):
+        np.sin.at(x, [0])
+    ro = ua.asarray(np.zeros(3))
+    ro.flags.writable = False
+    with pytest.raises(ValueError, match="read-only"):
+        np.add.at(ro, [0], 1.0)
+    with pytest.raises(TypeError, match="host"):
+        np.add.at(x, [0], np.ones(1))     # values are data: refused from the host
+    np.testing.assert_array_equal(ua.asnumpy(x), np.zeros(3))
+
+
+def test_scatter_add_max_min():
+    h = np.zeros(6, np.float32)
+    idx = np.array([0, 1, 1, 5, 5, 5])
+    v = np.array([1, 2, 3, 4, -5, 6], np.float32)
+    x = ua.asarray(h)
+    ua.scatter_add(x, ua.asarray(idx), ua.asarray(v))
+    e = h.copy()
+    np.add.at(e, idx, v)
+    np.testing.assert_array_equal(ua.asnumpy(x), e)
+    ua.scatter_max(x, ua.asarray(idx), ua.asarray(v))
+    np.maximum.at(e, idx, v)
+    np.testing.assert_array_equal(ua.asnumpy(x), e)
+    ua.scatter_min(x, ua.asarray(idx), ua.asarray(v))
+    np.minimum.at(e, idx, v)
+    np.testing.assert_array_equal(ua.asnumpy(x), e)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "subtract", "maximum", "less"])
+def test_outer(name):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal(3), rng.standard_normal((2, 4))
+    f = getattr(np, name)
+    got = f.outer(ua.asarray(a), ua.asarray(b))
+    assert got.shape == (3, 2, 4)
+    np.testing.assert_array_equal(ua.asnumpy(got), f.outer(a, b))
+    np.testing.assert_array_equal(ua.asnumpy(f.outer(ua.asarray(a), 2.0)), f.outer(a, 2.0))

@@ -1,0 +1,149 @@
+"""NumPy's ufunc method ``at`` for the elementwise table's binary
+operations (``np.add.at(x, idx, v)``), and CuPy's ``scatter_add``,
+``scatter_max`` and ``scatter_min`` on it.
+
+``at`` applies the operation in place once per occurrence of an index, in
+index order, as NumPy's unbuffered loop does, so repeated indices
+accumulate (where ``x[idx] += v`` applies one of them). The positions are
+sorted (stably: occurrences keep their order) and one work-item per
+distinct target element applies its values in turn, with the table's own
+operation: results are NumPy's bit for bit where the operation is exact,
+and in NumPy's order of operations where it is not."""
+
+import numpy as np
+
+from . import elementwise as ew, manipulation
+from ._core import _dtypes, _engine
+from ._core._array import usm_ndarray
+from ._core._copy import astype
+from ._core._layout import C_CONTIG, WRITABLE
+from ._core._scalars import is_scalar, weak_scalar_dtype
+from .creation import arange, asarray
+from .searching import nonzero
+from .sorting import sort_with_order
+from .user_kernels import cxx_type, register_kernel, source_hash
+
+__all__ = ["ufunc_at", "scatter_add", "scatter_max", "scatter_min"]
+
+# (pointer parameters: launch_raw launches it, as it does RawKernels)
+# The steps in NumPy's order, each rounded: the kernel compiler's default
+# floating-point model may reassociate the loop (the operation's struct is
+# compiled under the pragma too, as its operations are inlined into it).
+_KERNEL = """#pragma clang fp reassociate(off) contract(off)
+{struct}
+USM_KERNEL(1)
+void {name}({ta} *a, const std::int64_t *pos, const std::int64_t *starts, const {li2} *v,
+            std::int64_t m) {{
+  const std::int64_t k = usmk::linear_id();
+  if (k >= m) return;
+  const std::int64_t j0 = starts[k], j1 = starts[k + 1], t = pos[j0];
+  {ta} s = a[t];
+  // (j steps by 1 + pos[j] - t, which is 1 within the run: an induction the
+  // compiler cannot vectorise, and so cannot reassociate, whatever its
+  // floating-point model; the pragma alone does not stop the OpenCL CPU
+  // compiler)
+  for (std::int64_t j = j0; j < j1; j += 1 + (pos[j] - t))
+    s = usmk::convert<{ta}>(op_{op}::apply<{lo}>(usmk::convert<{li1}>(s), v[j]));
+  a[t] = s;
+}}
+"""
+_NAMES = {}
+
+
+def _kernel(op, ta, li1, li2, lo):
+    key = (op.name, ta, li1, li2, lo)
+    name = _NAMES.get(key)
+    if name is None:
+        types = dict(ta=cxx_type(ta), li1=cxx_type(li1), li2=cxx_type(li2), lo=cxx_type(lo))
+        # (named by its source: the compiled bundle on disk is found by name)
+        name = "usm_at_" + op.name + "_" + source_hash(_KERNEL, op.source(), *types.values())
+        # (<complex> only where a type is complex: kernels/sycl/common.hpp)
+        complex_ = "#define USM_COMPLEX 1\n" if any(
+            d.kind == "c" for d in (ta, li1, li2, lo)) else ""
+        register_kernel([name], complex_ + _KERNEL.format(struct=op.source(), name=name,
+                                                          op=op.name, **types), name)
+        _NAMES[key] = name
+    return name
+
+
+def _binary(name, what):
+    op = ew.OP.get(name)
+    if op is None or op.nin != 2:
+        raise TypeError(f"{what} is not supported by usmarray (binary elementwise operations "
+                        "only)")
+    return op
+
+
+def ufunc_at(name, a, indices, b, what=None):
+    """``numpy.<name>.at(a, indices, b)``: a[indices] = op(a[indices], b),
+    unbuffered (each occurrence of an index applies its value in turn).
+
+    Parameters
+    ----------
+    name : str
+        A binary operation of the elementwise table (``"add"``, ``"maximum"``, ...).
+    a : usm_ndarray
+        The array changed in place.
+    indices : index
+        Anything ``a[indices]`` takes (integer arrays, also host lists and
+        NumPy arrays, slices, tuples of them).
+    b : usm_ndarray or scalar
+        Values, broadcast to the shape of ``a[indices]``.
+    what : str, optional
+        The name errors give (NumPy's ufunc and method).
+    """
+    what = what or f"numpy.{name}.at"
+    op = _binary(name, what)
+    if not isinstance(a, usm_ndarray):
+        raise TypeError(f"{what}: the first operand must be a usm_ndarray")
+    if not a._flags & WRITABLE:
+        raise ValueError("assignment destination is read-only")
+    if b is None:
+        raise TypeError(f"{what}: second operand needed for ufunc")
+    qi = a._q
+    if is_scalar(b):
+        bdt = weak_scalar_dtype(b, a.dtype, qi)
+    elif isinstance(b, usm_ndarray):
+        bdt = b.dtype
+    else:
+        raise ew.mixed_operand_error(what, b)
+    # (the result is cast back to a's dtype unsafely, as NumPy's at does)
+    (li1, li2), lo, _ = op.resolve((a.dtype, bdt), qi)
+    # the flat positions a[indices] names: a's own indexing of an iota
+    iota = manipulation.reshape(arange(a.size, dtype=_dtypes.int64, sycl_queue=a.sycl_queue),
+                                a.shape)
+    pos = iota[indices]
+    n = pos.size
+    if n == 0:
+        return
+    v = asarray(b, dtype=li2, sycl_queue=a.sycl_queue) if is_scalar(b) else astype(b, li2)
+    v = manipulation.reshape(astype(manipulation.broadcast_to(v, pos.shape), li2, copy=True),
+                             (-1,))
+    s, order = sort_with_order(manipulation.reshape(pos, (-1,)))
+    vs = v[order]
+    # the first occurrence of each target, and the end
+    firsts = ew.add(nonzero(ew.not_equal(s[1:], s[:-1]))[0], 1)
+    starts = manipulation.concat([asarray([0], dtype=_dtypes.int64, sycl_queue=a.sycl_queue), firsts,
+                           asarray([n], dtype=_dtypes.int64, sycl_queue=a.sycl_queue)])
+    m = starts.shape[0] - 1
+    work = a if a._flags & C_CONTIG else astype(a, a.dtype, order="C", copy=True)
+    flat = manipulation.reshape(work, (-1,))
+    _engine.launch_raw(qi.ref, qi.kc, _kernel(op, a.dtype, li1, li2, lo),
+                       [flat, s, starts, vs, np.int64(m).tobytes()], [m], [1])
+    if work is not a:
+        a[...] = work
+
+
+def scatter_add(a, slices, value):
+    """CuPy's ``cupyx.scatter_add``: ``numpy.add.at(a, slices, value)``."""
+    ufunc_at("add", a, slices, value)
+
+
+def scatter_max(a, slices, value):
+    """CuPy's ``cupyx.scatter_max``: ``numpy.maximum.at(a, slices, value)``."""
+    ufunc_at("maximum", a, slices, value)
+
+
+def scatter_min(a, slices, value):
+    """CuPy's ``cupyx.scatter_min``: ``numpy.minimum.at(a, slices, value)``."""
+    ufunc_at("minimum", a, slices, value)
