@@ -12,7 +12,7 @@ and in NumPy's order of operations where it is not."""
 
 import numpy as np
 
-from . import elementwise as ew, manipulation
+from . import elementwise as ew, manipulation, reduction
 from ._core import _dtypes, _engine
 from ._core._array import usm_ndarray
 from ._core._copy import astype
@@ -74,6 +74,29 @@ def _binary(name, what):
     return op
 
 
+def _positions(a, indices):
+    """The flat (C order) positions of the elements ``a[indices]`` names, in
+    its shape: for one integer array per dimension (the usual key) from the
+    indices themselves (bounds read by the host), else by indexing an iota
+    of a's shape with the key (any index NumPy takes)."""
+    key = indices if isinstance(indices, tuple) else (indices,)
+    if len(key) == a.ndim and all(
+            isinstance(k, (usm_ndarray, list, np.ndarray)) and np.asarray(k).dtype.kind in "iu"
+            if not isinstance(k, usm_ndarray) else k.dtype.kind in "iu" for k in key):
+        pos, stride = None, 1
+        for d in reversed(range(a.ndim)):
+            n = a.shape[d]
+            k = asarray(key[d], dtype=_dtypes.int64, sycl_queue=a.sycl_queue)
+            if k.size and (int(reduction.min(k)) < -n or int(reduction.max(k)) >= n):
+                raise IndexError(f"an index is out of bounds for axis {d} with size {n}")
+            k = ew.multiply(ew.add(k, ew.multiply(ew.less(k, 0), n)), stride)
+            pos = k if pos is None else ew.add(pos, k)
+            stride *= n
+        return pos
+    iota = arange(a.size, dtype=_dtypes.int64, sycl_queue=a.sycl_queue)
+    return manipulation.reshape(iota, a.shape)[indices]
+
+
 def ufunc_at(name, a, indices, b, what=None):
     """``numpy.<name>.at(a, indices, b)``: a[indices] = op(a[indices], b),
     unbuffered (each occurrence of an index applies its value in turn).
@@ -109,10 +132,7 @@ def ufunc_at(name, a, indices, b, what=None):
         raise ew.mixed_operand_error(what, b)
     # (the result is cast back to a's dtype unsafely, as NumPy's at does)
     (li1, li2), lo, _ = op.resolve((a.dtype, bdt), qi)
-    # the flat positions a[indices] names: a's own indexing of an iota
-    iota = manipulation.reshape(arange(a.size, dtype=_dtypes.int64, sycl_queue=a.sycl_queue),
-                                a.shape)
-    pos = iota[indices]
+    pos = _positions(a, indices)
     n = pos.size
     if n == 0:
         return
