@@ -675,3 +675,80 @@ def test_unwrap_dtypes(dt):
         ua.unwrap(ua.asarray(h + 1j))
     with pytest.raises(ValueError, match="one dimensional"):
         ua.unwrap(ua.asarray(np.array(3.0)))
+
+
+# ----------------------------------------------------------------- review of statistics & co.
+def _same_results(got, expected, **tol):
+    got = got if isinstance(got, tuple) else (got,)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        g = ua.asnumpy(g) if isinstance(g, ua.usm_ndarray) else np.asarray(g)
+        e = np.asarray(e)
+        assert g.shape == e.shape and g.dtype == e.dtype, (g, e)
+        np.testing.assert_allclose(g, e, **tol)
+
+
+@pytest.mark.parametrize("kinds", ["cc", "rc", "cr"])
+@pytest.mark.parametrize("kw", [{}, dict(full=True), dict(cov=True)], ids=str)
+def test_polyfit_complex(kinds, kw):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(9) + (1j * rng.standard_normal(9) if kinds[0] == "c" else 0)
+    y = rng.standard_normal(9) + (1j * rng.standard_normal(9) if kinds[1] == "c" else 0)
+    _same_results(ua.polyfit(ua.asarray(x), ua.asarray(y), 2, **kw), np.polyfit(x, y, 2, **kw),
+                  rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("args,kw", [((-1, 1, 3), dict(dtype=np.complex64)), ((-1j, 1j, 3), {}),
+                                     ((-1j, 1j, 5), {}), ((1j, -1j, 4), {}), ((-2, -8, 3), {}),
+                                     ((1 + 1j, 4 + 4j, 4), {}), ((-1 + 0j, 1, 3), {})], ids=str)
+def test_geomspace_complex_and_dtype(args, kw):
+    _same_results(ua.geomspace(*args, **kw), np.geomspace(*args, **kw), rtol=1e-6, atol=1e-7)
+
+
+def test_sequence_and_index_helper_edges():
+    f32 = np.array([1.0, 2.0], np.float32)
+    assert ua.logspace(ua.asarray(f32), 4.0, 3).dtype == np.logspace(f32, 4.0, 3).dtype
+    one = np.array([1])
+    for call in (lambda m, a: m.ravel_multi_index((a(one), a(one)), (0, 3), mode="wrap"),
+                 lambda m, a: m.ravel_multi_index((a(one), a(one)), (2 ** 40, 2 ** 40)),
+                 lambda m, a: m.unravel_index(a(one), ()),
+                 lambda m, a: m.insert(m.arange(3.0), [], a(np.array([1.0, 2.0])))):
+        with pytest.raises(ValueError):
+            call(np, np.asarray)
+        with pytest.raises(ValueError):
+            call(ua, ua.asarray)
+    assert ua.unravel_index(0, ()) == ()
+    b = ua.asarray(np.ones(2))
+    r = ua.block(b)
+    r[0] = 5.0      # a copy, as NumPy's
+    np.testing.assert_array_equal(ua.asnumpy(b), [1.0, 1.0])
+    x = ua.arange(6.0)
+    parts = np.split(x, np.array([2, 4]))     # host split points
+    assert [ua.asnumpy(p).tolist() for p in parts] == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+
+
+def test_statistics_edges():
+    a = np.array([-np.inf, 1.0, np.inf])
+    i8 = np.array([1, 5, 3], np.int8)
+    # integer quantiles take the elements (NumPy): infinities stay, dtypes too
+    for arr, q in ((a, 1), (a, [0, 1]), (i8, 1), (i8, [0, 1]), (i8, 0.5)):
+        _same_results(ua.quantile(ua.asarray(arr), q), np.quantile(arr, q))
+    _same_results(ua.quantile(ua.asarray(a), ua.asarray(np.array([0, 1]))),
+                  np.quantile(a, np.array([0, 1])))
+    _same_results(ua.percentile(ua.asarray(i8), 100), np.percentile(i8, 100))
+    # complex var/std: real, as NumPy's
+    c = np.array([1 + 1j, 2, 3j, -1 - 2j])
+    _same_results(ua.var(ua.asarray(c)), np.var(c), rtol=1e-12)
+    _same_results(np.std(ua.asarray(c.astype(np.complex64)), ddof=1),
+                  np.std(c.astype(np.complex64), ddof=1), rtol=1e-6)
+    with pytest.raises(TypeError, match="inexact"):
+        ua.nanmean(ua.asarray(np.array([1.5, np.nan])), dtype=np.int64)
+    with pytest.raises(TypeError, match="inexact"):
+        ua.nanvar(ua.asarray(np.array([1.5, np.nan])), dtype=np.int32)
+    with pytest.raises(ValueError, match="ddof"):
+        ua.cov(ua.asarray(np.ones(3)), ddof=1.5)
+    _same_results(ua.cov(ua.asarray(np.arange(4.0)), ddof=2.0), np.cov(np.arange(4.0), ddof=2.0))
+    r = ua.nanquantile(ua.asarray(np.zeros((0, 3))), 0.5, axis=0)     # NaN, not an error
+    assert r.shape == (3,) and np.isnan(ua.asnumpy(r)).all()
+    assert ua.roots(ua.asarray(np.array([0, 5.0], np.float32))).dtype == np.float64

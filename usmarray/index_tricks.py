@@ -112,6 +112,9 @@ def ix_(*args):
     return tuple(out)
 
 
+_INTP_MAX = 2 ** 63 - 1
+
+
 class _Grid:
     """``mgrid`` (dense) and ``ogrid`` (sparse): ``mgrid[0:5, 0:1:3j]`` are
     the coordinates of a grid, as NumPy's. A slice's items follow NumPy's
@@ -213,9 +216,12 @@ def unravel_index(indices, shape, order="C"):
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     i = _as_int_array("unravel_index", indices)
-    size = 1
-    for d in dims:
-        size *= d
+    size = math.prod(dims)
+    if size > _INTP_MAX:
+        raise ValueError("dimensions are too large; arrays and shapes with a total size "
+                         "greater than 'intp' are not supported.")
+    if not dims and i.ndim:
+        raise ValueError("multiple indices are not supported for 0d arrays")
     if i.size and bool(_any(ew.logical_or(ew.less(i, 0), ew.greater_equal(i, size)))):
         lo, hi = int(_min(i)), int(_max(i))
         bad = lo if lo < 0 else hi
@@ -254,6 +260,11 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     dims = _shape(dims)
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
+    if 0 in dims:
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
+    if math.prod(dims) > _INTP_MAX:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
+                         "possible size.")
     if isinstance(multi_index, usm_ndarray):
         multi_index = tuple(multi_index[k] for k in range(multi_index.shape[0]))
     if len(multi_index) != len(dims):
@@ -411,8 +422,8 @@ def insert(arr, obj, values, axis=None):
     shape = arr.shape[:axis] + (n + k,) + arr.shape[axis + 1:]
     new = empty_array(shape, arr.dtype, arr._q, arr.usm_type)
     q = arr.sycl_queue
-    if k:
-        new[head + (asarray(idx, sycl_queue=q),)] = vals
+    # (also with no index: values that cannot broadcast are NumPy's ValueError)
+    new[head + (asarray(idx, sycl_queue=q),)] = vals
     if n and new.size:
         new[head + (asarray(np.flatnonzero(old), sycl_queue=q),)] = arr
     return new

@@ -7,6 +7,8 @@ for ``nanargmin``/``nanargmax``'s all-NaN check, which NumPy raises on.
 (The NaN-skipping quantiles are in statistics.py.)
 """
 
+import numpy as np
+
 from . import elementwise as ew, reduction, searching
 from ._core import _copy, _dtypes
 from ._core._views import check_array, reshape
@@ -187,6 +189,9 @@ def _nan_count(a, axis, keepdims, dtype):
 def _nan_float(name, a, dtype):
     check_array(a, name)
     if dtype is not None:
+        if a.dtype.kind in "fc" and np.dtype(dtype).kind not in "fc":
+            # (a cast would turn the NaNs into integers: NumPy's TypeError)
+            raise TypeError("If a is inexact, then dtype must be inexact")
         a = _copy.astype(a, dtype, copy=False)
     if a.dtype.kind not in "fc":
         a = _copy.astype(a, a._q.float)

@@ -875,7 +875,9 @@ HOST_PARAMS = {
     "histogram2d": ("bins", "range"), "histogramdd": ("bins", "range"), "digitize": ("bins",),
     "partition": ("kth",), "argpartition": ("kth",), "pad": ("pad_width", "constant_values",
                                                              "end_values"),
-    "delete": ("obj",), "insert": ("obj",),
+    "delete": ("obj",), "insert": ("obj",), "split": ("indices_or_sections",),
+    "array_split": ("indices_or_sections",), "hsplit": ("indices_or_sections",),
+    "vsplit": ("indices_or_sections",), "dsplit": ("indices_or_sections",),
 }
 
 # NumPy name -> usmarray name

@@ -42,6 +42,11 @@ def _on_queue(a, q):
     return a if isinstance(a, usm_ndarray) else creation.asarray(a, sycl_queue=q)
 
 
+def _hermitian(m):
+    t = linalg.matrix_transpose(m)
+    return ew.conj(t) if t.dtype.kind == "c" else t
+
+
 def _lstsq(a, b, rcond):
     """(x, residuals, rank, singular values) of min ||a x - b||, as
     ``numpy.linalg.lstsq`` (singular values at or below rcond times the
@@ -52,12 +57,12 @@ def _lstsq(a, b, rcond):
     keep = ew.greater(s, ew.multiply(s[0], rcond))
     sinv = where(keep, ew.divide(1, where(keep, s, 1)), 0)
     b2 = b if b.ndim == 2 else manipulation.reshape(b, (m, 1))
-    x = linalg.matmul(linalg.matrix_transpose(vh),
-                      ew.multiply(manipulation.reshape(sinv, (-1, 1)),
-                                  linalg.matmul(linalg.matrix_transpose(u), b2)))
+    x = linalg.matmul(_hermitian(vh), ew.multiply(manipulation.reshape(sinv, (-1, 1)),
+                                                 linalg.matmul(_hermitian(u), b2)))
     rank = int(reduction.sum(astype(keep, _dtypes.int64)))
     if rank == n and m > n:
-        resids = reduction.sum(ew.square(ew.subtract(linalg.matmul(a, x), b2)), axis=0)
+        r = ew.abs(ew.subtract(linalg.matmul(a, x), b2))
+        resids = reduction.sum(ew.multiply(r, r), axis=0)
     else:
         resids = creation.empty((0,), dtype=x.dtype, sycl_queue=a.sycl_queue)
     if b.ndim == 1:
@@ -120,11 +125,11 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         lhs = ew.multiply(lhs, manipulation.reshape(w, (-1, 1)))
         rhs = ew.multiply(rhs, w if rhs.ndim == 1 else manipulation.reshape(w, (-1, 1)))
     # columns scaled to unit norm: a better conditioned problem
+    # (NumPy's: lhs * lhs, a complex scale for complex x)
     scale = ew.sqrt(reduction.sum(ew.multiply(lhs, lhs), axis=0))
     lhs = ew.divide(lhs, scale)
     dt = _dtypes.result_type(lhs.dtype, rhs.dtype)
-    lhs, rhs = astype(lhs, dt, copy=False), astype(rhs, dt, copy=False)
-    c, resids, rank, s = _lstsq(lhs, rhs, rcond)
+    c, resids, rank, s = _lstsq(astype(lhs, dt, copy=False), astype(rhs, dt, copy=False), rcond)
     c = ew.divide(c, scale if c.ndim == 1 else manipulation.reshape(scale, (-1, 1)))
     if rank != order and not full:
         warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)
@@ -172,7 +177,7 @@ def roots(p):
         if h.dtype.kind != "c" and not r.imag.any():
             r = r.real    # (NumPy's eigvals: real when every eigenvalue is)
     else:
-        r = np.empty(0, h.dtype)
+        r = np.empty(0)   # (NumPy's array([]): float64 whatever p's type)
     return creation.asarray(np.concatenate((r, np.zeros(trailing, r.dtype))), sycl_queue=q)
 
 

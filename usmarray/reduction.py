@@ -104,26 +104,34 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Variance over `axis`: sum((x - mean(x))**2) / (N - correction).
 
     Computed in two passes (mean, then squared deviations), which keeps the
-    precision of NumPy's var. NaN where N - correction <= 0.
+    precision of NumPy's var. NaN where N - correction <= 0. Complex input
+    gives the real variance of its absolute deviations, as NumPy's.
     """
-    x = _as_float("var", x, "f")
+    x = _as_float("var", x, "fc")
     if isinstance(correction, bool) or not isinstance(correction, (int, float)):
         raise TypeError(f"correction must be a real number, got {type(correction).__name__}")
     n = _count(x, axis)
     xw = _widened(x)
     d = ew.subtract(xw, mean(xw, axis=axis, keepdims=True)) if n else xw
-    s = sum(ew.multiply(d, d), axis=axis, keepdims=keepdims)
+    if d.dtype.kind == "c":
+        # |d|**2 as NumPy sums it: re**2 + im**2
+        re, im = ew.real(d), ew.imag(d)
+        sq = ew.add(ew.multiply(re, re), ew.multiply(im, im))
+    else:
+        sq = ew.multiply(d, d)
+    s = sum(sq, axis=axis, keepdims=keepdims)
     dof = n - correction
     v = ew.divide(s, float(dof)) if dof > 0 else ew.multiply(s, float("nan"))
-    return _narrow(v, x)
+    return v if x.dtype.kind == "c" else _narrow(v, x)
 
 
 @compiled_together
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Standard deviation over `axis`: sqrt(var(x, axis, correction))."""
-    x = _as_float("std", x, "f")
+    x = _as_float("std", x, "fc")
     xw = _widened(x)
-    return _narrow(ew.sqrt(var(xw, axis=axis, correction=correction, keepdims=keepdims)), x)
+    r = ew.sqrt(var(xw, axis=axis, correction=correction, keepdims=keepdims))
+    return r if x.dtype.kind == "c" else _narrow(r, x)
 
 
 # ------------------------------------------------------------------ scans

@@ -7,7 +7,7 @@ import operator
 
 from . import elementwise as ew
 from ._core import _dtypes
-from ._core._array import usm_ndarray
+from ._core._array import empty_array, usm_ndarray
 from ._core._copy import astype, broadcast_view
 from ._core._device import resolve_queue
 from ._core._layout import broadcast_shapes
@@ -15,6 +15,7 @@ from ._core._views import moveaxis, normalize_axis, reshape
 from ._core._kernels import compiled_together
 from .creation import arange, asarray
 from .reduction import any as _any
+from .searching import where
 
 __all__ = ["logspace", "geomspace"]
 
@@ -92,8 +93,11 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
         Shape ``(num,)`` for scalar ends.
     """
     num = _num(num)
+    ends = (start, stop)
     start, stop = _ends(start, stop, device, usm_type, sycl_queue)
-    dt = _float_type(start._q, start, stop)
+    # (a Python number next to an array end is weak, as in NumPy)
+    dt = _float_type(start._q, *ends) if any(isinstance(e, usm_ndarray) for e in ends) \
+        else _float_type(start._q, start, stop)
     y = _spaced(start, stop, num, endpoint, dt)
     if isinstance(base, usm_ndarray):
         # (NumPy's: the ends and the base broadcast together, the samples
@@ -108,6 +112,23 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 
 
 @compiled_together
+def _smith_divide(a, b):
+    """a / b for complex arrays by NumPy's complex division (Smith's method):
+    its signed zeros decide which way geomspace turns between opposite ends
+    (-1j to 1j passes through -1, as in NumPy). b is never zero here."""
+    ar, ai, br, bi = ew.real(a), ew.imag(a), ew.real(b), ew.imag(b)
+    wide = ew.greater_equal(ew.abs(br), ew.abs(bi))
+    p, q = where(wide, br, bi), where(wide, bi, br)      # |p| >= |q|
+    rat = ew.divide(q, p)
+    scl = ew.divide(1.0, ew.add(p, ew.multiply(q, rat)))
+    re = where(wide, ew.add(ar, ew.multiply(ai, rat)), ew.add(ew.multiply(ar, rat), ai))
+    im = where(wide, ew.subtract(ai, ew.multiply(ar, rat)), ew.subtract(ew.multiply(ai, rat), ar))
+    out = empty_array(re.shape, a.dtype, a._q, a.usm_type)
+    out.real[...] = ew.multiply(re, scl)   # (the parts as computed, signed zeros too)
+    out.imag[...] = ew.multiply(im, scl)
+    return out
+
+
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *,
               device=None, usm_type=None, sycl_queue=None):
     """Numbers spaced evenly on a log scale (a geometric progression), as ``numpy.geomspace``.
@@ -136,14 +157,17 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *,
     """
     num = _num(num)
     start, stop = _ends(start, stop, device, usm_type, sycl_queue)
-    # NumPy computes in at least its default float (its dtype=None is a float64 zero)
-    dt = _dtypes.result_type(start, stop, start._q.float)
+    # NumPy computes in at least its default float (its dtype=None is a float64
+    # zero), and in the dtype asked for (complex: geomspace(-1, 1, dtype=complex))
+    dt = _dtypes.result_type(start, stop, start._q.float,
+                             *(() if dtype is None else (_dtypes.to_dtype(dtype),)))
     start, stop = astype(start, dt), astype(stop, dt)
     if bool(_any(ew.equal(start, 0))) or bool(_any(ew.equal(stop, 0))):
         raise ValueError("Geometric sequence cannot include zero")
     sign = ew.sign(start)
-    start = ew.divide(start, sign)
-    stop = ew.divide(stop, sign)
+    div = _smith_divide if dt.kind == "c" else ew.divide
+    start = div(start, sign)
+    stop = div(stop, sign)
     r = logspace(ew.log10(start), ew.log10(stop), num=num, endpoint=endpoint, base=10.0)
     r = astype(r, dt, copy=False)
     if num > 0:

@@ -221,7 +221,9 @@ def block(arrays):
         a = a if isinstance(a, usm_ndarray) else asarray(a, sycl_queue=q.queue)
         return manipulation.reshape(a, (1,) * (nd - a.ndim) + a.shape) if a.ndim < nd else a
 
-    return assemble(arrays, 0)
+    r = assemble(arrays, 0)
+    # (a single block: a copy, as NumPy's, never the block itself)
+    return r if depth else asarray(r, copy=True)
 
 
 def _split(name, ary, indices_or_sections, axis, equal):

@@ -126,12 +126,23 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
     if a.dtype.kind == "c":
         raise TypeError(f"{name}: a must be an array of real numbers")
     qh, qd, weak_q = _q_values(name, a, q, scale)
-    discrete = method in _PICK
+    # NumPy: integer quantiles (0 or 1) index the sorted elements exactly, in
+    # a's dtype, for the linear method (percentile divides q first)
+    int_q = scale == 1 and method == "linear" and (
+        q.dtype if isinstance(q, usm_ndarray) else np.asarray(q).dtype).kind in "iu"
+    discrete = method in _PICK or int_q
     if a.dtype.kind == "b" and not discrete:   # (NumPy: no boolean subtract)
         raise TypeError(f"{name}: method={method!r} is not defined for bool input")
     x = a if discrete else _as_real_float(name, a)
     x, keep_shape = _axis_last(x, axis)
     n = x.shape[-1]
+    if n == 0 and skip_nan and x.dtype.kind == "f":
+        # NumPy's nanquantile of an empty slice: NaN (with a warning there)
+        q_shape = (qh if qh is not None else qd).shape
+        nq = math.prod(q_shape)
+        r = creation.full(x.shape[:-1] + (nq,), float("nan"), dtype=x.dtype,
+                          sycl_queue=x.sycl_queue)
+        return _finish(r, None, q_shape, keep_shape, keepdims)
     if n == 0:
         raise IndexError(f"{name}: cannot take a quantile of an empty slice")
     s = sorting.sort(x, axis=-1)
@@ -503,6 +514,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
             rt = _dtypes.result_type(rt, y.dtype)
         x = manipulation.concat([_copy.astype(x, rt), _copy.astype(yy, rt)], axis=0)
     x = _copy.astype(x, rt, copy=False)
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
     if ddof is None:
         ddof = 0 if bias else 1
     fact = max(x.shape[1] - ddof, 0)
