@@ -96,3 +96,25 @@ def test_many_queues_come_and_go():
         np.testing.assert_array_equal(ua.asnumpy(x * 2.0 + k), h * 2.0 + k)
         del x, q
     np.testing.assert_array_equal(ua.asnumpy(first + 1.0), h + 1.0)
+
+
+def test_direct_and_runtime_launches_of_one_kernel(variant):
+    # A kernel behind a pending host task (the CPU matmul) goes through the
+    # SYCL runtime, which submits it from its own thread when the task ends,
+    # while this thread launches the same kernel directly on OpenCL. They
+    # once shared one cl_kernel, whose arguments each set for the other: a
+    # wrong result about once in a thousand under load (a flaky sklearn
+    # LinearDiscriminantAnalysis test). Direct launches now have a cl_kernel
+    # of their own. (A race: this passes by chance too, but it failed before.)
+    rng = np.random.default_rng(1)
+    a_h, b_h = rng.standard_normal((200, 200)), rng.standard_normal((200, 200))
+    expected = a_h @ b_h + 1.0
+    b = ua.asarray(b_h)
+    xs = [ua.asarray(np.full(500, float(i))) for i in range(24)]
+    for _ in range(40):
+        a = ua.asarray(a_h) * 1.0          # (its last use pending)
+        d = (a @ b) + 1.0                  # behind the matmul's host task
+        es = [x + 1.0 for x in xs]         # the same kernel, launched directly
+        np.testing.assert_allclose(ua.asnumpy(d), expected, rtol=1e-12, atol=1e-12)
+        for i, e in enumerate(es):
+            assert (ua.asnumpy(e) == i + 1.0).all()

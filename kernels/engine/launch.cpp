@@ -51,14 +51,48 @@ struct NativeKernel {
 std::unordered_map<sycl::kernel, NativeKernel> &g_kernels =
     *new std::unordered_map<sycl::kernel, NativeKernel>;
 
+// A cl_kernel of our own for the kernel's direct launches: arguments are
+// state of the cl_kernel object, and the SYCL runtime's object (get_native)
+// also serves its own launches of the kernel, from the runtime's thread
+// when it held one back until a host task (oneMKL's gemm) ended. With one
+// shared object the two launches set each other's arguments: a subtract
+// ran on another's operands once in thousands of launches under load (the
+// flaky LinearDiscriminantAnalysis test). Null: not launched directly.
+cl_kernel private_kernel(cl_kernel shared) {
+  cl_program prog = nullptr;
+  size_t len = 0;
+  if (cl().GetKernelInfo(shared, CL_KERNEL_PROGRAM, sizeof(prog), &prog, nullptr) != CL_SUCCESS ||
+      cl().GetKernelInfo(shared, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &len) != CL_SUCCESS || !len)
+    return nullptr;
+  std::string name(len, '\0');
+  if (cl().GetKernelInfo(shared, CL_KERNEL_FUNCTION_NAME, len, name.data(), nullptr) != CL_SUCCESS)
+    return nullptr;
+  cl_int err = CL_SUCCESS;
+  cl_kernel own = cl().CreateKernel(prog, name.c_str(), &err);
+  if (err != CL_SUCCESS || !own) return nullptr;
+  // USM pointers reach kernels inside arguments (usm::KernelPtr, Geometry):
+  // indirect access to every kind of USM, as the SYCL runtime allows on its kernels
+  if (cl().SetKernelExecInfo) {
+    const cl_bool yes = CL_TRUE;
+    for (cl_kernel_exec_info what : {CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL,
+                                     CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL,
+                                     CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL})
+      cl().SetKernelExecInfo(own, what, sizeof(yes), &yes);
+  }
+  return own;
+}
+
 const NativeKernel &native_kernel(const sycl::kernel &k) {
   auto it = g_kernels.find(k);
   if (it != g_kernels.end()) return it->second;
   NativeKernel nk;
   try {
-    nk.k = sycl::get_native<sycl::backend::opencl>(k);
-    if (cl().GetKernelInfo(nk.k, CL_KERNEL_NUM_ARGS, sizeof(nk.nargs), &nk.nargs, nullptr) !=
-        CL_SUCCESS)
+    cl_kernel shared = sycl::get_native<sycl::backend::opencl>(k);   // (retained)
+    nk.k = private_kernel(shared);
+    cl().ReleaseKernel(shared);
+    if (nk.k &&
+        cl().GetKernelInfo(nk.k, CL_KERNEL_NUM_ARGS, sizeof(nk.nargs), &nk.nargs, nullptr) !=
+            CL_SUCCESS)
       nk.nargs = ~cl_uint(0);
   } catch (const sycl::exception &) {
     nk.k = nullptr;

@@ -29,7 +29,9 @@ const OpenCL &opencl() {
                    sym(c->GetEventInfo, "clGetEventInfo") &&
                    sym(c->WaitForEvents, "clWaitForEvents") &&
                    sym(c->RetainEvent, "clRetainEvent") && sym(c->ReleaseEvent, "clReleaseEvent") &&
-                   sym(c->ReleaseCommandQueue, "clReleaseCommandQueue") && sym(c->Flush, "clFlush");
+                   sym(c->ReleaseCommandQueue, "clReleaseCommandQueue") && sym(c->Flush, "clFlush") &&
+                   c->ok;   // (clCreateKernel: launches use kernels of their own)
+    sym(c->SetKernelExecInfo, "clSetKernelExecInfo");
     return c;
   }();
   return *cl;

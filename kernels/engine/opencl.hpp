@@ -33,6 +33,8 @@ struct OpenCL {
   decltype(&clReleaseEvent) ReleaseEvent = nullptr;
   decltype(&clReleaseCommandQueue) ReleaseCommandQueue = nullptr;
   decltype(&clFlush) Flush = nullptr;
+  // optional (OpenCL 2.0): USM pointers inside arguments on a kernel of our own
+  decltype(&clSetKernelExecInfo) SetKernelExecInfo = nullptr;
 };
 
 const OpenCL &opencl();
