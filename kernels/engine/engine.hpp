@@ -342,6 +342,9 @@ void *native_queue(const sycl::queue &q);
 // the OpenCL kernel has: the caller submits it through SYCL).
 std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *touched, size_t n,
                                 const Launch &l);
+// After launch_native declined `k` (the caller submitted it through SYCL):
+// `e` is that submission's event (empty: it threw).
+void runtime_launched(const sycl::kernel &k, const Ev &e);
 
 // `enqueue(deps)` submits one command depending on `deps` and returns its
 // event: queue shortcuts (q.memcpy(dst, src, n, deps)) are cheaper than a
@@ -369,6 +372,7 @@ Ev enqueue(sycl::queue &q, std::initializer_list<Allocation *> touched, F &&enqu
 }
 
 template <class Touched, class CGF> Ev submit(sycl::queue &q, const Touched &touched, CGF &&cgf) {
+  const sycl::kernel *declined = nullptr;
   if constexpr (std::is_invocable_v<CGF &, Launch &>) {
     if (void *cq = native_queue(q)) {
       Launch l;
@@ -376,15 +380,27 @@ template <class Touched, class CGF> Ev submit(sycl::queue &q, const Touched &tou
       if (l.kernel && !l.overflow) {
         std::optional<Ev> e = launch_native(cq, q, std::data(touched), std::size(touched), l);
         if (e) return std::move(*e);
+        declined = l.kernel;
       }
     }
   }
-  return enqueue_touching(q, touched, [&](const std::vector<sycl::event> &deps) {
-    return q.submit([&](sycl::handler &h) {
-      if (!deps.empty()) h.depends_on(deps);
-      cgf(h);
+  auto through_sycl = [&] {
+    return enqueue_touching(q, touched, [&](const std::vector<sycl::event> &deps) {
+      return q.submit([&](sycl::handler &h) {
+        if (!deps.empty()) h.depends_on(deps);
+        cgf(h);
+      });
     });
-  });
+  };
+  if (!declined) return through_sycl();
+  try {
+    Ev e = through_sycl();
+    runtime_launched(*declined, e);
+    return e;
+  } catch (...) {
+    runtime_launched(*declined, Ev{});
+    throw;
+  }
 }
 template <class CGF>
 Ev submit(sycl::queue &q, std::initializer_list<Allocation *> touched, CGF &&cgf) {

@@ -44,20 +44,27 @@ struct NativeQueue {
 // objects destroyed after the runtime's own teardown at exit crash it)
 std::vector<NativeQueue> &g_queues = *new std::vector<NativeQueue>;
 
+// Kernel arguments are state of the cl_kernel object, and the SYCL
+// runtime's object for a kernel (get_native: `k`) also serves its launches
+// of the kernel: those usmarray submits through SYCL (behind a host task,
+// such as oneMKL's gemm on the CPU device, the runtime holds one back and
+// submits it from its own thread when the task ends). While such a launch
+// may still be setting arguments, direct launches use a cl_kernel of their
+// own (`own`): with the one object, a launch once in thousands under load
+// ran on another's operands (a flaky LinearDiscriminantAnalysis test). Not
+// always `own`: the OpenCL CPU runtime launches a kernel made by
+// clCreateKernel 1.2 us slower (5.0 against 3.8 us per x + y).
 struct NativeKernel {
-  cl_kernel k = nullptr;  // retained for the process
+  cl_kernel k = nullptr;    // retained for the process
+  cl_kernel own = nullptr;  // made on first need, retained for the process
   cl_uint nargs = 0;
+  int declined = 0;         // launches declined and not yet submitted through SYCL
+  Ev runtime;               // the last one's event
 };
 std::unordered_map<sycl::kernel, NativeKernel> &g_kernels =
     *new std::unordered_map<sycl::kernel, NativeKernel>;
 
-// A cl_kernel of our own for the kernel's direct launches: arguments are
-// state of the cl_kernel object, and the SYCL runtime's object (get_native)
-// also serves its own launches of the kernel, from the runtime's thread
-// when it held one back until a host task (oneMKL's gemm) ended. With one
-// shared object the two launches set each other's arguments: a subtract
-// ran on another's operands once in thousands of launches under load (the
-// flaky LinearDiscriminantAnalysis test). Null: not launched directly.
+// A cl_kernel of the same program and name as `shared`, or null.
 cl_kernel private_kernel(cl_kernel shared) {
   cl_program prog = nullptr;
   size_t len = 0;
@@ -71,7 +78,7 @@ cl_kernel private_kernel(cl_kernel shared) {
   cl_kernel own = cl().CreateKernel(prog, name.c_str(), &err);
   if (err != CL_SUCCESS || !own) return nullptr;
   // USM pointers reach kernels inside arguments (usm::KernelPtr, Geometry):
-  // indirect access to every kind of USM, as the SYCL runtime allows on its kernels
+  // indirect access to every kind of USM, as the runtime's kernels have it
   if (cl().SetKernelExecInfo) {
     const cl_bool yes = CL_TRUE;
     for (cl_kernel_exec_info what : {CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL,
@@ -82,17 +89,25 @@ cl_kernel private_kernel(cl_kernel shared) {
   return own;
 }
 
-const NativeKernel &native_kernel(const sycl::kernel &k) {
+// The cl_kernel a direct launch of `nk` sets arguments on, or null (launch
+// through SYCL). Under g_mutex.
+cl_kernel launch_object(NativeKernel &nk) {
+  if (nk.declined == 0 && (nk.runtime.empty() || nk.runtime.complete())) {
+    nk.runtime = Ev{};
+    return nk.k;
+  }
+  if (!nk.own) nk.own = private_kernel(nk.k);
+  return nk.own;
+}
+
+NativeKernel &native_kernel(const sycl::kernel &k) {
   auto it = g_kernels.find(k);
   if (it != g_kernels.end()) return it->second;
   NativeKernel nk;
   try {
-    cl_kernel shared = sycl::get_native<sycl::backend::opencl>(k);   // (retained)
-    nk.k = private_kernel(shared);
-    cl().ReleaseKernel(shared);
-    if (nk.k &&
-        cl().GetKernelInfo(nk.k, CL_KERNEL_NUM_ARGS, sizeof(nk.nargs), &nk.nargs, nullptr) !=
-            CL_SUCCESS)
+    nk.k = sycl::get_native<sycl::backend::opencl>(k);
+    if (cl().GetKernelInfo(nk.k, CL_KERNEL_NUM_ARGS, sizeof(nk.nargs), &nk.nargs, nullptr) !=
+        CL_SUCCESS)
       nk.nargs = ~cl_uint(0);
   } catch (const sycl::exception &) {
     nk.k = nullptr;
@@ -136,7 +151,11 @@ std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *tou
   // the SYCL events left among the dependencies have completed.
   for (size_t i = 0; i < n; ++i) {
     const LastUse *u = touched[i] ? touched[i]->last.get() : nullptr;
-    if (u && u->event && u->event->sycl_event() && !u->event->complete()) return std::nullopt;
+    if (u && u->event && u->event->sycl_event() && !u->event->complete()) {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      ++native_kernel(*l.kernel).declined;   // (until runtime_launched)
+      return std::nullopt;
+    }
   }
   add_dependencies(q, touched, n, deps, false);
   for (const Ev &d : deps)
@@ -144,19 +163,21 @@ std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *tou
   cl_event ev = nullptr;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    const NativeKernel &nk = native_kernel(*l.kernel);
+    NativeKernel &nk = native_kernel(*l.kernel);
     // a kernel whose OpenCL form has other arguments than those set (an
     // argument the SYCL runtime adds) goes through SYCL
-    if (!nk.k || nk.nargs != static_cast<cl_uint>(l.nargs)) {
+    cl_kernel k = nk.k && nk.nargs == static_cast<cl_uint>(l.nargs) ? launch_object(nk) : nullptr;
+    if (!k) {
+      ++nk.declined;
       deps.clear();
       return std::nullopt;
     }
     for (int i = 0; i < l.nargs; ++i) {
-      const cl_int err = cl().SetKernelArg(nk.k, static_cast<cl_uint>(i), l.size[i], l.data + l.off[i]);
+      const cl_int err = cl().SetKernelArg(k, static_cast<cl_uint>(i), l.size[i], l.data + l.off[i]);
       if (err != CL_SUCCESS) throw std::runtime_error(cl_error(err, "setting a kernel argument"));
     }
     const cl_int err = cl().EnqueueNDRangeKernel(
-        static_cast<cl_command_queue>(cq), nk.k, l.dims, nullptr, l.global, l.local,
+        static_cast<cl_command_queue>(cq), k, l.dims, nullptr, l.global, l.local,
         static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &ev);
     if (err != CL_SUCCESS) throw std::runtime_error(cl_error(err, "launching a kernel"));
     // Submitted to the device now, not at the next wait: a caller that
@@ -169,6 +190,13 @@ std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *tou
   Ev e = Ev::adopt_native(ev);
   record_use(q, touched, n, e);
   return e;
+}
+
+void runtime_launched(const sycl::kernel &k, const Ev &e) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  NativeKernel &nk = native_kernel(k);
+  if (nk.declined > 0) --nk.declined;
+  if (!e.empty()) nk.runtime = e;
 }
 
 // ---------------------------------------------------------------- Ev
