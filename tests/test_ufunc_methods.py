@@ -5,20 +5,11 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import device_supports
+from conftest import device_supports, sample
 
 OPS = ["add", "subtract", "multiply", "maximum", "minimum", "bitwise_or", "bitwise_xor",
        "logical_and"]
 DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.complex128, np.bool_]
-
-
-def _data(shape, dt, rng):
-    dt = np.dtype(dt)
-    if dt == np.bool_:
-        return rng.integers(0, 2, shape).astype(bool)
-    if dt.kind == "c":
-        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
-    return (rng.standard_normal(shape) * 3).astype(dt)
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -26,11 +17,11 @@ def _data(shape, dt, rng):
 def test_at_as_numpy(name, dt):
     if not device_supports(dt):
         pytest.skip("the device lacks the dtype")
-    rng = np.random.default_rng(OPS.index(name))
+    seed = OPS.index(name)
     f = getattr(np, name)
-    h = _data(20, dt, rng)
-    idx = rng.integers(-20, 20, 300)     # repeated and negative indices
-    vals = _data(300, dt, rng)
+    h = sample((20,), dt, seed)
+    idx = np.random.default_rng(seed).integers(-20, 20, 300)   # repeated and negative indices
+    vals = sample((300,), dt, seed + 1)
     expected = h.copy()
     try:
         f.at(expected, idx, vals)
