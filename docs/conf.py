@@ -78,6 +78,10 @@ _SECTIONS = {
     "usmarray.histograms": ("numpy_functions", "Histograms"),
     "usmarray.contractions": ("numpy_functions", "Einstein summation"),
     "usmarray.type_checks": ("numpy_functions", "Type checks"),
+    "usmarray.calculus": ("numpy_functions", "Differences and integrals"),
+    "usmarray.polynomials": ("numpy_functions", "Polynomials"),
+    "usmarray.convolution": ("numpy_functions", "Convolution"),
+    "usmarray.ufunc_methods": ("numpy_functions", "Scatter operations (ufunc.at)"),
     "usmarray.io": ("io", "Saving and loading"),
     "usmarray._core._dtypes": ("dtypes", "Data type functions"),
     "usmarray._core._device": ("devices", "Devices and queues"),
@@ -194,6 +198,15 @@ _CONSTANTS = """Constants
 .. data:: usmarray.newaxis
 
    ``None``: a new axis of length one in indexing.
+
+.. data:: usmarray.mgrid
+
+   Dense coordinate grids by slicing, as ``numpy.mgrid``: ``mgrid[0:5, 0:1:3j]``
+   (a complex step asks for that many points, the stop included).
+
+.. data:: usmarray.ogrid
+
+   The same as open (sparse, broadcastable) grids, as ``numpy.ogrid``.
 """
 
 
@@ -202,7 +215,8 @@ def _generate():
     pages = {}
     dtypes = []
     for name, obj in _public(usmarray):
-        if name in _ARRAY_CLASSES or name in ("e", "pi", "inf", "nan", "newaxis"):
+        if name in _ARRAY_CLASSES or name in ("e", "pi", "inf", "nan", "newaxis", "mgrid",
+                                               "ogrid"):
             continue
         if isinstance(obj, np.dtype):
             dtypes.append(name)
