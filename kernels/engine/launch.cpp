@@ -14,6 +14,7 @@
 // wait list).
 #include "engine.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -48,9 +49,10 @@ std::vector<NativeQueue> &g_queues = *new std::vector<NativeQueue>;
 // runtime's object for a kernel (get_native: `k`) also serves its launches
 // of the kernel: those usmarray submits through SYCL (behind a host task,
 // such as oneMKL's gemm on the CPU device, the runtime holds one back and
-// submits it from its own thread when the task ends). While such a launch
-// may still be setting arguments, direct launches use a cl_kernel of their
-// own (`own`): with the one object, a launch once in thousands under load
+// submits it from its own thread when the task ends). While any such
+// launch may still be setting arguments (on another queue, or an out-of-
+// order one, a later launch may complete before an earlier one held back),
+// direct launches use a cl_kernel of their own (`own`): with the one object, a launch once in thousands under load
 // ran on another's operands (a flaky LinearDiscriminantAnalysis test). Not
 // always `own`: the OpenCL CPU runtime launches a kernel made by
 // clCreateKernel 1.2 us slower (5.0 against 3.8 us per x + y).
@@ -59,7 +61,8 @@ struct NativeKernel {
   cl_kernel own = nullptr;  // made on first need, retained for the process
   cl_uint nargs = 0;
   int declined = 0;         // launches declined and not yet submitted through SYCL
-  Ev runtime;               // the last one's event
+  std::vector<Ev> runtime;  // the events of those submitted, until they complete (every
+                            // one: on other queues a later one may complete first)
 };
 std::unordered_map<sycl::kernel, NativeKernel> &g_kernels =
     *new std::unordered_map<sycl::kernel, NativeKernel>;
@@ -92,10 +95,9 @@ cl_kernel private_kernel(cl_kernel shared) {
 // The cl_kernel a direct launch of `nk` sets arguments on, or null (launch
 // through SYCL). Under g_mutex.
 cl_kernel launch_object(NativeKernel &nk) {
-  if (nk.declined == 0 && (nk.runtime.empty() || nk.runtime.complete())) {
-    nk.runtime = Ev{};
-    return nk.k;
-  }
+  auto &r = nk.runtime;
+  r.erase(std::remove_if(r.begin(), r.end(), [](const Ev &e) { return e.complete(); }), r.end());
+  if (nk.declined == 0 && r.empty()) return nk.k;
   if (!nk.own) nk.own = private_kernel(nk.k);
   return nk.own;
 }
@@ -196,7 +198,9 @@ void runtime_launched(const sycl::kernel &k, const Ev &e) {
   std::lock_guard<std::mutex> lock(g_mutex);
   NativeKernel &nk = native_kernel(k);
   if (nk.declined > 0) --nk.declined;
-  if (!e.empty()) nk.runtime = e;
+  auto &r = nk.runtime;
+  r.erase(std::remove_if(r.begin(), r.end(), [](const Ev &d) { return d.complete(); }), r.end());
+  if (!e.empty() && !e.complete()) r.push_back(e);
 }
 
 // ---------------------------------------------------------------- Ev
