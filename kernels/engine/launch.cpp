@@ -52,10 +52,11 @@ std::vector<NativeQueue> &g_queues = *new std::vector<NativeQueue>;
 // submits it from its own thread when the task ends). While any such
 // launch may still be setting arguments (on another queue, or an out-of-
 // order one, a later launch may complete before an earlier one held back),
-// direct launches use a cl_kernel of their own (`own`): with the one object, a launch once in thousands under load
-// ran on another's operands (a flaky LinearDiscriminantAnalysis test). Not
-// always `own`: the OpenCL CPU runtime launches a kernel made by
-// clCreateKernel 1.2 us slower (5.0 against 3.8 us per x + y).
+// direct launches use a cl_kernel of their own (`own`): with the one
+// object, a launch once in thousands under load ran on another's operands
+// (a flaky LinearDiscriminantAnalysis test). Not always `own`: the OpenCL
+// CPU runtime launches a kernel made by clCreateKernel 1.2 us slower (5.0
+// against 3.8 us per x + y).
 struct NativeKernel {
   cl_kernel k = nullptr;    // retained for the process
   cl_kernel own = nullptr;  // made on first need, retained for the process
@@ -94,10 +95,13 @@ cl_kernel private_kernel(cl_kernel shared) {
 
 // The cl_kernel a direct launch of `nk` sets arguments on, or null (launch
 // through SYCL). Under g_mutex.
-cl_kernel launch_object(NativeKernel &nk) {
-  auto &r = nk.runtime;
+void drop_completed(std::vector<Ev> &r) {
   r.erase(std::remove_if(r.begin(), r.end(), [](const Ev &e) { return e.complete(); }), r.end());
-  if (nk.declined == 0 && r.empty()) return nk.k;
+}
+
+cl_kernel launch_object(NativeKernel &nk) {
+  drop_completed(nk.runtime);
+  if (nk.declined == 0 && nk.runtime.empty()) return nk.k;
   if (!nk.own) nk.own = private_kernel(nk.k);
   return nk.own;
 }
@@ -198,9 +202,8 @@ void runtime_launched(const sycl::kernel &k, const Ev &e) {
   std::lock_guard<std::mutex> lock(g_mutex);
   NativeKernel &nk = native_kernel(k);
   if (nk.declined > 0) --nk.declined;
-  auto &r = nk.runtime;
-  r.erase(std::remove_if(r.begin(), r.end(), [](const Ev &d) { return d.complete(); }), r.end());
-  if (!e.empty() && !e.complete()) r.push_back(e);
+  drop_completed(nk.runtime);
+  if (!e.empty() && !e.complete()) nk.runtime.push_back(e);
 }
 
 // ---------------------------------------------------------------- Ev
