@@ -106,3 +106,32 @@ def test_outer(name):
     assert got.shape == (3, 2, 4)
     np.testing.assert_array_equal(ua.asnumpy(got), f.outer(a, b))
     np.testing.assert_array_equal(ua.asnumpy(f.outer(ua.asarray(a), 2.0)), f.outer(a, 2.0))
+
+
+def test_at_scalars_and_edges():
+    # scalars are arrays to NumPy's at (np.asarray: int64, float64, their own
+    # NumPy type), not weak Python numbers
+    cases = [(np.array([2 ** 53 + 1]), "add", np.int64(2)),
+             (np.array([1, 0], np.int32), "bitwise_or", np.int32(2)),
+             (np.array([1 + 2 ** -23], np.float32), "add", 2 ** -24 - 2 ** -50),
+             (np.array([1 + 2 ** -23], np.float32), "add", np.float64(2 ** -24 - 2 ** -50)),
+             (np.array([1], np.int8), "add", 300)]
+    for h, name, s in cases:
+        expected = h.copy()
+        getattr(np, name).at(expected, [0], s)
+        x = ua.asarray(h)
+        getattr(np, name).at(x, [0], s)
+        got = ua.asnumpy(x)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected, err_msg=f"{name} {s!r}")
+    z = ua.asarray(np.array(5.0))
+    np.add.at(z, (), 1.0)                     # a 0-d array, the empty key
+    assert float(z) == 6.0
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power.at(ua.asarray(np.array([2, 3])), [0], -1)
+    with pytest.raises(IndexError):
+        np.add.at(ua.asarray(np.zeros((3, 3))), (np.array([0, 1, 2]), np.array([0, 1])), 1.0)
+    with pytest.raises(ValueError):           # values checked also for an empty selection
+        np.add.at(ua.asarray(np.zeros(3)), np.array([], int), ua.asarray(np.ones(2)))
+    got = np.add.outer(ua.asarray(np.array([1, 2], np.int32)), 2)
+    assert got.dtype == np.add.outer(np.array([1, 2], np.int32), 2).dtype

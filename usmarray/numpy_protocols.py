@@ -307,8 +307,11 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "accumulate":
         return _ufunc_reduce(what, ufunc, inputs, out, kwargs, ACCUMULATE, ("axis", "dtype"))
     if method == "outer" and ufunc.nin == 2 and ufunc.signature is None and len(inputs) == 2:
-        # op(a[..., None, ...], b): a's dimensions first, then b's
-        a, b = inputs
+        # op(a[..., None, ...], b): a's dimensions first, then b's; scalars are
+        # arrays there (NumPy's outer converts them: int64, float64)
+        a, b = (v if isinstance(v, usm_ndarray) else creation.asarray(np.asarray(v),
+                                                                       sycl_queue=self.sycl_queue)
+                for v in inputs)
         if isinstance(a, usm_ndarray):
             a = manipulation.reshape(a, a.shape + (1,) * np.ndim(b))
         return _ufunc_call(what, ufunc, (a, b), out, kwargs)

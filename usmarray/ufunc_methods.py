@@ -16,8 +16,8 @@ from . import elementwise as ew, manipulation, reduction
 from ._core import _dtypes, _engine
 from ._core._array import usm_ndarray
 from ._core._copy import astype
-from ._core._layout import C_CONTIG, WRITABLE
-from ._core._scalars import is_scalar, weak_scalar_dtype
+from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes
+from ._core._scalars import is_scalar
 from .creation import arange, asarray
 from .searching import nonzero
 from .sorting import sort_with_order
@@ -80,9 +80,15 @@ def _positions(a, indices):
     indices themselves (bounds read by the host), else by indexing an iota
     of a's shape with the key (any index NumPy takes)."""
     key = indices if isinstance(indices, tuple) else (indices,)
-    if len(key) == a.ndim and all(
+    if len(key) == a.ndim > 0 and all(
             isinstance(k, (usm_ndarray, list, np.ndarray)) and np.asarray(k).dtype.kind in "iu"
             if not isinstance(k, usm_ndarray) else k.dtype.kind in "iu" for k in key):
+        try:
+            broadcast_shapes(*(np.shape(k) if not isinstance(k, usm_ndarray) else k.shape
+                               for k in key))
+        except ValueError:
+            raise IndexError("shape mismatch: indexing arrays could not be broadcast "
+                             "together") from None
         pos, stride = None, 1
         for d in reversed(range(a.ndim)):
             n = a.shape[d]
@@ -125,7 +131,9 @@ def ufunc_at(name, a, indices, b, what=None):
         raise TypeError(f"{what}: second operand needed for ufunc")
     qi = a._q
     if is_scalar(b):
-        bdt = weak_scalar_dtype(b, a.dtype, qi)
+        # NumPy's at takes a scalar as an array (np.asarray: int64, float64, its
+        # NumPy type), not as a weak Python number
+        bdt = _dtypes.device_dtype(np.asarray(b).dtype, qi)
     elif isinstance(b, usm_ndarray):
         bdt = b.dtype
     else:
@@ -134,9 +142,15 @@ def ufunc_at(name, a, indices, b, what=None):
     (li1, li2), lo, _ = op.resolve((a.dtype, bdt), qi)
     pos = _positions(a, indices)
     n = pos.size
+    if broadcast_shapes(np.shape(b) if is_scalar(b) else b.shape, pos.shape) != pos.shape:
+        raise ValueError(f"{what}: values of shape {b.shape} cannot be broadcast to the "
+                         f"selection's shape {pos.shape}")
     if n == 0:
         return
-    v = asarray(b, dtype=li2, sycl_queue=a.sycl_queue) if is_scalar(b) else astype(b, li2)
+    v = asarray(np.asarray(b), sycl_queue=a.sycl_queue) if is_scalar(b) else b
+    v = astype(v, li2, copy=False)
+    if name == "pow" and li2.kind in "iu" and v.size and int(reduction.min(v)) < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
     v = manipulation.reshape(astype(manipulation.broadcast_to(v, pos.shape), li2, copy=True),
                              (-1,))
     s, order = sort_with_order(manipulation.reshape(pos, (-1,)))
