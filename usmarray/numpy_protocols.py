@@ -449,7 +449,7 @@ class Function:
             raise TypeError(f"{self.what}: {e}") from None
         if not self.host_operands:
             host = HOST_PARAMS.get(self.what[len("numpy."):], ())
-            _check_operands(self.what, [v for v in args] + list(kwargs.values()) if not host else
+            _check_operands(self.what, list(args) + list(kwargs.values()) if not host else
                             [v for k, v in given.items() if k not in host])
         if self.prep is not None:
             given = self.prep(given)

@@ -74,15 +74,20 @@ def _binary(name, what):
     return op
 
 
+def _int_array(k):
+    """Whether the index `k` is an integer array (on the device or the host)."""
+    if isinstance(k, usm_ndarray):
+        return k.dtype.kind in "iu"
+    return isinstance(k, (list, np.ndarray)) and np.asarray(k).dtype.kind in "iu"
+
+
 def _positions(a, indices):
     """The flat (C order) positions of the elements ``a[indices]`` names, in
     its shape: for one integer array per dimension (the usual key) from the
     indices themselves (bounds read by the host), else by indexing an iota
     of a's shape with the key (any index NumPy takes)."""
     key = indices if isinstance(indices, tuple) else (indices,)
-    if len(key) == a.ndim > 0 and all(
-            isinstance(k, (usm_ndarray, list, np.ndarray)) and np.asarray(k).dtype.kind in "iu"
-            if not isinstance(k, usm_ndarray) else k.dtype.kind in "iu" for k in key):
+    if len(key) == a.ndim > 0 and all(_int_array(k) for k in key):
         try:
             broadcast_shapes(*(np.shape(k) if not isinstance(k, usm_ndarray) else k.shape
                                for k in key))
