@@ -207,6 +207,16 @@ _CONSTANTS = """Constants
 .. data:: usmarray.ogrid
 
    The same as open (sparse, broadcastable) grids, as ``numpy.ogrid``.
+
+.. data:: usmarray.r_
+
+   Arrays joined along their first axis by indexing, as ``numpy.r_``:
+   ``r_[x, 0, 1:4, -1:1:5j]`` (slices as ``arange``, a complex step as
+   ``linspace``; a first string item ``"axis,ndmin,trans1d"`` as NumPy's).
+
+.. data:: usmarray.c_
+
+   The same along the last axis, 1-d items as columns, as ``numpy.c_``.
 """
 
 
@@ -216,7 +226,7 @@ def _generate():
     dtypes = []
     for name, obj in _public(usmarray):
         if name in _ARRAY_CLASSES or name in ("e", "pi", "inf", "nan", "newaxis", "mgrid",
-                                               "ogrid"):
+                                               "ogrid", "r_", "c_"):
             continue
         if isinstance(obj, np.dtype):
             dtypes.append(name)

@@ -565,6 +565,14 @@ def test_unsupported_dtype_raises(name, dt):
         call(name, *args)
 
 
+@pytest.mark.parametrize("other", ["int8", "uint16", "float32", "complex64"])
+def test_subtract_of_bool_and_a_number(other):
+    """Only bool - bool has no loop in NumPy: bool beside a number promotes."""
+    b, o = sample((5,), "bool"), sample((5,), other)
+    check(ua.subtract(ua.asarray(b), ua.asarray(o)), np.subtract(b, o))
+    check(ua.asarray(o) - ua.asarray(b), o - b)
+
+
 @pytest.mark.parametrize("name", ["bitwise_and", "atan2", "remainder"])
 def test_unsupported_promoted_pair_raises(name):
     pairs = {"bitwise_and": ("int32", "float32"),

@@ -514,6 +514,53 @@ def test_mgrid_ogrid(name, key):
         np.testing.assert_array_equal(r, e)
 
 
+def _concat_cases(m):
+    """r_/c_ keys of module m (numpy or usmarray), arrays made by m."""
+    x = m.asarray(np.arange(6.0).reshape(2, 3))
+    y = m.asarray(np.array([1, 2, 3], np.int32))
+    i8 = m.asarray(np.array([1, 2], np.int8))
+    return [
+        lambda: m.r_[1:4, 7, y], lambda: m.r_[y, 0, 5.5], lambda: m.r_[-1:1:6j, [0] * 3, 5, 6],
+        lambda: m.r_["-1", x, x], lambda: m.r_["0,2", [1, 2, 3], [4, 5, 6]],
+        lambda: m.r_["0,2,0", [1, 2, 3], [4, 5, 6]], lambda: m.r_["1,2,0", [1, 2, 3], [4, 5, 6]],
+        lambda: m.r_["0,3,-1", [1, 2]], lambda: m.r_["0,3,1", [1, 2]],
+        lambda: m.r_["0,3,-2", [[1, 2]]], lambda: m.r_[0:5:2], lambda: m.r_[5],
+        lambda: m.r_[np.int8(3), i8], lambda: m.r_[3, i8], lambda: m.r_[y, True],
+        lambda: m.c_[y, y], lambda: m.c_[x, x], lambda: m.c_[1:4, y],
+        lambda: m.c_[m.asarray(np.array([[1, 2, 3]])), 0, 0, m.asarray(np.array([[4, 5, 6]]))],
+        # NumPy's errors
+        lambda: m.r_[300, i8], lambda: m.r_[[1, 2], "0"], lambda: m.r_["x", [1, 2]],
+        lambda: m.r_[()], lambda: m.r_["0,0", 1, 2], lambda: m.r_[x, y],
+    ]
+
+
+@pytest.mark.skipif(not HAS_F64, reason="the cases' NumPy results are float64")
+@pytest.mark.parametrize("case", range(len(_concat_cases(np))))
+def test_r_c_(case):
+    try:
+        expected = _concat_cases(np)[case]()
+    except (ValueError, OverflowError) as e:
+        with pytest.raises(type(e)):
+            _concat_cases(ua)[case]()
+        return
+    got = _concat_cases(ua)[case]()
+    check(got, expected)
+
+
+def test_r_c_placement_and_refusals():
+    q = ua.asarray([1]).sycl_queue
+    x = ua.asarray(np.arange(3, dtype=np.int16), usm_type="shared")
+    r = ua.r_[x, 1:3]
+    assert r.sycl_queue == q and r.usm_type == "shared" and r.dtype == ua.int64
+    with pytest.raises(ValueError, match="matrix"):
+        ua.r_["r", [1, 2]]
+    with pytest.raises(TypeError):
+        ua.r_[x, object()]
+    with pytest.raises(ValueError, match="first"):
+        ua.r_[x, "0"]
+    assert len(ua.r_) == 0
+
+
 def _on_device(c):
     if isinstance(c, list):
         return [_on_device(x) for x in c]
@@ -624,6 +671,59 @@ def test_poly(z):
     assert ua.poly(ua.asarray(np.zeros(0))) == 1.0
     with pytest.raises(ValueError, match="square"):
         ua.poly(ua.asarray(np.ones((2, 3))))
+
+
+POLY_ARGS = {"i8": np.array([1, -2, 3], np.int8), "i64": np.array([4, 5]),
+             "f32": np.array([0.5, -1.25, 2, 3], np.float32), "f64": np.array([0.75]),
+             "c128": np.array([1 + 2j, -0.5j, 3]), "u8": np.array([7, 9, 1, 2, 3], np.uint8),
+             "bool": np.array([True, False])}
+
+
+@pytest.mark.skipif(not HAS_F64, reason="NumPy's results are float64")
+@pytest.mark.parametrize("name", ["polyadd", "polysub", "polymul", "polydiv"])
+@pytest.mark.parametrize("a", POLY_ARGS)
+@pytest.mark.parametrize("b", ["i64", "f32", "c128", "u8", "bool"])
+def test_poly_arithmetic(name, a, b):
+    ha, hb = POLY_ARGS[a], POLY_ARGS[b]
+    try:
+        expected = getattr(np, name)(ha, hb)
+    except TypeError:   # (NumPy's bool - bool)
+        with pytest.raises(TypeError):
+            getattr(np, name)(ua.asarray(ha), ua.asarray(hb))
+        return
+    got = getattr(np, name)(ua.asarray(ha), ua.asarray(hb))
+    _same(got, expected, (name, a, b))
+
+
+@pytest.mark.skipif(not HAS_F64, reason="NumPy's results are float64")
+@pytest.mark.parametrize("p", POLY_ARGS)
+@pytest.mark.parametrize("m", [0, 1, 2, 5])
+@pytest.mark.parametrize("k", [None, 3, [1.5], [1, 2j, 3, 4, 5]], ids=str)
+def test_polyder_polyint(p, m, k):
+    hp = POLY_ARGS[p]
+    x = ua.asarray(hp)
+    _same(np.polyder(x, m), np.polyder(hp, m), ("polyder", p, m))
+    if k is not None and np.size(k) not in (1, m) and np.size(k) < m:
+        with pytest.raises(ValueError, match="k must be"):
+            ua.polyint(x, m, k)
+        return
+    _same(np.polyint(x, m, k), np.polyint(hp, m, k), ("polyint", p, m, k))
+    if m == 0:
+        assert ua.polyint(x, 0) is x and ua.polyder(x, 0) is x   # (NumPy's: p itself)
+
+
+def test_poly_arithmetic_scalars_and_errors():
+    x = ua.asarray(np.array([1.0, 2.0], np.float32))
+    _same(ua.polyadd(x, 2), np.polyadd(np.array([1.0, 2.0], np.float32), 2))
+    _same(ua.polymul(3, x), np.polymul(3, np.array([1.0, 2.0], np.float32)))
+    with pytest.raises(TypeError, match="usm_ndarray"):
+        ua.polyadd([1, 2], 3)
+    with pytest.raises(ValueError, match="1-d"):
+        ua.polysub(ua.ones((2, 2)), x)
+    with pytest.raises(ValueError, match="positive"):
+        ua.polyder(x, -1)
+    with pytest.raises(ValueError, match="positive"):
+        ua.polyint(x, -2)
 
 
 # ----------------------------------------------------------------- gradient, unwrap

@@ -75,10 +75,11 @@ from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, di
                        kron, fliplr, flipud, rot90, vander)
 from .sequences import logspace, geomspace
 from .calculus import gradient, trapezoid, unwrap
-from .polynomials import polyval, polyfit, roots, poly
+from .polynomials import (polyval, polyfit, roots, poly, polyadd, polysub, polymul, polydiv,
+                          polyder, polyint)
 from .convolution import convolve, correlate
 from .ufunc_methods import scatter_add, scatter_max, scatter_min
-from .index_tricks import (indices, ix_, mgrid, ogrid, unravel_index, ravel_multi_index, delete,
+from .index_tricks import (indices, ix_, mgrid, ogrid, r_, c_, unravel_index, ravel_multi_index, delete,
                            insert)
 from .padding import pad
 from .binning import bincount, digitize, interp

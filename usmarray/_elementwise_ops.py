@@ -161,7 +161,8 @@ OPS = [
     ("subtract", 2, "numeric", "a - b", "difference", "a - b"),
 ]
 
-# Operations that reject bool inputs (as NumPy does) instead of computing in int8.
+# Operations that reject all-bool inputs (as NumPy does) instead of computing in
+# int8; a bool beside a number is promoted, as NumPy's int8 - bool is.
 NO_BOOL = {"subtract", "negative"}
 
 # Python operators: dunder name -> (operation, reflected dunder or None, in-place dunder or None)

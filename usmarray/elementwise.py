@@ -80,7 +80,7 @@ class ElementwiseOp:
         r = self.cache.get(key)
         if r is not None:
             return r
-        if self.no_bool and any(d is _dtypes.bool for d in dts):
+        if self.no_bool and all(d is _dtypes.bool for d in dts):
             raise DTypeError(f"{self.name} does not support bool inputs (as in NumPy; use "
                              "logical_xor or logical_not)")
         want = dts

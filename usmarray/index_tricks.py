@@ -1,6 +1,6 @@
 """NumPy's index helpers beyond the array API: ``indices``, ``ix_``,
-``mgrid``, ``ogrid``, ``unravel_index``, ``ravel_multi_index``, ``delete``
-and ``insert``.
+``mgrid``, ``ogrid``, ``r_``, ``c_``, ``unravel_index``,
+``ravel_multi_index``, ``delete`` and ``insert``.
 
 Index arithmetic runs on the device in int64. Index *parameters* that shape
 the result (``delete``'s and ``insert``'s ``obj``, ``ix_``'s sequences, the
@@ -20,17 +20,19 @@ from ._core import _dtypes
 from ._core._kernels import compiled_together
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import asnumpy, astype, broadcast_view, copy_into
-from ._core._device import common_queue, resolve_queue
+from ._core._device import coerce_usm_type, common_queue, resolve_queue
 from ._core._indexing import take
 from ._core._layout import broadcast_shapes
-from ._core._views import check_array, moveaxis, normalize_axis, reshape
+from ._core._views import (check_array, moveaxis, normalize_axis, permute_dims, reshape,
+                           swapaxes)
 from .creation import arange, asarray, full
+from .manipulation import concat
 from .elementwise import mixed_operand_error
 from .reduction import any as _any, min as _min, max as _max
 from .searching import nonzero
 
-__all__ = ["indices", "ix_", "mgrid", "ogrid", "unravel_index", "ravel_multi_index", "delete",
-           "insert"]
+__all__ = ["indices", "ix_", "mgrid", "ogrid", "r_", "c_", "unravel_index", "ravel_multi_index",
+           "delete", "insert"]
 
 
 def indices(dimensions, dtype=None, sparse=False, *, device=None, usm_type="device",
@@ -172,6 +174,112 @@ class _Grid:
 
 mgrid = _Grid(False)
 ogrid = _Grid(True)
+
+
+class _Concatenator:
+    """``r_`` and ``c_``: arrays joined by indexing, as NumPy's
+    (``r_[x, 0, 1:4, y]``). Items are usm_ndarrays, slices (``start:stop:step``
+    as ``arange``, a complex step ``nj`` as n points of ``linspace``), scalars
+    and host sequences (made on the device, as ``asarray`` would, in the
+    usm_ndarrays' USM type); a string
+    first item is NumPy's directive ``"axis"``, ``"axis,ndmin"`` or
+    ``"axis,ndmin,trans1d"``. The result has NumPy's dtype (Python scalars
+    weak, as ``numpy.result_type`` takes them) on the queue of the
+    usm_ndarrays, or the default queue when there are none. NumPy's matrix
+    directives ``"r"`` and ``"c"`` are refused: usmarray has no matrix class."""
+
+    def __init__(self, axis, ndmin, trans1d):
+        self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
+
+    @staticmethod
+    def _directive(item):
+        if item in ("r", "c"):
+            raise ValueError(f"the matrix directive {item!r} is not supported: usmarray has "
+                             "no matrix class")
+        try:
+            vals = [int(v) for v in item.split(",")]
+        except ValueError:
+            raise ValueError(f"unknown special directive {item!r}") from None
+        if not 1 <= len(vals) <= 3:
+            raise ValueError(f"unknown special directive {item!r}")
+        return vals
+
+    def _lift(self, a, ndim, trans1d):
+        """`a` with leading axes up to ndmin, its own axes placed as NumPy's
+        ``trans1d`` says."""
+        ndmin = self.ndmin if ndim is None else ndim
+        if a.ndim >= ndmin:
+            return a
+        k2 = ndmin - a.ndim
+        a = reshape(a, (1,) * k2 + a.shape)
+        if trans1d == -1:
+            return a
+        k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
+        axes = list(range(ndmin))
+        return permute_dims(a, tuple(axes[:k1] + axes[k2:] + axes[k1:k2]))
+
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
+        if key and isinstance(key[0], str):
+            vals = self._directive(key[0])
+            axis = vals[0]
+            if len(vals) > 1:
+                ndmin = vals[1]
+            if len(vals) > 2:
+                trans1d = vals[2]
+            key = key[1:]
+        arrays = [k for k in key if isinstance(k, usm_ndarray)]
+        qi = common_queue(*arrays) if arrays else resolve_queue(None, None)
+        usm = coerce_usm_type(a.usm_type for a in arrays) if arrays else "device"
+        parts, types = [], []
+        for item in key:
+            if isinstance(item, str):
+                raise ValueError("special directives must be the first entry.")
+            if isinstance(item, slice):
+                h = np.r_[item]
+                parts.append(("slice", h))
+                types.append(h.dtype)
+            elif isinstance(item, (bool, int, float, complex, np.generic)):
+                parts.append(("scalar", item))
+                types.append(item)
+            elif isinstance(item, usm_ndarray):
+                parts.append(("array", item))
+                types.append(item.dtype)
+            else:
+                h = np.asarray(item)
+                if h.dtype.kind not in "biufc":
+                    raise TypeError(f"r_/c_: unsupported item of type {type(item).__name__}")
+                parts.append(("host", h))
+                types.append(h.dtype)
+        if not parts:
+            raise ValueError("need at least one array to concatenate")
+        dt = _dtypes.device_dtype(_dtypes.to_dtype(np.result_type(*types)), qi)
+        objs = []
+        for kind, v in parts:
+            if kind == "array":
+                a = astype(v, dt, copy=False)
+            else:
+                a = asarray(np.asarray(v, dtype=dt), usm_type=usm, sycl_queue=qi.queue)
+            if kind == "scalar":
+                a = reshape(a, (1,) * ndmin)
+            elif kind == "slice":
+                # (NumPy swaps a slice's axis with trans1d rather than moving it)
+                if ndmin > 1:
+                    a = reshape(a, (1,) * (ndmin - 1) + a.shape)
+                    if trans1d != -1:
+                        a = swapaxes(a, -1, trans1d)
+            else:
+                a = self._lift(a, ndmin, trans1d)
+            objs.append(a)
+        return concat(objs, axis=axis)
+
+    def __len__(self):
+        return 0
+
+
+r_ = _Concatenator(0, 1, -1)
+c_ = _Concatenator(-1, 2, 0)
 
 
 def _shape(shape):

@@ -1,11 +1,14 @@
 """NumPy's power-series polynomial functions (coefficients highest power
-first): ``polyval``, ``polyfit``, ``roots`` and ``poly``.
+first): ``polyval``, ``polyfit``, ``roots``, ``poly``, ``polyadd``,
+``polysub``, ``polymul``, ``polydiv``, ``polyder`` and ``polyint``.
 
 ``polyval`` and ``polyfit`` stay on the device (``polyfit`` is NumPy's
 scaled least squares, solved by an SVD). ``roots`` and ``poly`` of a
 matrix need eigenvalues of a general matrix, which ``linalg.eigvals``
 computes on the host (oneMKL's SYCL LAPACK has no ``geev``); ``roots``
-also reads the coefficients, whose zeros decide the degree."""
+also reads the coefficients, whose zeros decide the degree. ``polydiv``
+divides on the host: the remainder's length depends on its values, and
+the coefficients are few."""
 
 import operator
 import warnings
@@ -21,7 +24,8 @@ from .matrices import vander
 from .searching import where
 from .stacking import atleast_1d
 
-__all__ = ["polyval", "polyfit", "roots", "poly"]
+__all__ = ["polyval", "polyfit", "roots", "poly", "polyadd", "polysub", "polymul", "polydiv",
+           "polyder", "polyint"]
 
 
 def polyval(p, x):
@@ -207,3 +211,99 @@ def poly(seq_of_zeros):
         if np.all(np.sort(r) == np.sort(r.conjugate())):
             a = astype(ew.real(a), ew.real(a).dtype, copy=True)
     return a
+
+
+def _operands(name, *ps):
+    """The coefficient arrays `ps` as 1-d usm_ndarrays on their common queue
+    (scalars and host sequences as ``numpy.atleast_1d`` makes them: int64,
+    float64, complex128)."""
+    q = next((p.sycl_queue for p in ps if isinstance(p, usm_ndarray)), None)
+    if q is None:
+        raise TypeError(f"{name}: expected a usm_ndarray operand")
+    out = [atleast_1d(_on_queue(p, q)) for p in ps]
+    for p in out:
+        if p.ndim != 1:
+            raise ValueError(f"{name}: coefficients must be 0-d or 1-d, not {p.ndim}-d")
+    return out
+
+
+def _padded_op(name, op, a1, a2):
+    a1, a2 = _operands(name, a1, a2)
+    diff = a2.shape[0] - a1.shape[0]
+    if diff > 0:
+        a1 = manipulation.concat([creation.zeros((diff,), dtype=a1.dtype,
+                                                 sycl_queue=a1.sycl_queue), a1])
+    elif diff < 0:
+        a2 = manipulation.concat([creation.zeros((-diff,), dtype=a2.dtype,
+                                                 sycl_queue=a2.sycl_queue), a2])
+    return op(a1, a2)
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials (coefficients highest power first, the
+    shorter one padded with leading zeros), as ``numpy.polyadd``."""
+    return _padded_op("polyadd", ew.add, a1, a2)
+
+
+def polysub(a1, a2):
+    """The difference ``a1 - a2`` of two polynomials, as ``numpy.polysub``."""
+    return _padded_op("polysub", ew.subtract, a1, a2)
+
+
+def polymul(a1, a2):
+    """The product of two polynomials (the convolution of their
+    coefficients), as ``numpy.polymul``."""
+    a1, a2 = _operands("polymul", a1, a2)
+    return convolve(a1, a2)
+
+
+def polydiv(u, v):
+    """Quotient and remainder of the polynomial division ``u / v``, as
+    ``numpy.polydiv`` (float results; leading remainder coefficients within
+    1e-14 of zero dropped). Computed on the host from the coefficients."""
+    u, v = _operands("polydiv", u, v)
+    q = u.sycl_queue
+    quot, rem = np.polydiv(asnumpy(u), asnumpy(v))
+    return creation.asarray(quot, sycl_queue=q), creation.asarray(rem, sycl_queue=q)
+
+
+def _descending(n, q):
+    """n, n - 1, ..., 1 (int64, NumPy's ``arange(n, 0, -1)``)."""
+    return creation.arange(n, 0, -1, dtype=_dtypes.int64, sycl_queue=q)
+
+
+def polyder(p, m=1):
+    """The m-th derivative of a polynomial, as ``numpy.polyder``."""
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    (p,) = _operands("polyder", p)
+    for _ in range(m):
+        n = p.shape[0] - 1
+        p = ew.multiply(p[:-1], _descending(max(n, 0), p.sycl_queue))
+    return p
+
+
+def polyint(p, m=1, k=None):
+    """The m-th antiderivative of a polynomial, as ``numpy.polyint``: the
+    integration constants `k` (a scalar, or m of them, the first for the
+    first integration) default to zero."""
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    (p,) = _operands("polyint", p)
+    q = p.sycl_queue
+    f64 = _dtypes.device_dtype(_dtypes.float64, p._q)
+    if k is None:
+        k = creation.zeros((m,), dtype=f64, sycl_queue=q)
+    k = atleast_1d(_on_queue(k, q))
+    if k.ndim != 1:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    if k.shape[0] == 1 and m > 1:
+        k = ew.multiply(k[0], creation.ones((m,), dtype=f64, sycl_queue=q))
+    if k.shape[0] < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    for i in range(m):
+        y = ew.divide(p, _descending(p.shape[0], q))
+        p = manipulation.concat([y, k[i:i + 1]])
+    return p
