@@ -1,4 +1,4 @@
-"""NumPy's ufunc methods at and outer on usm_ndarrays, and CuPy's
+"""NumPy's ufunc methods at, reduceat and outer on usm_ndarrays, and CuPy's
 scatter_add/scatter_max/scatter_min, with NumPy as the oracle."""
 
 import numpy as np
@@ -135,3 +135,74 @@ def test_at_scalars_and_edges():
         np.add.at(ua.asarray(np.zeros(3)), np.array([], int), ua.asarray(np.ones(2)))
     got = np.add.outer(ua.asarray(np.array([1, 2], np.int32)), 2)
     assert got.dtype == np.add.outer(np.array([1, 2], np.int32), 2).dtype
+
+
+REDUCEAT_KEYS = [([0, 4, 1, 5], 0), ([0, 2, 6], 0), ([5, 5, 5], 0), ([0, 100, 50, 299], 1),
+                 ([], 1), ([0], -1), ([0, 299], 1), (np.array([3, 0], np.uint8), 0)]
+REDUCEAT_OPS = OPS + ["divide", "logical_or"]
+
+
+@pytest.mark.parametrize("dt", DTYPES + [np.int8, np.uint16, np.float16],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", REDUCEAT_OPS)
+def test_reduceat_as_numpy(name, dt):
+    if not device_supports(dt):
+        pytest.skip("the device lacks the dtype")
+    f = getattr(np, "power" if name == "pow" else name)
+    h = sample((7, 300), dt, REDUCEAT_OPS.index(name))
+    x = ua.asarray(h)
+    for idx, axis in REDUCEAT_KEYS:
+        try:
+            expected = f.reduceat(h, idx, axis=axis)
+        except TypeError:
+            with pytest.raises(TypeError):
+                f.reduceat(x, idx, axis=axis)
+            continue
+        got = f.reduceat(x, ua.asarray(idx) if len(idx) else idx, axis=axis)
+        assert got.shape == expected.shape and got.dtype == expected.dtype, (idx, axis)
+        g = ua.asnumpy(got)
+        if expected.dtype.kind in "fc":
+            # (NumPy adds pairwise, usmarray in nested runs: rounding apart)
+            tol = 1e-2 if expected.dtype == np.float16 else 1e-5
+            np.testing.assert_allclose(g, expected, rtol=tol, atol=tol, equal_nan=True)
+        else:
+            np.testing.assert_array_equal(g, expected)
+
+
+def test_reduceat_long_sum_dtype_and_out():
+    # a long float32 run stays within NumPy's pairwise error of the exact sum
+    h = np.random.default_rng(3).random(10 ** 6).astype(np.float32)
+    got = float(ua.asnumpy(np.add.reduceat(ua.asarray(h), [0, 10]))[1])
+    exact = float(np.sum(h[10:].astype(np.float64)))
+    assert abs(got - exact) <= 4 * abs(float(np.add.reduceat(h, [0, 10])[1]) - exact) + 1e-3
+    x = ua.asarray(np.arange(8))
+    r = np.add.reduceat(x, [0, 4], dtype=np.float32)
+    assert r.dtype == ua.float32 and ua.asnumpy(r).tolist() == [6.0, 22.0]
+    out = ua.empty(2, dtype=ua.int64)
+    assert np.add.reduceat(x, [0, 4], out=out) is out
+    assert ua.asnumpy(out).tolist() == [6, 22]
+    # subtract in order, within and across runs
+    h = np.arange(1000)
+    np.testing.assert_array_equal(ua.asnumpy(np.subtract.reduceat(ua.asarray(h), [0, 3, 999])),
+                                  np.subtract.reduceat(h, [0, 3, 999]))
+    assert np.add.reduceat(ua.zeros((0, 3)), [], axis=0).shape == (0, 3)
+    assert np.add.reduceat(ua.zeros((2, 0)), [0, 1]).shape == (2, 0)
+
+
+def test_reduceat_errors():
+    x = ua.asarray(np.arange(8))
+    for idx in ([-1], [8], [0, 9]):
+        with pytest.raises(IndexError, match="out-of-bounds"):
+            np.add.reduceat(x, idx)
+    with pytest.raises(IndexError):
+        np.add.reduceat(ua.zeros(0), [0])
+    with pytest.raises(ValueError, match="1-d"):
+        np.add.reduceat(x, [[0, 1]])
+    with pytest.raises(TypeError, match="integers"):
+        np.add.reduceat(x, [0.5])
+    with pytest.raises(TypeError, match="no reduction"):
+        np.less.reduceat(ua.asarray(np.arange(3.0)), [0])
+    with pytest.raises(TypeError):
+        np.add.reduceat(ua.asarray(np.float64(1.0)), [0])
+    with pytest.raises(TypeError, match="keyword"):
+        np.add.reduceat(x, [0], where=True)

@@ -283,6 +283,18 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return ufunc_methods.ufunc_at(fn.__name__ if fn is not None else ufunc.__name__,
                                       inputs[0], inputs[1], inputs[2] if len(inputs) == 3 else None,
                                       what)
+    if method == "reduceat":
+        # (the indices, like at's, may be host data)
+        unknown = set(kwargs) - {"axis", "dtype", "out"}
+        if unknown:
+            raise TypeError(f"{what}: unexpected keyword {sorted(unknown)[0]!r}")
+        if len(inputs) != 2:
+            raise TypeError(f"{what} takes the array and the indices")
+        fn = UFUNCS.get(ufunc.__name__)
+        res = ufunc_methods.ufunc_reduceat(fn.__name__ if fn is not None else ufunc.__name__,
+                                           inputs[0], inputs[1], kwargs.get("axis", 0),
+                                           kwargs.get("dtype"), what)
+        return _deliver(what, res, _single_out(what, kwargs.get("out")))
     for v in inputs + tuple(kwargs.get("out", None) or ()):
         if v is None or isinstance(v, usm_ndarray) or _as_scalar(v) is not None:
             continue
@@ -316,7 +328,8 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
             a = manipulation.reshape(a, a.shape + (1,) * np.ndim(b))
         return _ufunc_call(what, ufunc, (a, b), out, kwargs)
     raise TypeError(f"{what}: the ufunc method {method!r} is not supported by usmarray "
-                    "(supported: __call__, at and outer, and reduce/accumulate of some ufuncs)")
+                    "(supported: __call__, at, reduceat and outer, and reduce/accumulate of some "
+                    "ufuncs)")
 
 
 def _ufunc_call(what, ufunc, inputs, out, kwargs):

@@ -1,6 +1,7 @@
-"""NumPy's ufunc method ``at`` for the elementwise table's binary
-operations (``np.add.at(x, idx, v)``), and CuPy's ``scatter_add``,
-``scatter_max`` and ``scatter_min`` on it.
+"""NumPy's ufunc methods ``at`` and ``reduceat`` for the elementwise
+table's binary operations (``np.add.at(x, idx, v)``,
+``np.add.reduceat(x, idx)``), and CuPy's ``scatter_add``, ``scatter_max``
+and ``scatter_min`` on ``at``.
 
 ``at`` applies the operation in place once per occurrence of an index, in
 index order, as NumPy's unbuffered loop does, so repeated indices
@@ -8,22 +9,29 @@ accumulate (where ``x[idx] += v`` applies one of them). The positions are
 sorted (stably: occurrences keep their order) and one work-item per
 distinct target element applies its values in turn, with the table's own
 operation: results are NumPy's bit for bit where the operation is exact,
-and in NumPy's order of operations where it is not."""
+and in NumPy's order of operations where it is not.
+
+``reduceat`` reduces the slices between consecutive indices along an axis,
+one work-item per output element: in order for operations that do not
+associate (``subtract``, ``divide``), pairwise over runs of 128 items for
+those that do, as NumPy sums (rounding apart from NumPy's, which unrolls
+its runs, but of the same size)."""
 
 import numpy as np
 
 from . import elementwise as ew, manipulation, reduction
 from ._core import _dtypes, _engine
-from ._core._array import usm_ndarray
+from ._core._array import empty_array, usm_ndarray
 from ._core._copy import astype
+from ._core._views import moveaxis, normalize_axis
 from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes
 from ._core._scalars import is_scalar
 from .creation import arange, asarray
 from .searching import nonzero
 from .sorting import sort_with_order
-from .user_kernels import cxx_type, register_kernel, source_hash
+from .user_kernels import check_device_type, cxx_type, register_kernel, source_hash
 
-__all__ = ["ufunc_at", "scatter_add", "scatter_max", "scatter_min"]
+__all__ = ["ufunc_at", "ufunc_reduceat", "scatter_add", "scatter_max", "scatter_min"]
 
 # (pointer parameters: launch_raw launches it, as it does RawKernels)
 # The steps in NumPy's order, each rounded: the kernel compiler's default
@@ -171,6 +179,138 @@ def ufunc_at(name, a, indices, b, what=None):
                        [flat, s, starts, vs, np.int64(m).tobytes()], [m], [1])
     if work is not a:
         a[...] = work
+
+
+# One output element per work-item: the slice [idx[k], end) of the axis
+# (moved first, C order, `inner` items per step), where end is the next index
+# (or idx[k] + 1 when that is not larger) and the axis' length after the
+# last index. {body}: the steps over x[j * inner + r] for j in [i0, end).
+_REDUCEAT = """#pragma clang fp reassociate(off) contract(off)
+{struct}
+#define STEP(a, b) usmk::convert<{to}>(op_{op}::apply<{to}>(usmk::convert<{ti}>(a), \\
+                                                            usmk::convert<{ti}>(b)))
+USM_KERNEL(1)
+void {name}(const {ti} *x, const std::int64_t *idx, {to} *out, std::int64_t m,
+            std::int64_t n, std::int64_t inner) {{
+  const std::int64_t g = usmk::linear_id();
+  if (g >= m * inner) return;
+  const std::int64_t k = g / inner, r = g - k * inner, i0 = idx[k];
+  const std::int64_t end = k + 1 < m ? (idx[k + 1] > i0 ? idx[k + 1] : i0 + 1) : n;
+{body}
+  out[g] = s;
+}}
+"""
+# in order (operations that do not associate: subtract, divide)
+_IN_ORDER = """  {to} s = usmk::convert<{to}>(x[i0 * inner + r]);
+  for (std::int64_t j = i0 + 1; j < end; ++j) s = STEP(s, x[j * inner + r]);"""
+# pairwise over runs of 128 items (each run in order), as NumPy's sums: a
+# stack of partial results, merged as the bits of a binary counter carry,
+# the earlier one always the left operand
+_PAIRWISE = """  {to} stack[64];
+  int depth = 0;
+  for (std::int64_t j = i0, runs = 0; j < end; j += 128, ++runs) {{
+    const std::int64_t stop = j + 128 < end ? j + 128 : end;
+    {to} t = usmk::convert<{to}>(x[j * inner + r]);
+    for (std::int64_t jj = j + 1; jj < stop; ++jj) t = STEP(t, x[jj * inner + r]);
+    for (std::int64_t c = runs; c & 1; c >>= 1) t = STEP(stack[--depth], t);
+    stack[depth++] = t;
+  }}
+  {to} s = stack[--depth];
+  while (depth > 0) s = STEP(stack[--depth], s);"""
+# Operations whose steps may be grouped (exact for integers and comparisons;
+# for floating-point sums and products a smaller rounding error)
+_ASSOCIATIVE = {"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
+                "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
+
+
+def _reduceat_kernel(op, ti, to):
+    key = ("reduceat", op.name, ti, to)
+    name = _NAMES.get(key)
+    if name is None:
+        types = dict(ti=cxx_type(ti), to=cxx_type(to))
+        body = (_PAIRWISE if op.name in _ASSOCIATIVE else _IN_ORDER).format(**types)
+        src = _REDUCEAT.format(struct=op.source(), name="{name}", op=op.name, body=body, **types)
+        name = "usm_reduceat_" + op.name + "_" + source_hash(src)
+        complex_ = "#define USM_COMPLEX 1\n" if "c" in (ti.kind, to.kind) else ""
+        register_kernel([name], complex_ + src.replace("{name}", name), name)
+        _NAMES[key] = name
+    return name
+
+
+def _reduceat_dtype(name, dt):
+    """NumPy's accumulator for ``<name>.reduceat`` without ``dtype=``: sums and
+    products of bools and narrow integers in int64 (uint64), as ``reduce``."""
+    if name in ("add", "multiply") and (dt.kind == "b" or (dt.kind in "iu" and dt.itemsize < 8)):
+        return _dtypes.uint64 if dt.kind == "u" else _dtypes.int64
+    return dt
+
+
+def ufunc_reduceat(name, a, indices, axis=0, dtype=None, what=None):
+    """``numpy.<name>.reduceat(a, indices, axis, dtype)``: the operation
+    reduced over ``a[indices[k]:indices[k + 1]]`` along `axis` for each k
+    (``a[indices[k]]`` where the next index is not larger, up to the end
+    after the last index).
+
+    Parameters
+    ----------
+    name : str
+        A binary operation of the elementwise table whose result can be its
+        first operand again (``"add"``, ``"maximum"``, ``"subtract"``, ...).
+    a : usm_ndarray
+        The data.
+    indices : 1-d integer sequence or usm_ndarray
+        Where the slices start, each in [0, a.shape[axis]) (IndexError
+        otherwise; the host reads their range).
+    axis : int
+        The axis reduced (default 0, as NumPy's).
+    dtype : dtype, optional
+        The accumulator and result type (NumPy's default: int64 for sums and
+        products of bools and narrower integers, else a's dtype or the
+        operation's result type).
+
+    Returns
+    -------
+    usm_ndarray
+        ``a``'s shape with ``len(indices)`` along `axis`.
+    """
+    what = what or f"numpy.{name}.reduceat"
+    op = _binary(name, what)
+    if not isinstance(a, usm_ndarray):
+        raise TypeError(f"{what}: the first operand must be a usm_ndarray")
+    if a.ndim == 0:
+        raise TypeError(f"{what}: cannot reduce a 0-d array")
+    qi = a._q
+    ax = normalize_axis(axis, a.ndim)
+    idx = indices if isinstance(indices, usm_ndarray) else np.asarray(indices)
+    if idx.ndim != 1:
+        raise ValueError(f"{what}: indices must be 1-d, not {idx.ndim}-d")
+    if idx.dtype.kind not in "iu" and not (idx.dtype.kind == "f" and idx.size == 0):
+        raise TypeError(f"{what}: indices must be integers, not {idx.dtype}")
+    idx = asarray(idx, dtype=_dtypes.int64, sycl_queue=a.sycl_queue)
+    n, m = a.shape[ax], idx.shape[0]
+    if m:
+        lo, hi = int(reduction.min(idx)), int(reduction.max(idx))
+        for bad in (lo, hi):
+            if not 0 <= bad < n:
+                raise IndexError(f"index {bad} out-of-bounds in {what.split('numpy.')[-1]} "
+                                 f"[0, {n})")
+    acc = _reduceat_dtype(name, a.dtype) if dtype is None else _dtypes.to_dtype(np.dtype(dtype))
+    check_device_type(what, acc, qi)
+    # (float16 sums and products accumulate in float32, as NumPy's loops do)
+    work = _dtypes.float32 if acc is _dtypes.float16 and name in ("add", "multiply") else acc
+    (li1, li2), lo_t, _ = op.resolve((work, work), qi)
+    if lo_t is not li1:
+        raise TypeError(f"{what}: the operation's result ({lo_t}) cannot be its first operand "
+                        f"({li1}) again: no reduction")
+    rest = a.shape[:ax] + a.shape[ax + 1:]
+    x = astype(moveaxis(a, ax, 0), li2, order="C", copy=True)
+    inner = int(np.prod(rest, dtype=np.int64))
+    res = empty_array((m,) + rest, lo_t, qi, a.usm_type)
+    if m * inner:
+        _engine.launch_raw(qi.ref, qi.kc, _reduceat_kernel(op, li2, lo_t),
+                           [x, idx, res, np.int64(m).tobytes(), np.int64(n).tobytes(),
+                            np.int64(inner).tobytes()], [m * inner], [1])
+    return moveaxis(res if work is acc else astype(res, acc), 0, ax)
 
 
 def scatter_add(a, slices, value):
