@@ -292,7 +292,7 @@ def test_ufunc_accumulate_dtype_and_out():
 
 @pytest.mark.parametrize("call", [
     lambda x: np.subtract.reduce(x), lambda x: np.maximum.accumulate(x),
-    lambda x: np.heaviside.outer(x, x), lambda x: np.sin.reduceat(x, [0, 1]),
+    lambda x: np.heaviside.outer(x, x), lambda x: np.heaviside.reduceat(x, [0, 1]),
     lambda x: np.sin.at(x, [0]), lambda x: np.add.reduce(x, initial=1.0),
 ])
 def test_ufunc_unsupported_methods(call):
