@@ -573,6 +573,24 @@ def test_subtract_of_bool_and_a_number(other):
     check(ua.asarray(o) - ua.asarray(b), o - b)
 
 
+@pytest.mark.parametrize("name", ["equal", "not_equal", "less", "less_equal", "greater",
+                                  "greater_equal"])
+@pytest.mark.parametrize("signed", ["int8", "int32", "int64"])
+def test_signed_beside_uint64_compares_exactly(name, signed):
+    """NumPy 2 compares them exactly; their promoted type, float64, rounds."""
+    s = np.array([-2 ** 63, -1, 0, 1, 2 ** 53, 2 ** 53 + 1, 2 ** 63 - 1], np.int64)
+    s = s.astype(signed)   # (wraps to the narrower type: still a mix of signs)
+    u = np.array([0, 1, 2 ** 53, 2 ** 53 + 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1], np.uint64)
+    a, b = np.meshgrid(s, u, indexing="ij")
+    f = getattr(np, name)
+    for x, y in ((a, b), (b, a)):
+        check(call(name, ua.asarray(x), ua.asarray(y)), f(x, y))
+        check(f(ua.asarray(x), ua.asarray(y)), f(x, y))
+    out = ua.empty(a.shape, dtype=ua.bool)
+    assert getattr(ua, name)(ua.asarray(a), ua.asarray(b), out=out) is out
+    check(out, f(a, b))
+
+
 @pytest.mark.parametrize("name", ["bitwise_and", "atan2", "remainder"])
 def test_unsupported_promoted_pair_raises(name):
     pairs = {"bitwise_and": ("int32", "float32"),

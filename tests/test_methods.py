@@ -206,6 +206,24 @@ def test_get_into_out():
         x.get(out=np.empty((2, 2)))
 
 
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+@pytest.mark.parametrize("shape", [(), (1,), (3, 4)])
+def test_get_keeps_shape_and_orders(shape, order):
+    h = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    x = ua.asarray(h)
+    got = x.get(order=order)
+    assert got.shape == h.shape       # (a 0-d array stays 0-d, as CuPy's get)
+    np.testing.assert_array_equal(got, h)
+    if order == "F" or (order == "A" and x.flags.fnc):
+        assert got.flags.f_contiguous
+    else:
+        assert got.flags.c_contiguous
+    got = x.T.get(order="A") if h.ndim == 2 else got
+    assert got.flags.f_contiguous or got.ndim < 2
+    with pytest.raises(ValueError, match="order"):
+        x.get(order="Z")
+
+
 @pytest.mark.parametrize("shape", [(), (0,), (3, 4), (2, 0, 5)])
 def test_size_and_nbytes(shape, dtype):
     h = np.zeros(shape, dtype)
@@ -227,3 +245,19 @@ def test_round_with_decimals_past_the_float_range():
     x = ua.asarray(h)
     for d in (400, -400, 309, 2, -1):
         np.testing.assert_array_equal(ua.asnumpy(x.round(d)), np.round(h, d))
+
+
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
+def test_item_keys_as_numpy(shape):
+    h = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    x = ua.asarray(h)
+    keys = [(), (0,), ((0,),), (-1,), (1,), ((1,),), (5,), (1, 2), ((1, 2),), ((0, 0),),
+            (np.int64(3),), (6,), ((),), (True,), (np.bool_(True),), ((True,),)]
+    for args in keys:
+        try:
+            expected = h.item(*args)
+        except (TypeError, ValueError, IndexError) as e:
+            with pytest.raises(type(e)):
+                x.item(*args)
+            continue
+        assert x.item(*args) == expected, args

@@ -280,6 +280,32 @@ def test_set_print_options_threshold_edgeitems(threshold, edgeitems):
             assert repr(x) == np_repr(h)
 
 
+@pytest.mark.parametrize("edgeitems", [0, 1, 3])
+def test_summary_edges_show_the_last_item(edgeitems):
+    # (with edgeitems=0 NumPy still prints the last item: "[... 2999]")
+    ua.set_print_options(threshold=3, edgeitems=edgeitems)
+    with np.printoptions(threshold=3, edgeitems=edgeitems):
+        for shape in [(3000,), (40, 50), (3, 1000), (7, 7, 7)]:
+            h = np.arange(int(np.prod(shape))).reshape(shape)
+            assert str(ua.asarray(h)) == str(h)
+            assert repr(ua.asarray(h)) == np_repr(h)
+
+
+def test_numpy_array_repr_str_array2string_dispatch():
+    h = np.linspace(0, 1, 7)
+    x = ua.asarray(h)
+    assert np.array_repr(x) == repr(x)
+    with np.printoptions(precision=2):
+        assert np.array_repr(x, precision=2) == np_repr(h)
+    assert np.array_str(x, precision=3) == np.array_str(h, precision=3)
+    assert np.array2string(x, separator=", ", precision=2, prefix="ab") == \
+        np.array2string(h, separator=", ", precision=2, prefix="ab")
+    assert np.array2string(ua.arange(3000), threshold=5, edgeitems=2) == \
+        np.array2string(np.arange(3000), threshold=5, edgeitems=2)
+    with pytest.raises(TypeError, match="formatter"):
+        np.array2string(x, formatter={"float": str})
+
+
 @pytest.mark.parametrize("linewidth", [10, 20, 40, 120])
 def test_set_print_options_linewidth(linewidth):
     h = np.arange(40, dtype="f4").reshape(2, 20) / 3

@@ -93,3 +93,56 @@ def test_numpy_only_and_foreign_data():
     with pytest.raises(AssertionError):
         T.assert_array_equal(np.ones(3), np.zeros(3))
     T.assert_array_equal(np.array(["a"]), np.array(["a"]))   # (no usm_ndarray: NumPy's)
+
+
+def test_int64_beside_uint64_compares_exactly():
+    # (their promoted type, float64, would call 2**63 - 1 and 2**63 equal)
+    for a, b in (([2 ** 63 - 1], [2 ** 63]), ([2 ** 53 + 1], [2 ** 53]), ([-1], [2 ** 64 - 1])):
+        x, y = np.array(a, np.int64), np.array(b, np.uint64)
+        for u, v in ((ua.asarray(x), ua.asarray(y)), (ua.asarray(x), y), (y, ua.asarray(x))):
+            with pytest.raises(AssertionError):
+                T.assert_array_equal(u, v)
+
+
+@pytest.mark.parametrize("dt", ["int32"] + FLOATS)
+def test_assert_array_less(variant, dt):
+    h = sample((3, 4), dt)
+    x = ua.asarray(h)
+    T.assert_array_less(x, h + 1)
+    T.assert_array_less(h - 1, x)
+    got = _message(T.assert_array_less, x, h)
+    assert got == _message(np.testing.assert_array_less, h, h)
+    if dt != "int32":
+        g = h.copy()
+        g[0, 0] = np.nan
+        T.assert_array_less(ua.asarray(g), g + 1)       # NaNs at the same places pass
+        with pytest.raises(AssertionError):
+            T.assert_array_less(ua.asarray(g), h + 1)
+    with pytest.raises(AssertionError):   # (another dtype)
+        T.assert_array_less(x, (h + 1).astype(np.int64 if dt == "int32" else np.float16),
+                            strict=True)
+
+
+def test_assert_equal_almost_equal_and_lists():
+    h = np.array([0.0, -0.0, np.nan, 1.5])
+    h = h if HAS_F64 else h.astype(np.float32)
+    x = ua.asarray(h)
+    T.assert_equal(x, x)
+    T.assert_equal(x, h)
+    T.assert_equal({"a": [x, 1], "b": (2.5, "s")}, {"a": [h, 1], "b": (2.5, "s")})
+    T.assert_equal(ua.asarray(np.float32(-0.0)), ua.asarray(np.float32(0.0)))  # (as arrays do)
+    for bad in (({"a": x}, {"a": h + 1}), ([x, 1], [x, 2]), ([x], [x, x]), (x, h[:2])):
+        with pytest.raises(AssertionError):
+            T.assert_equal(*bad)
+    T.assert_equal(3, 3)
+    with pytest.raises(AssertionError):
+        T.assert_equal("a", "b")
+    T.assert_almost_equal(x, h + 1e-8)
+    T.assert_almost_equal(1.0, 1.0 + 1e-9)
+    with pytest.raises(AssertionError):
+        T.assert_almost_equal(x, h + 1e-3, decimal=4)
+    T.assert_array_list_equal([x, x], [h, h])
+    with pytest.raises(AssertionError, match="size"):
+        T.assert_array_list_equal([x], [h, h])
+    with pytest.raises(AssertionError):
+        T.assert_array_list_equal([x, x], [h, h + 1])

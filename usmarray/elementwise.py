@@ -364,10 +364,13 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
             res = empty_c(x1._shape, out_dt, qi, KIND_CODE[k])
             _engine.binary(qi.ref, qi.kc, sig, x1, x2, res)
             return res
-    if x1._dtype is not ins[0]:
-        x1 = cast(x1, ins[0])
-    if x2._dtype is not ins[1]:
-        x2 = cast(x2, ins[1])
+    if x1._dtype is not ins[0] or x2._dtype is not ins[1]:
+        if op.name in _COMPARISONS and _signed_and_uint64(x1._dtype, x2._dtype):
+            return _compare_signed_uint64(op, x1, x2, out, order)
+        if x1._dtype is not ins[0]:
+            x1 = cast(x1, ins[0])
+        if x2._dtype is not ins[1]:
+            x2 = cast(x2, ins[1])
     shape = x1._shape
     if x2._shape != shape:
         shape = broadcast_shapes(shape, x2._shape)
@@ -401,6 +404,36 @@ def squares(op, x_dtype, s, left):
 # the same for every item (NumPy 2's answer; arithmetic still raises)
 _COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
                 "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge}
+
+
+def _signed_and_uint64(d1, d2):
+    return (d1.kind == "i" and d2 is _dtypes.uint64) or (d2.kind == "i" and d1 is _dtypes.uint64)
+
+
+# (x1 op x2) as (x2 op' x1)
+_SWAPPED = {"equal": "equal", "not_equal": "not_equal", "less": "greater",
+            "less_equal": "greater_equal", "greater": "less", "greater_equal": "less_equal"}
+
+
+def _compare_signed_uint64(op, x1, x2, out, order):
+    """A comparison of signed integers with uint64, exact as NumPy 2's (their
+    promoted type, float64, would round both above 2**53): a negative item
+    is below every uint64; the others compare as uint64."""
+    name = op.name
+    if x1._dtype is _dtypes.uint64:
+        x1, x2, name = x2, x1, _SWAPPED[name]
+    neg = _binary_scalar(OP["less"], x1, 0, False)
+    same = _binary_arrays(OP[name], cast(x1, _dtypes.uint64), x2)
+    if name in ("equal", "greater", "greater_equal"):
+        r = _binary_arrays(OP["logical_and"], _unary(OP["logical_not"], neg), same)
+    else:
+        r = _binary_arrays(OP["logical_or"], neg, same)
+    if out is None and order in ("K", "A"):
+        return r
+    dest, res = _destination(op.name, out, r._shape, _dtypes.bool, r._q, r._alloc.kind, order,
+                             (r,))
+    copy_into(dest, r)
+    return _deliver(dest, res)
 
 
 def _compare_out_of_range(op, x, s, left, out, order):

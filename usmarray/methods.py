@@ -241,9 +241,12 @@ def item(self, *args):
         return self._scalar("a Python scalar")
     if len(args) == 1:
         i = args[0]
-        if isinstance(i, tuple):
-            key = i
-        else:
+        key = i if isinstance(i, tuple) else None
+        if key is not None and len(key) == 1:
+            i, key = key[0], None    # (NumPy's: a 1-tuple is a flat index)
+        if key is None:
+            if isinstance(i, (bool, np.bool_)):
+                raise TypeError("item: an index must be an integer, not a bool (as in NumPy)")
             i = operator.index(i)
             n = self.size
             if not -n <= i < n:
@@ -278,15 +281,18 @@ def get(self, stream=None, order="C", out=None):
     """The array as a NumPy array on the host (CuPy's name for ``ua.asnumpy``).
 
     ``out``: a NumPy array of the same shape to copy into (returned)."""
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"get: unsupported order {order!r} (C, F or A)")
     h = _copy.asnumpy(self)
     if out is not None:
         if not isinstance(out, np.ndarray) or out.shape != h.shape:
             raise ValueError("get: out must be a NumPy array of the array's shape")
         np.copyto(out, h, casting="same_kind")
         return out
-    if order == "F" or (order == "A" and self.flags.fnc):
-        return np.asfortranarray(h)
-    return np.ascontiguousarray(h)
+    if order == "A":
+        order = "F" if self.flags.fnc else "C"
+    # (np.ascontiguousarray would make a 0-d array 1-d)
+    return h if h.flags[order + "_CONTIGUOUS"] else h.copy(order=order)
 
 
 def conj(self):

@@ -44,7 +44,7 @@ from . import (calculus, comparison, contractions, convolution, creation, elemen
                indexing, io, linalg, linear_algebra, manipulation, matrices, nanfunctions,
                padding, polynomials, reduction, searching, sets, sorting, stacking, statistics,
                ufunc_methods)
-from ._core import _copy, _dtypes, _indexing
+from ._core import _copy, _dtypes, _indexing, _print
 from ._core._array import usm_ndarray
 from ._core._layout import broadcast_shapes
 from ._core._views import normalize_axis
@@ -782,6 +782,28 @@ def _two_axes(name, a, axis1, axis2, offset, rest):
     return getattr(linalg, name)(m, offset=offset, **rest)
 
 
+def _array_repr(arr, /, max_line_width=None, precision=None, suppress_small=None):
+    return _print.usm_ndarray_repr(arr, line_width=max_line_width, precision=precision,
+                                   suppress=suppress_small)
+
+
+def _array_str(a, /, max_line_width=None, precision=None, suppress_small=None):
+    return _print.usm_ndarray_str(a, line_width=max_line_width, precision=precision,
+                                  suppress=suppress_small)
+
+
+def _array2string(a, /, max_line_width=None, precision=None, suppress_small=None, separator=" ",
+                  prefix="", threshold=None, edgeitems=None, sign=None, floatmode=None,
+                  suffix=""):
+    """np.array2string of a usm_ndarray: as str(x) with the options given
+    (usmarray's print options for the others; NumPy's formatter= and legacy=
+    are a TypeError)."""
+    return _print.usm_ndarray_str(a, line_width=max_line_width, edge_items=edgeitems,
+                                  threshold=threshold, precision=precision, floatmode=floatmode,
+                                  suppress=suppress_small, sign=sign, separator=separator,
+                                  prefix=prefix, suffix=suffix)
+
+
 def _trace(a, /, offset=0, axis1=0, axis2=1, dtype=None):
     return _two_axes("trace", a, axis1, axis2, offset, {"dtype": dtype})
 
@@ -923,6 +945,9 @@ ADAPTED = {
     "linalg.norm": (_norm, None, None),
     "round": (elementwise.round, _round, None),
     "trace": (_trace, None, None),
+    "array_repr": (_array_repr, None, None),
+    "array_str": (_array_str, None, None),
+    "array2string": (_array2string, None, None),
     "diagonal": (_diagonal, None, None),
     "zeros_like": (creation.zeros_like, _like_shape(creation.zeros), None),
     "ones_like": (creation.ones_like, _like_shape(creation.ones), None),

@@ -1,6 +1,7 @@
 """``usmarray.testing``: NumPy's array assertions for usm_ndarrays
-(``assert_allclose``, ``assert_array_equal``, ``assert_array_almost_equal``),
-as ``cupy.testing`` has them.
+(``assert_allclose``, ``assert_array_equal``, ``assert_array_almost_equal``,
+``assert_array_less``, ``assert_equal``, ``assert_almost_equal``,
+``assert_array_list_equal``), as ``cupy.testing`` has them.
 
 Either argument may be a usm_ndarray, a NumPy array, a scalar or a
 sequence. When one of them is a usm_ndarray, the other is copied to its
@@ -21,7 +22,8 @@ from .creation import asarray
 from .reduction import all as _all
 from .searching import where
 
-__all__ = ["assert_allclose", "assert_array_equal", "assert_array_almost_equal"]
+__all__ = ["assert_allclose", "assert_array_equal", "assert_array_almost_equal",
+           "assert_array_less", "assert_equal", "assert_almost_equal", "assert_array_list_equal"]
 
 
 def _on_device(actual, desired):
@@ -192,3 +194,85 @@ def assert_array_almost_equal(actual, desired, decimal=6, err_msg="", verbose=Tr
         return
     _numpy(np.testing.assert_array_almost_equal, actual, desired, decimal=decimal,
            err_msg=err_msg, verbose=verbose)
+
+
+def _less_mask(x, y):
+    lt = ew.less(x, y)
+    if x.dtype.kind in "fc" or y.dtype.kind in "fc":
+        nan_x, nan_y = ew.isnan(x), ew.isnan(y)
+        lt = where(ew.logical_or(nan_x, nan_y), ew.logical_and(nan_x, nan_y), lt)
+    return lt
+
+
+def assert_array_less(x, y, err_msg="", verbose=True, *, strict=False):
+    """Raise AssertionError unless every item of `x` is less than `y`'s, as
+    ``numpy.testing.assert_array_less`` (NaNs at the same places pass).
+
+    Parameters
+    ----------
+    x, y : usm_ndarray, NumPy array or array_like
+        The arrays (a 0-d one broadcasts unless `strict`).
+    err_msg : str
+        Added to the failure message.
+    verbose : bool
+        Whether the failure message shows the arrays.
+    strict : bool
+        Whether shapes and dtypes must match exactly.
+
+    Returns
+    -------
+    None
+    """
+    __tracebackhide__ = True   # (pytest shows the caller's line)
+    pair = _on_device(x, y)
+    if pair is not None and _holds(pair, strict, _less_mask):
+        return
+    _numpy(np.testing.assert_array_less, x, y, err_msg=err_msg, verbose=verbose, strict=strict)
+
+
+def assert_equal(actual, desired, err_msg="", verbose=True, *, strict=False):
+    """Raise AssertionError unless the objects are equal, as
+    ``numpy.testing.assert_equal``: dicts, lists and tuples item by item,
+    arrays (a usm_ndarray on either side) as by `assert_array_equal`, other
+    objects by ``numpy.testing.assert_equal``."""
+    __tracebackhide__ = True   # (pytest shows the caller's line)
+    if isinstance(desired, dict):
+        if not isinstance(actual, dict):
+            raise AssertionError(repr(type(actual)))
+        assert_equal(len(actual), len(desired), err_msg, verbose)
+        for k in desired:
+            if k not in actual:
+                raise AssertionError(repr(k))
+            assert_equal(actual[k], desired[k], f"key={k!r}\n{err_msg}", verbose, strict=strict)
+        return
+    if isinstance(desired, (list, tuple)) and isinstance(actual, (list, tuple)):
+        assert_equal(len(actual), len(desired), err_msg, verbose)
+        for k in range(len(desired)):
+            assert_equal(actual[k], desired[k], f"item={k!r}\n{err_msg}", verbose,
+                         strict=strict)
+        return
+    if isinstance(actual, usm_ndarray) or isinstance(desired, usm_ndarray):
+        assert_array_equal(actual, desired, err_msg, verbose, strict=strict)
+        return
+    np.testing.assert_equal(actual, desired, err_msg, verbose, strict=strict)
+
+
+def assert_almost_equal(actual, desired, decimal=7, err_msg="", verbose=True):
+    """Raise AssertionError unless the values agree to `decimal` places, as
+    ``numpy.testing.assert_almost_equal`` (arrays as by
+    `assert_array_almost_equal`)."""
+    __tracebackhide__ = True   # (pytest shows the caller's line)
+    if isinstance(actual, usm_ndarray) or isinstance(desired, usm_ndarray):
+        assert_array_almost_equal(actual, desired, decimal, err_msg, verbose)
+        return
+    np.testing.assert_almost_equal(actual, desired, decimal, err_msg, verbose)
+
+
+def assert_array_list_equal(xlist, ylist, err_msg="", verbose=True):
+    """Raise AssertionError unless two sequences of arrays are equal item by
+    item, as ``cupy.testing.assert_array_list_equal``."""
+    __tracebackhide__ = True   # (pytest shows the caller's line)
+    if len(xlist) != len(ylist):
+        raise AssertionError(f"List size is different: {len(xlist)} != {len(ylist)}")
+    for x, y in zip(xlist, ylist):
+        assert_array_equal(x, y, err_msg, verbose)

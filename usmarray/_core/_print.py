@@ -131,20 +131,24 @@ def print_options(*args, **kwargs):
 
 
 def _summary_host(x, edge):
-    """NumPy array of x cut to 2*edge+1 items along each axis longer than 2*edge."""
+    """NumPy array of x cut to 2*edge+1 items along each axis longer than
+    2*edge: the first edge, then the last edge+1 (the one NumPy's summary
+    hides, and NumPy shows the last item even when edge is 0)."""
     nd = x.ndim
     pieces = []
     out_shape = []
     for d in range(nd):
         n = x.shape[d]
         if n > 2 * edge:
-            pieces.append(((0, edge + 1, 0), (n - edge, n, edge + 1)))
+            pieces.append(((0, edge, 0), (n - edge - 1, n, edge)))
             out_shape.append(2 * edge + 1)
         else:
             pieces.append(((0, n, 0),))
             out_shape.append(n)
     h = np.empty(out_shape, dtype=x.dtype)
     for combo in itertools.product(*pieces):
+        if any(a == b for a, b, _ in combo):
+            continue
         off = x._off
         shape, dst = [], []
         for d, (a, b, at) in enumerate(combo):
