@@ -257,6 +257,16 @@ def test_unfusable_runs_unfused(case):
         f(x, y)
 
 
+def test_signed_beside_uint64_comparison_runs_unfused():
+    # (exact unfused; the fused kernel would compare in float64)
+    a = ua.asarray(np.array([2 ** 63 - 1, -1, 5], np.int64))
+    b = ua.asarray(np.array([2 ** 63, 2 ** 64 - 1, 5], np.uint64))
+    f = ua.fuse(lambda a, b: a == b)
+    with pytest.warns(FusionWarning, match="uint64"):
+        got = f(a, b)
+    assert ua.asnumpy(got).tolist() == [False, False, True]
+
+
 def test_errors_of_the_unfused_function_surface():
     # the user's errors are the unfused function's, without a warning
     with warnings.catch_warnings():

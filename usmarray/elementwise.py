@@ -365,7 +365,7 @@ def _binary_arrays(op, x1, x2, out=None, order="K"):
             _engine.binary(qi.ref, qi.kc, sig, x1, x2, res)
             return res
     if x1._dtype is not ins[0] or x2._dtype is not ins[1]:
-        if op.name in _COMPARISONS and _signed_and_uint64(x1._dtype, x2._dtype):
+        if op.name in COMPARISONS and signed_and_uint64(x1._dtype, x2._dtype):
             return _compare_signed_uint64(op, x1, x2, out, order)
         if x1._dtype is not ins[0]:
             x1 = cast(x1, ins[0])
@@ -402,11 +402,11 @@ def squares(op, x_dtype, s, left):
 
 # comparisons of integers with a Python int beyond their dtype's range:
 # the same for every item (NumPy 2's answer; arithmetic still raises)
-_COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
+COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
                 "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge}
 
 
-def _signed_and_uint64(d1, d2):
+def signed_and_uint64(d1, d2):
     return (d1.kind == "i" and d2 is _dtypes.uint64) or (d2.kind == "i" and d1 is _dtypes.uint64)
 
 
@@ -441,7 +441,7 @@ def _compare_out_of_range(op, x, s, left, out, order):
     if lo <= s <= hi:
         return None
     # (any item of x compares with s as 0 does)
-    value = _COMPARISONS[op.name](s, 0) if left else _COMPARISONS[op.name](0, s)
+    value = COMPARISONS[op.name](s, 0) if left else COMPARISONS[op.name](0, s)
     dest, res = _destination(op.name, out, x._shape, _dtypes.bool, x._q, x._alloc.kind, order,
                              (x,))
     fill(dest, b"\x01" if value else b"\x00")
@@ -451,7 +451,7 @@ def _compare_out_of_range(op, x, s, left, out, order):
 def _binary_scalar(op, x, s, left, out=None, order="K"):
     if squares(op, x._dtype, s, left):
         return _unary(OP["square"], x, out, order)
-    if type(s) is int and op.name in _COMPARISONS and x._dtype.kind in "iu":
+    if type(s) is int and op.name in COMPARISONS and x._dtype.kind in "iu":
         r = _compare_out_of_range(op, x, s, left, out, order)
         if r is not None:
             return r

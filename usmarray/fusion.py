@@ -239,6 +239,9 @@ class _Tracer:
         a = values[0]
         dts = tuple(x.dtype if isinstance(x, _Value) else
                     weak_scalar_dtype(_sample(x), a.dtype, self.qi) for x in xs)
+        if len(dts) == 2 and op.name in ew.COMPARISONS and ew.signed_and_uint64(*dts):
+            # (unfused, these compare exactly, not in their promoted float64)
+            raise _Unfusable(f"{op.name} of a signed integer and uint64")
         ins, out, sig = op.resolve(dts, self.qi)
         shape = broadcast_shapes(*[v.shape for v in values])
         operands = tuple(x if isinstance(x, _Value) else self.slot(x, d)
