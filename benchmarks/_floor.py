@@ -1,6 +1,7 @@
 """Hand-written OpenMP loops (``floor.c``) for the bandwidth rows of
-bench_reductions.py: the time the host's cores and memory need for the same
-reduction, measured beside usmarray and NumPy.
+bench_reductions.py and the fusion rows of bench_kernels.py: the time the
+host's cores and memory need for the same work, measured beside usmarray
+and NumPy.
 
 ``load()`` builds ``floor.c`` with the system C compiler (``$CC``, else
 ``cc``; ``-O3 -march=native -fopenmp``) into a temporary directory and
@@ -38,6 +39,14 @@ class Floor:
         self._cols.argtypes, self._cols.restype = [fp32, i64, i64, fp32], None
         self._rows = lib.floor_sum_axis1_f32
         self._rows.argtypes, self._rows.restype = [fp32, i64, i64, fp32], None
+        self._binary = lib.floor_binary_f32
+        self._binary.argtypes, self._binary.restype = [fp32, fp32, fp32, i64, ctypes.c_int], None
+        self._square = lib.floor_square_f32
+        self._square.argtypes, self._square.restype = [fp32, fp32, i64], None
+        self._fused5 = lib.floor_fused5_f32
+        self._fused5.argtypes, self._fused5.restype = [fp32] * 6 + [i64], None
+        self._sqdist = lib.floor_sqdist_f32
+        self._sqdist.argtypes, self._sqdist.restype = [fp32, fp32, i64], ctypes.c_float
 
     @staticmethod
     def _p(a, ctype):
@@ -60,6 +69,39 @@ class Floor:
         self._rows(self._p(m, ctypes.c_float), m.shape[0], m.shape[1], self._p(out, ctypes.c_float))
         return out
 
+    # (fusion rows: float32 arrays of one size, a multiple of 4, 16-byte aligned)
+    def binary(self, a, b, out, op):
+        """out = a + b, a - b or a * b (op "add", "subtract", "multiply")."""
+        f = ctypes.c_float
+        self._binary(self._p(a, f), self._p(b, f), self._p(out, f), a.size,
+                     ("add", "subtract", "multiply").index(op))
+        return out
+
+    def square(self, a, out):
+        self._square(self._p(a, ctypes.c_float), self._p(out, ctypes.c_float), a.size)
+        return out
+
+    def fused5(self, a, b, c, d, e, out):
+        """out = a * b + c * d - e in one loop."""
+        self._fused5(*(self._p(v, ctypes.c_float) for v in (a, b, c, d, e, out)), a.size)
+        return out
+
+    def unfused5(self, a, b, c, d, e, t1, t2, out):
+        """The same in the four loops an unfused evaluation runs (t1, t2: temporaries)."""
+        self.binary(a, b, t1, "multiply")
+        self.binary(c, d, t2, "multiply")
+        self.binary(t1, t2, t1, "add")
+        return self.binary(t1, e, out, "subtract")
+
+    def sqdist(self, x, y):
+        """sum((x - y) ** 2) in one loop."""
+        return self._sqdist(self._p(x, ctypes.c_float), self._p(y, ctypes.c_float), x.size)
+
+    def sqdist_unfused(self, x, y, t):
+        """The same in three loops (t: a temporary)."""
+        self.square(self.binary(x, y, t, "subtract"), t)
+        return self.sum(t)
+
     def check(self):
         """Compare every loop with NumPy once: a wrong loop is no floor."""
         rng = np.random.default_rng(1)
@@ -70,6 +112,14 @@ class Floor:
               and self.max(x64) == x64.max() and self.argmax(x) == x.argmax()
               and np.allclose(self.sum_axis0(m, np.empty(257, np.float32)), m.sum(axis=0), rtol=1e-4)
               and np.allclose(self.sum_axis1(m, np.empty(301, np.float32)), m.sum(axis=1), rtol=1e-4))
+        v = [rng.random(4000, dtype=np.float32) for _ in range(5)]
+        out, t1, t2 = (np.empty(4000, np.float32) for _ in range(3))
+        want = v[0] * v[1] + v[2] * v[3] - v[4]
+        ok = ok and np.allclose(self.fused5(*v, out), want, rtol=1e-5, atol=1e-6) \
+            and np.allclose(self.unfused5(*v, t1, t2, out), want, rtol=1e-5) \
+            and np.isclose(self.sqdist(v[0], v[1]), np.sum((v[0] - v[1]) ** 2), rtol=1e-4) \
+            and np.isclose(self.sqdist_unfused(v[0], v[1], t1), np.sum((v[0] - v[1]) ** 2),
+                           rtol=1e-4)
         if not ok:
             raise RuntimeError("floor.c disagrees with NumPy")
 

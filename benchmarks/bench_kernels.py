@@ -22,6 +22,10 @@ usmarray's time over it):
   ``ua.sum(x * x)`` (``ua.sum`` of a precomputed ``x * x``), and NumPy;
 * the cost of a call: each kind on arrays of 1000 float32, calls in a loop,
   against the built-in or unfused path (reported, no target);
+* the same computations as hand-written C loops (``floor.c``: one loop,
+  and the loops an unfused evaluation runs), whose ratio is the floor of
+  the fused-vs-unfused rows on the machine, and the fused kernels against
+  the one loop;
 * the first call of a new fused kernel, a new ElementwiseKernel and a new
   ReductionKernel with an empty kernel cache (fresh processes, fresh cache
   directories): the first call's time minus the second's.
@@ -36,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
+import _floor  # noqa: E402
 import _util  # noqa: E402
 from _util import Row, Stat, Table, time_interleaved  # noqa: E402
 
@@ -97,6 +102,8 @@ def main(argv=None):
                    help="calls per repetition of the per-call rows")
     p.add_argument("--first-reps", type=int, default=3,
                    help="fresh processes for each first-call row (0: skip them)")
+    p.add_argument("--no-floor", action="store_true",
+                   help="skip the hand-written C loops (floor.c)")
     args = p.parse_args(argv)
     dpt, dpt_reason = _util.import_dpt()
     t = Table(with_dpt=dpt is not None, ref_label="reference")
@@ -136,6 +143,17 @@ def main(argv=None):
         _util.clean_up()
         return su, sr
 
+    fnote_c = t.footnote(
+        "benchmarks/floor.c, OpenMP over all cores, streaming stores as usmarray's kernels: "
+        "what the machine allows. Its one-loop / unfused ratio is the floor of the row 'fused "
+        "vs unfused usmarray' on this machine (reports, no target).")
+
+    def floor_row(label, fu, fref):
+        load = _util.OtherLoad()
+        su, sr = time_interleaved([fu, fref], reps=args.reps)
+        t.add(Row(label, su, sr, note=fnote_c)).other_load = load.cpus()
+        _util.clean_up()
+
     t.section("@ua.fuse: a * b + c * d - e, 1e7 float32")
     fu = lambda: (fused(a, b, c, d, e), sync())
     row("fused vs unfused usmarray", fu, lambda: (unfused(a, b, c, d, e), sync()),
@@ -155,6 +173,13 @@ def main(argv=None):
         (lambda: (dargs[0] * dargs[1] + dargs[2] * dargs[3] - dargs[4],
                   dargs[0].sycl_queue.wait())) if dpt is not None else None)
 
+    fl, fl_reason = (None, "--no-floor") if args.no_floor else _floor.load()
+    tmp = [np.empty(n, np.float32) for _ in range(3)] if fl is not None else None
+    if fl is not None:
+        cf = lambda: fl.fused5(*h, tmp[2])
+        floor_row("the same in C loops (floor.c): one loop vs the four unfused ones", cf,
+                  lambda: fl.unfused5(*h, *tmp))
+        floor_row("fused vs the one C loop", fu, cf)
     t.section("@ua.fuse: sum((x - y) ** 2), 1e7 float32")
     fs = lambda: (sqdist(x, y), sync())
     row("fused vs unfused usmarray", fs, lambda: (ua.sum((x - y) ** 2), sync()),
@@ -164,6 +189,13 @@ def main(argv=None):
                                                         local_dict=dict(x=hx, y=hy)),
             _at_most(0.5))
     row("fused vs NumPy", fs, lambda: np.sum((hx - hy) ** 2), None)
+    if fl is not None:
+        cs = lambda: fl.sqdist(hx, hy)
+        floor_row("the same in C loops (floor.c): one loop vs the three unfused ones", cs,
+                  lambda: fl.sqdist_unfused(hx, hy, tmp[0]))
+        floor_row("fused vs the one C loop", fs, cs)
+    else:
+        t.add(Row("C loops (floor.c)", error=fl_reason))
 
     t.section("ElementwiseKernel, 1e7 float32")
     row("softplus log1p(exp(x)) vs built-in softplus logaddexp(0, x)",

@@ -88,3 +88,73 @@ void floor_sum_axis1_f32(const float *x, int64_t rows, int64_t cols, float *out)
     out[r] = s;
   }
 }
+
+/* bench_kernels.py's floor for fusion: a * b + c * d - e in one loop and
+ * as the four loops an unfused evaluation runs, and sum((x - y)^2) fused
+ * and in three loops. Results are stored with streaming (non-temporal)
+ * stores where the host has them (SSE on x86-64), as usmarray's kernels
+ * store large results, so that the two sides differ only in fusion. */
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#define STREAM4(p, v) _mm_stream_ps((p), (v))
+#define VEC __m128
+#define LOAD(p) _mm_load_ps(p)
+#define ADD _mm_add_ps
+#define SUB _mm_sub_ps
+#define MUL _mm_mul_ps
+#define FENCE() _mm_sfence()
+#else
+typedef struct { float v[4]; } vec4_;
+static inline vec4_ load4_(const float *p) { vec4_ r; memcpy(r.v, p, 16); return r; }
+#define VEC vec4_
+#define LOAD(p) load4_(p)
+static inline vec4_ op4_(vec4_ a, vec4_ b, int k) {
+  for (int i = 0; i < 4; ++i) a.v[i] = k == 0 ? a.v[i] + b.v[i] : k == 1 ? a.v[i] - b.v[i] : a.v[i] * b.v[i];
+  return a;
+}
+#define ADD(a, b) op4_(a, b, 0)
+#define SUB(a, b) op4_(a, b, 1)
+#define MUL(a, b) op4_(a, b, 2)
+#define STREAM4(p, v) memcpy((p), (v).v, 16)
+#define FENCE() ((void)0)
+#endif
+
+/* n: a multiple of 4 and arrays 16-byte aligned (the benchmark's are) */
+void floor_binary_f32(const float *a, const float *b, float *out, int64_t n, int op) {
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i += 4) {
+    const VEC x = LOAD(a + i), y = LOAD(b + i);
+    STREAM4(out + i, op == 0 ? ADD(x, y) : op == 1 ? SUB(x, y) : MUL(x, y));
+  }
+  FENCE();
+}
+
+void floor_square_f32(const float *a, float *out, int64_t n) {
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i += 4) {
+    const VEC x = LOAD(a + i);
+    STREAM4(out + i, MUL(x, x));
+  }
+  FENCE();
+}
+
+void floor_fused5_f32(const float *a, const float *b, const float *c, const float *d,
+                      const float *e, float *out, int64_t n) {
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i += 4) {
+    const VEC r = SUB(ADD(MUL(LOAD(a + i), LOAD(b + i)), MUL(LOAD(c + i), LOAD(d + i))),
+                      LOAD(e + i));
+    STREAM4(out + i, r);
+  }
+  FENCE();
+}
+
+float floor_sqdist_f32(const float *x, const float *y, int64_t n) {
+  float s = 0.0f;
+#pragma omp parallel for simd reduction(+ : s) schedule(static)
+  for (int64_t i = 0; i < n; ++i) {
+    const float t = x[i] - y[i];
+    s += t * t;
+  }
+  return s;
+}

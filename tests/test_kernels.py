@@ -162,8 +162,25 @@ def _garbage_binary_valid_checksum(data):
         bins.append(bytes((i * 7 + 3) & 0xFF for i in range(size)))
         pos += size
     header["sha256"] = [hashlib.sha256(b).hexdigest() for b in bins]
+    return _entry_bytes(magic, header, b"".join(bins))
+
+
+def _entry_bytes(magic, header, payload, digest=True):
+    """An entry of `header` (its digest made anew unless not `digest`)."""
+    header = {k: v for k, v in header.items() if k != "digest"} if digest else header
+    if digest:
+        header["digest"] = hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()
     h = json.dumps(header).encode()
-    return magic + struct.pack("<I", len(h)) + h + b"".join(bins)
+    return magic + struct.pack("<I", len(h)) + h + payload
+
+
+def _names_reordered(data):
+    """The kernels' names in the binaries out of order, the rest intact: only
+    the header's digest tells (a load would launch one kernel for another)."""
+    magic, header, payload = _parse_entry(data)
+    assert len(header["raw"]) > 1 and "digest" in header
+    header["raw"] = header["raw"][::-1]
+    return _entry_bytes(magic, header, payload, digest=False)
 
 
 CORRUPTIONS = {
@@ -173,6 +190,7 @@ CORRUPTIONS = {
     "trailing-bytes": lambda d: d + b"\0" * 100,
     "header-garbage": lambda d: b"\x00" * 16 + d[16:],
     "garbage-binary-valid-checksum": _garbage_binary_valid_checksum,
+    "names-reordered": _names_reordered,
 }
 
 
@@ -196,6 +214,22 @@ def test_corrupted_entry_is_recompiled_and_rewritten(compiled_cache, tmp_path, h
     assert res2["ok"]
     assert _only_log(res2) == [(BUNDLE, "disk")]
     assert all(n.endswith(".bin") for n in _entries(d)), _entries(d)
+
+
+def test_entry_of_another_bundle_is_not_used(compiled_cache, tmp_path):
+    """A valid entry of other kernels under the bundle's name (a copied or
+    mixed-up cache) is compiled again, not loaded: its kernels are not the
+    bundle's."""
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    entry = _bundle_entry(d)
+    magic, header, payload = _parse_entry(compiled_cache[2])
+    header["names"] = ["some_other_kernel<int>"] * len(header["names"])
+    with open(entry, "wb") as f:
+        f.write(_entry_bytes(magic, header, payload))
+    res = _child(d)
+    assert res["ok"]
+    assert _only_log(res) == [(BUNDLE, "compiled")]
+    assert _only_log(_child(d)) == [(BUNDLE, "disk")]
 
 
 def test_entry_of_other_sources_is_not_used(compiled_cache, tmp_path):
@@ -902,7 +936,7 @@ def test_prune_removes_files_unused_for_days(compiled_cache, tmp_path):
     entry = _bundle_entry(d)
     old = [os.path.join(str(d), "kernels", "ew-old-0123456789abcdef01234567.bin"),
            os.path.join(str(d), "kernels", "ew-old.bin.tmp.123.456"),     # a writer that died
-           os.path.join(str(d), "sycl", "prog", "deadbeef", "binary")]    # the runtime's cache
+           os.path.join(str(d), "sycl", "prog", "deadbeef", "0.bin")]     # the runtime's cache
     for p in old:
         _write(p, b"y" * 1000, days=40)
     marker = os.path.join(str(d), "user-novec", "fz_0123")
@@ -935,7 +969,7 @@ def test_prune_removes_files_unused_for_days(compiled_cache, tmp_path):
 
 def test_clear_removes_every_file_of_the_cache(compiled_cache, tmp_path):
     d = _copy_cache(compiled_cache[0], tmp_path / "c")
-    _write(os.path.join(str(d), "sycl", "prog", "binary"), b"y" * 10)
+    _write(os.path.join(str(d), "sycl", "prog", "0.bin"), b"y" * 10)
     other = os.path.join(str(d), "notes.txt")
     _write(other, b"z")
     r = _run([sys.executable, "-m", "usmarray", "cache", "clear", "-n"], d)
@@ -947,6 +981,29 @@ def test_clear_removes_every_file_of_the_cache(compiled_cache, tmp_path):
     assert not os.path.exists(os.path.join(str(d), "sycl")) and os.path.exists(other)
     res = _child(d)      # compiled again, and kept
     assert res["ok"] and _only_log(res) == [(BUNDLE, "compiled")] and res["cache"]["entries"] == 1
+
+
+def test_prune_and_clear_leave_files_not_of_the_cache(compiled_cache, tmp_path):
+    """A cache directory shared with the user's own files (USMARRAY_CACHE_DIR=.
+    in a project with a kernels/ folder): only usmarray's entries and the
+    SYCL runtime's cache files are counted and removed."""
+    d = _copy_cache(compiled_cache[0], tmp_path / "c")
+    mine = [os.path.join(str(d), "kernels", "cuda", "my_kernel.cu"),
+            os.path.join(str(d), "kernels", "README.md"),
+            os.path.join(str(d), "sycl", "notes.txt"),
+            os.path.join(str(d), "user-novec", "not-empty.txt")]
+    for p in mine:
+        _write(p, b"keep me", days=100)
+    _write(os.path.join(str(d), "sycl", "1", "2", "0.bin"), b"y" * 10, days=100)
+    _write(os.path.join(str(d), "sycl", "1", "2", "0_access_time.txt"), b"1", days=100)
+    r = _run([sys.executable, "-m", "usmarray", "cache", "prune"], d)
+    assert r.returncode == 0 and "removed 2 files" in r.stdout, r.stdout + r.stderr
+    assert all(os.path.exists(p) for p in mine)
+    assert not os.path.exists(os.path.join(str(d), "sycl", "1"))
+    r = _run([sys.executable, "-m", "usmarray", "cache", "clear"], d)
+    assert r.returncode == 0 and "removed 1 files" in r.stdout, r.stdout + r.stderr
+    assert all(os.path.exists(p) for p in mine)
+    assert not [n for n in _entries(d) if n.endswith(".bin")]
 
 
 def test_cache_info_buckets_bytes_by_last_use(tmp_path, monkeypatch):
@@ -966,3 +1023,72 @@ def test_cache_info_buckets_bytes_by_last_use(tmp_path, monkeypatch):
     _cache_files.mark_used(os.path.join(k, "c-3.bin"))
     assert _cache_files.prune(30) == (1, 0)       # only the marker
     assert sorted(os.listdir(k)) == ["a-1.bin", "b-2.bin", "c-3.bin"]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")   # (fork beside threads)
+def test_forked_child_gets_fresh_compile_locks():
+    """A fork while another thread compiles (holding the resolver's locks):
+    the child, where that thread does not exist, must not wait for them."""
+    import threading
+    from usmarray._core import _kernels
+    from usmarray._core._device import default_queue
+    r = _kernels.resolver_of(default_queue().kc)
+    bundle_lock = r._lock("a-bundle-being-compiled")
+    held, release = threading.Event(), threading.Event()
+
+    def compiling():
+        with bundle_lock, r.lock:
+            held.set()
+            release.wait(60)
+
+    t = threading.Thread(target=compiling)
+    t.start()
+    try:
+        assert held.wait(30)
+        pid = os.fork()
+        if pid == 0:   # the child: both locks free
+            ok = r._lock("a-bundle-being-compiled").acquire(timeout=5) and r.lock.acquire(
+                timeout=5)
+            os._exit(0 if ok else 1)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        release.set()
+        t.join()
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_warmup_refusals_are_one_line(tmp_path):
+    r = _run([sys.executable, "-m", "usmarray", "warmup"], tmp_path, USMARRAY_DISK_CACHE=0)
+    assert r.returncode == 2 and "disk cache is off" in r.stderr and "Traceback" not in r.stderr
+    assert not os.listdir(str(tmp_path))
+    r = _run([sys.executable, "-m", "usmarray", "warmup", "--device", "bogus"], tmp_path)
+    assert r.returncode == 1 and "bogus" in r.stderr and "Traceback" not in r.stderr
+    r = _run([sys.executable, "-m", "usmarray", "cache", "prune", "--days", "nan"], tmp_path)
+    assert r.returncode == 2 and "--days must be 0 or more" in r.stderr
+
+
+def test_warmup_stops_at_an_interrupt(monkeypatch):
+    """Ctrl-C: the queued groups are cancelled and the workers ended, rather
+    than the pool running every group first (its workers hand a
+    KeyboardInterrupt back as a result and go on)."""
+    from usmarray._core import _warmup
+    stopped = []
+
+    class Pool:
+        def __init__(self, *a, **k):
+            self._processes = {1: self}
+
+        def submit(self, fn, *args):
+            raise KeyboardInterrupt
+
+        def terminate(self):
+            stopped.append("terminate")
+
+        def shutdown(self, wait=True, cancel_futures=False):
+            stopped.append(("shutdown", wait, cancel_futures))
+
+    monkeypatch.setattr(_warmup.concurrent.futures, "ProcessPoolExecutor", Pool)
+    from usmarray._core._device import default_queue
+    with pytest.raises(KeyboardInterrupt):
+        _warmup.warmup(default_queue(), progress=False)
+    assert stopped == ["terminate", ("shutdown", False, True)]

@@ -112,11 +112,25 @@ def cmd_cache(args):
 
 
 def cmd_warmup(args):
-    qi = resolve_queue(args.device)
+    if not _cache_files.disk_cache_enabled():
+        print("usmarray warmup: the disk cache is off (USMARRAY_DISK_CACHE=0): a warm-up "
+              "would keep nothing", file=sys.stderr)
+        return 2
+    try:
+        qi = resolve_queue(args.device)
+    except (ValueError, TypeError, RuntimeError) as e:
+        print(f"usmarray warmup: no device for {args.device or 'the default device'}: {e}",
+              file=sys.stderr)
+        return 1
     print(f"Compiling all kernel bundles for {ua.Device._of(qi)} ({qi.device.name}) into "
           f"{_cache_files.kernel_cache_dir()}")
     t0 = time.perf_counter()
-    done = _warmup.warmup(qi, progress=not args.quiet, jobs=args.jobs, verbose=args.verbose)
+    try:
+        done = _warmup.warmup(qi, progress=not args.quiet, jobs=args.jobs, verbose=args.verbose)
+    except KeyboardInterrupt:
+        print("\nusmarray warmup: interrupted (the bundles compiled so far stay in the cache)",
+              file=sys.stderr)
+        return 130
     el = time.perf_counter() - t0
     counts = {}
     for keys, _, how in done:
@@ -148,8 +162,8 @@ def main(argv=None):
     if args.cmd == "warmup":
         return cmd_warmup(args)
     if args.cmd == "cache":
-        if args.days < 0:
-            p.error(f"--days must be 0 or more, got {args.days:g}")
+        if not args.days >= 0:   # (NaN too)
+            c.error(f"--days must be 0 or more, got {args.days:g}")
         return cmd_cache(args)
     return cmd_info(args)
 

@@ -18,7 +18,6 @@ for backends whose binaries usmarray does not keep) and ``user-novec``
 """
 
 import os
-import shutil
 import time
 
 from . import _env
@@ -46,18 +45,37 @@ def mark_used(path):
         pass   # (a read-only cache, or the file removed meanwhile)
 
 
+# The SYCL runtime's persistent cache: binaries, sources, locks and the
+# eviction bookkeeping of its nested per-program directories.
+_RUNTIME_FILES = (".bin", ".src", ".lock", "_access_time.txt")
+
+
+def _owned(sub, nested, name, size):
+    """Whether a file is one usmarray or the runtime wrote: a cache directory
+    may be shared with the user's own files (``USMARRAY_CACHE_DIR=.`` in a
+    project with a ``kernels`` folder), which usmarray never counts or
+    removes."""
+    if sub == "kernels":   # entries and their temporaries, not nested
+        return not nested and (name.endswith(".bin") or ".bin.tmp." in name)
+    if sub == "user-novec":   # empty markers, not nested
+        return not nested and size == 0
+    return name.endswith(_RUNTIME_FILES) or name == "cache_size.txt"
+
+
 def _files():
     """(path, bytes, modification time) of every file of the cache."""
     root = _env.cache_dir()
     for sub in _SUBDIRS:
-        for dirpath, _, names in os.walk(os.path.join(root, sub)):
+        top = os.path.join(root, sub)
+        for dirpath, _, names in os.walk(top):
             for n in names:
                 p = os.path.join(dirpath, n)
                 try:
                     st = os.stat(p)
                 except OSError:
                     continue
-                yield p, st.st_size, st.st_mtime
+                if _owned(sub, dirpath != top, n, st.st_size):
+                    yield p, st.st_size, st.st_mtime
 
 
 def cache_info():
@@ -111,18 +129,17 @@ def clear(dry_run=False):
     """Remove every file of the cache; returns (files, bytes) as prune."""
     removed = _remove([(p, n) for p, n, _ in _files()], dry_run)
     if not dry_run:
-        for sub in _SUBDIRS:
-            shutil.rmtree(os.path.join(_env.cache_dir(), sub), ignore_errors=True)
+        _remove_empty_dirs(tops=True)
     return removed
 
 
-def _remove_empty_dirs():
+def _remove_empty_dirs(tops=False):
     # (the SYCL runtime's cache nests a directory per program; rmdir leaves
-    # the directories that still hold something)
-    for sub in _SUBDIRS[1:]:
+    # the directories that still hold something, the user's files included)
+    for sub in _SUBDIRS:
         top = os.path.join(_env.cache_dir(), sub)
         for dirpath, _, _ in os.walk(top, topdown=False):
-            if dirpath != top:
+            if dirpath != top or tops:
                 try:
                     os.rmdir(dirpath)
                 except OSError:

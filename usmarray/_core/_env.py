@@ -55,7 +55,11 @@ def cache_dir():
     if d:
         return os.path.abspath(os.path.expanduser(d))
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "usmarray")
+    # (without a home, "~" stays as it is: the temporary directory then, not
+    # a path relative to wherever the process happens to run)
+    if base.startswith("~"):
+        base = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"usmarray-{os.getuid()}")
+    return os.path.abspath(os.path.join(base, "usmarray"))
 
 
 icd_library = None

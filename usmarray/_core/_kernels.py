@@ -363,6 +363,9 @@ def _parse_entry(path, data, link):
             if entry is None or not set(header["names"]) <= set(entry.names):
                 return None
             return entry._replace(group=group)
+        # (entries of earlier releases have no digest of their header)
+        if "digest" in header and header.pop("digest") != _header_digest(header):
+            return None
         binaries = []
         for size, digest in zip(header["sizes"], header["sha256"]):
             b = data[pos:pos + size]
@@ -377,6 +380,13 @@ def _parse_entry(path, data, link):
         return None
 
 
+def _header_digest(header):
+    """A digest of an entry's header (the kernels' names and their names in
+    the binaries, which the binaries' digests do not cover: names out of
+    order would launch one kernel for another)."""
+    return hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()
+
+
 def _write_entry(path, names, raw=None, binaries=None, group=None, runtime=False):
     """Write a bundle's entry: its binaries; with `group` a link to the entry
     of the group it was compiled in; with `runtime` a marker that the SYCL
@@ -388,6 +398,7 @@ def _write_entry(path, names, raw=None, binaries=None, group=None, runtime=False
     else:
         header = {"names": names, "raw": raw, "sizes": [len(b) for b in binaries],
                   "sha256": [hashlib.sha256(b).hexdigest() for b in binaries]}
+        header["digest"] = _header_digest(header)
     header = json.dumps(header).encode()
     tmp = f"{path}.tmp.{os.getpid()}.{threading.get_ident()}"
     try:
@@ -669,9 +680,11 @@ class _Resolver:
         rest into the disk cache, which this process then loads; what a child
         did not compile is compiled here. Returns False, compiling nothing,
         where children cannot help: one group or core, no disk cache or
-        binary adapter to hand binaries over, a frozen application, or
+        binary adapter to hand binaries over, a cache this process could not
+        write (nor will the children), a frozen application, or
         USMARRAY_COMPILE_PROCESSES=0."""
         if (len(groups) < 2 or cores < 2 or not disk_cache_enabled() or not self._adapter()
+                or _warned_unwritable
                 or os.environ.get("USMARRAY_COMPILE_PROCESSES", "1") == "0"
                 or getattr(sys, "frozen", False)):   # (sys.executable: not a Python)
             return False
@@ -746,6 +759,8 @@ class _Resolver:
         source = source_of(spec)
         path = self._path(spec, source)
         entry = _read_entry(path) if path else None
+        if entry is not None and not set(spec.names) <= set(entry.names):
+            entry = None   # (another bundle's entry under this name: compiled again)
         if entry is not None and entry.group and entry.group in self.loaded:
             return "memory"   # (its group's kernels are all registered)
         if entry is not None and entry.binaries and self._adapter() and \
@@ -822,9 +837,12 @@ def _start_compile_process(job):
     child reads it only after importing usmarray, and a job larger than the
     pipe's buffer would hold this process up that long."""
     try:
+        # (started in usmarray's parent directory: `-m` puts the working
+        # directory first on the child's path, where a source checkout's
+        # usmarray, without its engine, would shadow the installed one)
         proc = subprocess.Popen([sys.executable, "-m", "usmarray._core._compile_worker"],
                                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+                                stderr=subprocess.DEVNULL, cwd=_PACKAGE_PARENT)
     except OSError:
         return None
 
@@ -843,6 +861,7 @@ def _start_compile_process(job):
     return proc
 
 
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _RESOLVERS = {}   # id(KernelCache) -> its _Resolver; kernel caches live as long as the process
 
 
@@ -857,5 +876,17 @@ def make_kernel_cache(qi):
 
 def resolver_of(kc):
     return _RESOLVERS[id(kc)]
+
+
+def _fresh_locks_in_child():
+    # A lock held by another thread at the fork (a first call compiling)
+    # stays held in the child, where that thread does not exist: every
+    # later call needing the bundle would wait for ever.
+    for r in _RESOLVERS.values():
+        r.lock = threading.Lock()
+        r.locks = {}
+
+
+os.register_at_fork(after_in_child=_fresh_locks_in_child)
 
 

@@ -20,8 +20,8 @@ def memory_pool_stats():
 
 def set_memory_pool_limit(nbytes):
     """Cache at most `nbytes` of freed USM for reuse (0 disables the pool)."""
-    if nbytes < 0:
-        raise ValueError("the pool limit must be non-negative")
+    if not 0 <= nbytes < 2 ** 64:
+        raise ValueError(f"the pool limit must be a size in [0, 2**64), not {nbytes!r}")
     _engine.pool_set_limit(int(nbytes))
 
 
@@ -52,7 +52,10 @@ def _parse_size(text):
         if text.endswith(suffix):
             text, mult = text[:-1], m
             break
-    return int(float(text) * mult)
+    v = float(text) * mult
+    if not 0 <= v < 2 ** 64:   # (also NaN; inf would overflow int())
+        raise ValueError(text)
+    return int(v)
 
 
 def _init_from_env():

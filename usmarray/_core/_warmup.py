@@ -42,6 +42,18 @@ def _compile(filter_string, keys):
     return keys, time.perf_counter() - t0, how
 
 
+def _stop(pool):
+    """Cancel the queued groups and end the workers at once."""
+    # (shutdown forgets the processes: take them first)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        try:
+            proc.terminate()
+        except (OSError, ValueError):
+            pass   # (already gone)
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _jobs(jobs):
     return jobs or _kernels.usable_cores()
 
@@ -86,7 +98,8 @@ def warmup(qi, progress=True, jobs=None, verbose=False):
     # spawn: a forked child would inherit the SYCL runtime's threads and locks
     ctx = multiprocessing.get_context("spawn")
     workers = max(1, min(_jobs(jobs), len(todo)))
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx)
+    try:
         futures = [pool.submit(_compile, qi.filter_string, [s.key for s in g]) for g in todo]
         for f in concurrent.futures.as_completed(futures):
             try:
@@ -100,6 +113,14 @@ def warmup(qi, progress=True, jobs=None, verbose=False):
             total += len(keys)
             label = keys[0] + (f" and {len(keys) - 1} more" if len(keys) > 1 else "")
             report(f"  {label:34s} {how:9s} {seconds * 1e3:9.1f} ms")
+    except BaseException:
+        # Ctrl-C (or a worker's KeyboardInterrupt, which the pool hands back as
+        # a result while the worker goes on to the next group): stop now.
+        # Leaving the pool would wait for every queued group; what is done
+        # stays on disk, entries being renamed into place whole.
+        _stop(pool)
+        raise
+    pool.shutdown()
     if progress:
         sys.stderr.write("\n")
     return done

@@ -1,6 +1,7 @@
 """CuPy's legacy conveniences (``cupy.random.rand`` and friends) as thin
 wrappers of one module-wide :class:`Generator`, reseeded by :func:`seed`."""
 
+import os
 import threading
 
 import numpy as np
@@ -12,6 +13,14 @@ __all__ = ["rand", "randn", "randint", "random_sample", "seed"]
 
 _state = {"gen": None}
 _lock = threading.Lock()
+
+
+def _fresh_lock_in_child():
+    global _lock
+    _lock = threading.Lock()   # (one held by another thread at a fork never frees there)
+
+
+os.register_at_fork(after_in_child=_fresh_lock_in_child)
 
 
 def _gen():

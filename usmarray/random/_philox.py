@@ -9,7 +9,9 @@ counter and the offset: every value depends only on its position, so any
 device computes the same bits in any chunking.
 """
 
+import os
 import threading
+import weakref
 
 import numpy as np
 
@@ -55,6 +57,19 @@ class Position:
         self.lead_bits = lead_bits
 
 
+# Every bit generator, for fresh locks in a forked child (a lock another
+# thread held at the fork would never be released there)
+_LIVE = weakref.WeakSet()
+
+
+def _fresh_locks_in_child():
+    for g in list(_LIVE):
+        g._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_locks_in_child)
+
+
 class Philox:
     """Philox4x64-10 counter-based bit generator, identical to
     ``numpy.random.Philox``.
@@ -80,6 +95,7 @@ class Philox:
         ref = np.random.Philox(seed, counter=counter, key=key)
         self._seed_seq = ref.seed_seq
         self._lock = threading.Lock()
+        _LIVE.add(self)
         self._set_numpy_state(ref.state)
 
     # ---------------------------------------------------------- state
