@@ -83,6 +83,17 @@ def _numpy(fn, actual, desired, **kwargs):
     fn(_host(actual), _host(desired), **kwargs)
 
 
+def _assert(np_fn, mask_of, actual, desired, exact_shapes, **kwargs):
+    """Pass when the comparison `mask_of` holds on the device (`exact_shapes`:
+    strict shapes and dtypes); else let NumPy's `np_fn` decide and make the
+    message on host copies."""
+    __tracebackhide__ = True
+    pair = _on_device(actual, desired)
+    if pair is not None and _holds(pair, exact_shapes, mask_of):
+        return
+    _numpy(np_fn, actual, desired, **kwargs)
+
+
 def assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, err_msg="",
                     verbose=True, *, strict=False):
     """Raise AssertionError unless the arrays are equal within a tolerance,
@@ -109,13 +120,11 @@ def assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, err_msg
     None
     """
     __tracebackhide__ = True   # (pytest shows the caller's line)
-    pair = _on_device(actual, desired)
-    if pair is not None and _holds(
-            pair, strict, lambda x, y: close_mask(x, y, atol, rtol, equal_nan, numpy_rule=True,
-                                                  what="assert_allclose")):
-        return
-    _numpy(np.testing.assert_allclose, actual, desired, rtol=rtol, atol=atol,
-           equal_nan=equal_nan, err_msg=err_msg, verbose=verbose, strict=strict)
+    _assert(np.testing.assert_allclose,
+            lambda x, y: close_mask(x, y, atol, rtol, equal_nan, numpy_rule=True,
+                                    what="assert_allclose"),
+            actual, desired, strict, rtol=rtol, atol=atol, equal_nan=equal_nan,
+            err_msg=err_msg, verbose=verbose, strict=strict)
 
 
 def _equal_mask(x, y):
@@ -146,11 +155,8 @@ def assert_array_equal(actual, desired, err_msg="", verbose=True, *, strict=Fals
     None
     """
     __tracebackhide__ = True   # (pytest shows the caller's line)
-    pair = _on_device(actual, desired)
-    if pair is not None and _holds(pair, strict, _equal_mask):
-        return
-    _numpy(np.testing.assert_array_equal, actual, desired, err_msg=err_msg, verbose=verbose,
-           strict=strict)
+    _assert(np.testing.assert_array_equal, _equal_mask, actual, desired, strict,
+            err_msg=err_msg, verbose=verbose, strict=strict)
 
 
 def _almost_mask(decimal):
@@ -189,11 +195,8 @@ def assert_array_almost_equal(actual, desired, decimal=6, err_msg="", verbose=Tr
     None
     """
     __tracebackhide__ = True   # (pytest shows the caller's line)
-    pair = _on_device(actual, desired)
-    if pair is not None and _holds(pair, False, _almost_mask(decimal)):
-        return
-    _numpy(np.testing.assert_array_almost_equal, actual, desired, decimal=decimal,
-           err_msg=err_msg, verbose=verbose)
+    _assert(np.testing.assert_array_almost_equal, _almost_mask(decimal), actual, desired,
+            False, decimal=decimal, err_msg=err_msg, verbose=verbose)
 
 
 def _less_mask(x, y):
@@ -224,10 +227,8 @@ def assert_array_less(x, y, err_msg="", verbose=True, *, strict=False):
     None
     """
     __tracebackhide__ = True   # (pytest shows the caller's line)
-    pair = _on_device(x, y)
-    if pair is not None and _holds(pair, strict, _less_mask):
-        return
-    _numpy(np.testing.assert_array_less, x, y, err_msg=err_msg, verbose=verbose, strict=strict)
+    _assert(np.testing.assert_array_less, _less_mask, x, y, strict, err_msg=err_msg,
+            verbose=verbose, strict=strict)
 
 
 def assert_equal(actual, desired, err_msg="", verbose=True, *, strict=False):
