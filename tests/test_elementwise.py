@@ -82,6 +82,10 @@ KIND = {
     "logical_xor": "all", "maximum": "all", "minimum": "all", "multiply": "numeric",
     "nextafter": "real", "not_equal": "all", "pow": "numeric", "remainder": "real",
     "subtract": "numeric-nobool",
+    # NumPy's beyond the array API
+    "degrees": "real", "radians": "real", "fabs": "real", "spacing": "real", "fmax": "all",
+    "fmin": "all", "fmod": "real", "heaviside": "real", "logaddexp2": "real",
+    "float_power": "numeric", "gcd": "int", "lcm": "int",
 }
 
 
@@ -97,6 +101,8 @@ def accepts(name, dt):
         return k != "c"
     if kind == "intbool":
         return k in "biu"
+    if kind == "int":
+        return k in "iu"
     if kind == "bool":
         return k == "b"
     raise AssertionError(kind)
@@ -167,7 +173,7 @@ def rep_dtype(name):
     kind = KIND[name]
     if name in ("proj", "angle"):
         return ua.complex64
-    return {"intbool": ua.int32, "bool": ua.bool}.get(kind, ua.float32)
+    return {"intbool": ua.int32, "int": ua.int32, "bool": ua.bool}.get(kind, ua.float32)
 
 
 def call(name, *args):

@@ -59,6 +59,7 @@ LOOPS = {
     "int": (INTS, "same"),
     "int+bool": (BOOL + INTS, "same"),
     "bool": (BOOL, "same"),
+    "double": (("f8", "c16"), "same"),
 }
 
 
@@ -159,11 +160,28 @@ OPS = [
     ("pow", 2, "numeric", "usmk::pow_(a, b)", "x1 raised to the power x2", "sycl::pow(a, b)"),
     ("remainder", 2, "real", "usmk::remainder_(a, b)", "remainder of floor division (sign of x2)"),
     ("subtract", 2, "numeric", "a - b", "difference", "a - b"),
+    # NumPy's ufuncs beyond the array API
+    ("degrees", 1, "realfloat", "usmk::degrees_(a)", "radians to degrees (numpy.rad2deg)"),
+    ("radians", 1, "realfloat", "usmk::radians_(a)", "degrees to radians (numpy.deg2rad)"),
+    ("fabs", 1, "realfloat", "usmk::abs_(a)", "absolute value of real numbers, as a float",
+     "sycl::fabs(a)"),
+    ("spacing", 1, "realfloat", "usmk::spacing_(a)",
+     "distance to the next float away from zero (signed as x)"),
+    ("fmax", 2, "all", "usmk::fmax_(a, b)", "elementwise maximum (a NaN loses to a number)"),
+    ("fmin", 2, "all", "usmk::fmin_(a, b)", "elementwise minimum (a NaN loses to a number)"),
+    ("fmod", 2, "real", "usmk::fmod_(a, b)", "remainder of truncated division (sign of x1)"),
+    ("heaviside", 2, "realfloat", "usmk::heaviside_(a, b)",
+     "step function: 0 below zero, x2 at zero, 1 above"),
+    ("logaddexp2", 2, "realfloat", "usmk::logaddexp2_(a, b)", "log2(2**x1 + 2**x2)"),
+    ("float_power", 2, "double", "usmk::pow_(a, b)",
+     "x1 ** x2 in float64 (complex128 for complex inputs)"),
+    ("gcd", 2, "int", "usmk::gcd_(a, b)", "greatest common divisor (non-negative)"),
+    ("lcm", 2, "int", "usmk::lcm_(a, b)", "least common multiple (non-negative)"),
 ]
 
 # Operations that reject all-bool inputs (as NumPy does) instead of computing in
 # int8; a bool beside a number is promoted, as NumPy's int8 - bool is.
-NO_BOOL = {"subtract", "negative"}
+NO_BOOL = {"subtract", "negative", "gcd", "lcm"}
 
 # Python operators: dunder name -> (operation, reflected dunder or None, in-place dunder or None)
 OPERATORS = {

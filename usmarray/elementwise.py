@@ -24,14 +24,15 @@ from ._core._scalars import (as_scalar, fill, int_range, scalar_array, scalar_va
 from ._core._trace import traced
 from ._elementwise_ops import NO_BOOL, OPERATORS, OPS, loops as _table_loops, vector_types
 
-__all__ = [op[0] for op in OPS] + ["clip"]
+__all__ = [op[0] for op in OPS] + ["clip", "rad2deg", "deg2rad"]
 
 _DT = dict(zip(_dtypes.TYPE_NAMES, _dtypes.DTYPES))
 
 # the usmk:: helpers of kernels/sycl/numeric.hpp (the others are math.hpp's)
 NUMERIC_HELPERS = {"isnan_", "isinf_", "isfinite_", "signbit_", "negative_", "square_", "conj_",
                    "real_", "imag_", "invert_", "maximum_", "minimum_", "left_shift_",
-                   "right_shift_", "less_", "less_equal_", "greater_", "greater_equal_"}
+                   "right_shift_", "less_", "less_equal_", "greater_", "greater_equal_",
+                   "fmax_", "fmin_", "gcd_", "lcm_"}
 
 
 # (the name of DTypeError for in-place operators, kept for code that uses it)
@@ -81,8 +82,9 @@ class ElementwiseOp:
         if r is not None:
             return r
         if self.no_bool and all(d is _dtypes.bool for d in dts):
-            raise DTypeError(f"{self.name} does not support bool inputs (as in NumPy; use "
-                             "logical_xor or logical_not)")
+            hint = "; use logical_xor or logical_not" if self.name in ("subtract",
+                                                                       "negative") else ""
+            raise DTypeError(f"{self.name} does not support bool inputs (as in NumPy{hint})")
         want = dts
         if self.truthy:
             want = (_dtypes.bool,) * len(dts)
@@ -598,6 +600,7 @@ class BinaryElementwiseFunction(_ElementwiseFunction):
 for _op in OP.values():
     globals()[_op.name] = (UnaryElementwiseFunction if _op.nin == 1
                            else BinaryElementwiseFunction)(_op)
+rad2deg, deg2rad = degrees, radians   # noqa: F821 (NumPy's other names)
 
 
 def clip(x, /, min=None, max=None, *, out=None, order="K"):

@@ -147,7 +147,8 @@ UFUNC_NAMES = {
     "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2", "power": "pow",
     "absolute": "abs", "invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
     "right_shift": "bitwise_right_shift", "conjugate": "conj", "true_divide": "divide",
-    "rint": "round", "matmul": "matmul", "vecdot": "vecdot",
+    "rint": "round", "matmul": "matmul", "vecdot": "vecdot", "rad2deg": "degrees",
+    "deg2rad": "radians",
 }
 # (np.round is a function rounding half to even like ua.round; np.rint is its ufunc)
 

@@ -608,4 +608,57 @@ template <typename T> inline T logaddexp_(T a, T b) {
   return static_cast<T>(m + sycl::log1p(sycl::exp(-sycl::fabs(x - y))));
 }
 
+// ------------------------------------------------------------ NumPy's extras
+template <typename T> inline T degrees_(T a) {
+  using C = calc_t<T>;
+  return static_cast<T>(up(a) * C(57.295779513082320876798154814105170));
+}
+template <typename T> inline T radians_(T a) {
+  using C = calc_t<T>;
+  return static_cast<T>(up(a) * C(0.017453292519943295769236907684886127));
+}
+// NumPy's spacing: the step to the next float away from zero, signed as x
+// (-0 as +0), NaN for NaN and infinities; float16's (NumPy's half version)
+// steps towards +inf whatever the sign, so it is never negative
+template <typename T> inline T spacing_(T a) {
+  using C = calc_t<T>;
+  const C x = up(a);
+  if (sycl::isinf(x) || sycl::isnan(x)) return static_cast<T>(qnan<C>());
+  const bool down = !std::is_same_v<T, sycl::half> && x < 0;
+  const T to = static_cast<T>(down ? -inf<C>() : inf<C>());
+  return static_cast<T>(up(nextafter_(a, to)) - x);
+}
+// fmod: the remainder of truncated division, with x1's sign (C's fmod); for
+// integers x1 % x2, 0 where x2 is 0 (and for INT_MIN % -1), as NumPy's
+template <typename T> inline T fmod_(T a, T b) {
+  if constexpr (is_float_v<T>) {
+    return static_cast<T>(sycl::fmod(up(a), up(b)));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return false;
+  } else {
+    if (b == 0) return T(0);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return T(0);
+    }
+    return static_cast<T>(a % b);
+  }
+}
+template <typename T> inline T heaviside_(T a, T b) {
+  const auto x = up(a);
+  if (sycl::isnan(x)) return a;
+  if (x == 0) return b;
+  return static_cast<T>(x < 0 ? 0 : 1);
+}
+// NumPy's npy_logaddexp2
+template <typename T> inline T logaddexp2_(T a, T b) {
+  using C = calc_t<T>;
+  const C x = up(a), y = up(b);
+  constexpr C kLog2e = C(1.442695040888963407359924681001892137);
+  if (x == y) return static_cast<T>(x + 1);   // (infinities of one sign too)
+  const C d = x - y;
+  if (d > 0) return static_cast<T>(x + sycl::log1p(sycl::exp2(-d)) * kLog2e);
+  if (d <= 0) return static_cast<T>(y + sycl::log1p(sycl::exp2(d)) * kLog2e);
+  return static_cast<T>(d);   // NaN
+}
+
 } // namespace usmk

@@ -134,6 +134,62 @@ template <typename T> inline T minimum_(T a, T b) {
   }
 }
 
+// fmax/fmin (NumPy's): a NaN loses to a number, the first NaN of two wins;
+// ties (+0 and -0) keep x1; complex values by NumPy's CGE/CLE (the real
+// parts first, the imaginary parts where those are equal).
+template <typename T> inline T fmax_(T a, T b) {
+  if constexpr (is_complex_v<T>) {
+    const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    const bool ge = (ar > br && !__builtin_isnan(ai) && !__builtin_isnan(bi)) ||
+                    (ar == br && ai >= bi);
+    return (ge || __builtin_isnan(br) || __builtin_isnan(bi)) ? a : b;
+  } else if constexpr (is_float_v<T>) {
+    return (up(a) >= up(b) || isnan_(b)) ? a : b;
+  } else {
+    return a >= b ? a : b;
+  }
+}
+template <typename T> inline T fmin_(T a, T b) {
+  if constexpr (is_complex_v<T>) {
+    const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    const bool le = (ar < br && !__builtin_isnan(ai) && !__builtin_isnan(bi)) ||
+                    (ar == br && ai <= bi);
+    return (le || __builtin_isnan(br) || __builtin_isnan(bi)) ? a : b;
+  } else if constexpr (is_float_v<T>) {
+    return (up(a) <= up(b) || isnan_(b)) ? a : b;
+  } else {
+    return a <= b ? a : b;
+  }
+}
+
+// gcd/lcm of integers, non-negative as NumPy's (in the unsigned type, so
+// that |INT_MIN| wraps as NumPy's does instead of overflowing); lcm is
+// |a / gcd * b| computed as NumPy's C does, in the type the operands promote
+// to (int for 8- and 16-bit ones, wrapping), then cast back; 0 when gcd is 0.
+template <typename T> inline std::make_unsigned_t<T> uabs_(T a) {
+  using U = std::make_unsigned_t<T>;
+  if constexpr (std::is_signed_v<T>) return a < 0 ? static_cast<U>(U(0) - U(a)) : U(a);
+  else return a;
+}
+template <typename T> inline T gcd_(T a, T b) {
+  auto x = uabs_(a), y = uabs_(b);
+  while (y != 0) {
+    const auto t = static_cast<decltype(x)>(x % y);
+    x = y;
+    y = t;
+  }
+  return static_cast<T>(x);
+}
+template <typename T> inline T lcm_(T a, T b) {
+  using W = decltype(+a);   // (C's integer promotion)
+  using UW = std::make_unsigned_t<W>;
+  const T g = gcd_(a, b);
+  if (g == 0) return T(0);
+  const W p = static_cast<W>(static_cast<UW>(static_cast<W>(a / g)) *
+                             static_cast<UW>(static_cast<W>(b)));
+  return static_cast<T>(uabs_(p));
+}
+
 template <typename T> inline T left_shift_(T a, T b) {
   constexpr T bits = static_cast<T>(sizeof(T) * 8);
   if constexpr (std::is_signed_v<T>) {
