@@ -600,7 +600,7 @@ class BinaryElementwiseFunction(_ElementwiseFunction):
 for _op in OP.values():
     globals()[_op.name] = (UnaryElementwiseFunction if _op.nin == 1
                            else BinaryElementwiseFunction)(_op)
-rad2deg, deg2rad = degrees, radians   # noqa: F821 (NumPy's other names)
+rad2deg, deg2rad = globals()["degrees"], globals()["radians"]   # (NumPy's other names)
 
 
 def clip(x, /, min=None, max=None, *, out=None, order="K"):
