@@ -82,6 +82,8 @@ _SECTIONS = {
     "usmarray.polynomials": ("numpy_functions", "Polynomials"),
     "usmarray.convolution": ("numpy_functions", "Convolution"),
     "usmarray.ufunc_methods": ("numpy_functions", "Scatter operations (ufunc.at)"),
+    "usmarray.selection": ("numpy_functions", "Selecting by conditions and indices"),
+    "usmarray.special": ("numpy_functions", "Special functions"),
     "usmarray.io": ("io", "Saving and loading"),
     "usmarray._core._dtypes": ("dtypes", "Data type functions"),
     "usmarray._core._device": ("devices", "Devices and queues"),

@@ -726,6 +726,109 @@ def test_poly_arithmetic_scalars_and_errors():
         ua.polyint(x, -2)
 
 
+SET_ARGS = [(np.array([3, 1, 2, 3, np.nan, 5, np.nan, 1.0]), np.array([1, 7, np.nan, 3.0])),
+            (np.array([5, 1, 3, 3, 9]), np.array([3, 9, 11], np.int32)),
+            (np.array([5, 1, 3, 3, 9]).reshape(5, 1), np.array([3.0, 1.5, 9])),
+            (np.array([], np.float64), np.array([1, 2])), (np.array([1 + 1j, 2]), np.array([2]))]
+
+
+@pytest.mark.skipif(not HAS_F64, reason="the cases' NumPy results are float64")
+@pytest.mark.parametrize("name", ["union1d", "intersect1d", "setdiff1d", "setxor1d"])
+@pytest.mark.parametrize("case", range(len(SET_ARGS)))
+def test_set_operations(name, case):
+    a, b = SET_ARGS[case]
+    f = getattr(np, name)
+    _same(f(ua.asarray(a), ua.asarray(b)), f(a, b), name)
+    if name != "union1d":   # NumPy's unique values: the same again with assume_unique
+        ua_, ub = np.unique(a), np.unique(b)
+        _same(f(ua.asarray(ua_), ua.asarray(ub), assume_unique=True),
+              f(ua_, ub, assume_unique=True), name)
+
+
+def test_intersect1d_indices():
+    a, b = np.array([5, 1, 3, 3, 9, 1]), np.array([3, 1, 1, 7])
+    for au in (False, True):
+        x, y = (np.unique(a), np.unique(b)) if au else (a, b)
+        _same(np.intersect1d(ua.asarray(x), ua.asarray(y), assume_unique=au,
+                             return_indices=True),
+              np.intersect1d(x, y, assume_unique=au, return_indices=True))
+
+
+def test_select_choose_compress():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    d = ua.asarray(x)
+    _same(np.select([d > 0.5, d < -0.5], [d, d * 2]), np.select([x > 0.5, x < -0.5], [x, x * 2]))
+    _same(ua.select([d > 0], [d], 0.5), np.select([x > 0], [x], 0.5))   # weak default
+    _same(ua.select([d[0] > 0, d > 1], [1.5, d]), np.select([x[0] > 0, x > 1], [1.5, x]))
+    with pytest.raises(TypeError, match="boolean"):
+        ua.select([d], [d])
+    with pytest.raises(ValueError, match="same length"):
+        ua.select([d > 0], [d, d])
+    c = [np.array([1, 2, 3, 4]), np.array([10, 20, 30, 40]), np.array([100, 200, 300, 400])]
+    i = np.array([0, 3, -1, 2])
+    for mode in ("wrap", "clip"):
+        _same(ua.choose(ua.asarray(i), [ua.asarray(v) for v in c], mode=mode),
+              np.choose(i, c, mode=mode))
+    _same(np.choose(ua.asarray(i % 3), [ua.asarray(v) for v in c]), np.choose(i % 3, c))
+    with pytest.raises(ValueError, match="invalid entry"):
+        ua.choose(ua.asarray(i), [ua.asarray(v) for v in c])
+    _same(np.compress(ua.asarray([0, 1, 1]), d, axis=1), np.compress([0, 1, 1], x, axis=1))
+    _same(np.compress(ua.asarray([True, False, True]), d), np.compress([True, False, True], x))
+    _same(np.compress(ua.asarray([False, True, True, False]), d, axis=0),
+          np.compress([False, True, True, False], x, axis=0))
+    with pytest.raises(IndexError):
+        ua.compress(ua.asarray([False, True, True, True]), d, axis=0)
+
+
+def test_putmask_place_extract():
+    x = np.arange(12.0).reshape(3, 4)
+    for values in ([10.0, 20.0], 2.5, []):
+        e, d = x.copy(), ua.asarray(x)
+        np.putmask(e, e % 3 == 0, np.asarray(values))
+        assert np.putmask(d, d % 3 == 0, ua.asarray(np.asarray(values))) is None
+        _same(d, e)
+    e, d = np.arange(6), ua.asarray(np.arange(6))
+    np.putmask(e, e > 2, 2.7)            # a scalar is cast as it is
+    np.putmask(d, d > 2, 2.7)
+    _same(d, e)
+    with pytest.raises(TypeError, match="safe"):   # an array must cast safely
+        ua.putmask(d, d > 2, ua.asarray([2.5]))
+    with pytest.raises(ValueError, match="same size"):
+        ua.putmask(d, ua.asarray([True]), 1)
+    e, d = x.copy(), ua.asarray(x)
+    np.place(e, (e > 4).ravel(), [7.0, 8.0])
+    np.place(d, ua.asarray((x > 4).ravel()), ua.asarray([7.0, 8.0]))   # the same size suffices
+    _same(d, e)
+    _same(np.extract(ua.asarray([1, 0, 2]), ua.asarray(x)), np.extract([1, 0, 2], x))
+    with pytest.raises(IndexError):
+        ua.extract(ua.ones(20), ua.asarray(x))
+
+
+@pytest.mark.parametrize("shape", [(2, 4), 5, (0,), (3, 0)])
+def test_resize(shape):
+    for h in (np.arange(3.0), np.zeros(0), np.arange(6).reshape(2, 3)):
+        _same(np.resize(ua.asarray(h), shape), np.resize(h, shape))
+    with pytest.raises(ValueError, match="non-negative"):
+        ua.resize(ua.arange(3), (-1, 2))
+
+
+def test_trim_zeros_and_sinc():
+    for h, kw in ((np.array([0, 0, 1, 2, 0]), {}), (np.array([0, 0, 1, 2, 0]), dict(trim="f")),
+                  (np.array([0, 0, 1, 2, 0]), dict(trim="B")), (np.zeros(3), {}),
+                  (np.array([[0, 0, 0], [0, 1, 0], [0, 0, 0]]), {}),
+                  (np.array([[0, 0, 0, 0], [0, 1, 2, 0], [0, 0, 0, 0]]), dict(axis=1))):
+        _same(np.trim_zeros(ua.asarray(h), **kw), np.trim_zeros(h, **kw))
+    with pytest.raises(ValueError):
+        ua.trim_zeros(ua.asarray([0, 1]), "x")
+    for dt in ["float16", "float32", "int32", "bool", "complex64"] + (
+            ["float64"] if HAS_F64 else []):
+        if not device_supports(np.dtype(dt)):
+            continue
+        h = np.array([0, 0.5, -1.5, 3, 1e-3]).astype(dt)
+        _same(np.sinc(ua.asarray(h)), np.sinc(h), dt)
+
+
 # ----------------------------------------------------------------- gradient, unwrap
 def test_gradient_spacing_forms():
     f = np.array([1.0, 2.0, 4.0, 8.0, 9.0])

@@ -52,13 +52,16 @@ from .special_reductions import logsumexp, reduce_hypot
 from .searching import (where, argmax, argmin, count_nonzero, nonzero, searchsorted, argwhere,
                         flatnonzero)
 from .sorting import sort, argsort, top_k, partition, argpartition, lexsort
-from .sets import unique_values, unique_counts, unique_inverse, unique_all, isin
+from .sets import (unique_values, unique_counts, unique_inverse, unique_all, isin, union1d,
+                   intersect1d, setdiff1d, setxor1d)
+from .selection import select, choose, compress, putmask, trim_zeros
+from .special import sinc
 from .linear_algebra import matmul, vecdot, tensordot, inner, vdot
 from . import linalg
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, swapaxes, flip, moveaxis,
                            matrix_transpose, unstack, concat, stack, roll, repeat, tile, diff,
-                           ediff1d)
+                           ediff1d, resize)
 from .indexing import take, take_along_axis, put, put_along_axis, place, extract
 from .comparison import allclose, isclose, array_equal
 from .statistics import (median, quantile, percentile, nanmedian, nanquantile, nanpercentile,

@@ -200,9 +200,8 @@ class _Concatenator:
             vals = [int(v) for v in item.split(",")]
         except ValueError:
             raise ValueError(f"unknown special directive {item!r}") from None
-        if not 1 <= len(vals) <= 3:
-            raise ValueError(f"unknown special directive {item!r}")
-        return vals
+        # (NumPy's: axis, ndmin; trans1d only as the third of exactly three)
+        return vals if len(vals) <= 3 else vals[:2]
 
     def _lift(self, a, ndim, trans1d):
         """`a` with leading axes up to ndmin, its own axes placed as NumPy's

@@ -16,11 +16,11 @@ from ._core._layout import broadcast_shapes as _broadcast_shapes, c_strides, nor
 from ._core._views import (as_tuple, broadcast_to, check_array as _check, expand_dims, flip,
                            matrix_transpose, moveaxis, normalize_axis as _normalize_axis,
                            permute_dims, reshape, squeeze, swapaxes, unstack)
-from .creation import asarray
+from .creation import asarray, zeros
 
 __all__ = ["reshape", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "permute_dims",
            "expand_dims", "squeeze", "swapaxes", "flip", "moveaxis", "matrix_transpose", "unstack", "concat",
-           "stack", "roll", "repeat", "tile", "diff", "ediff1d"]
+           "stack", "roll", "repeat", "tile", "diff", "ediff1d", "resize"]
 
 
 def broadcast_arrays(*arrays):
@@ -249,3 +249,21 @@ def ediff1d(ary, to_end=None, to_begin=None):
                             f"with the input's ({ary.dtype}) under the 'same_kind' rule")
         parts.append(astype(reshape(v, (-1,)), ary.dtype, copy=False))
     return parts[0] if len(parts) == 1 else concat(parts)
+
+
+def resize(a, new_shape):
+    """`a`'s elements (flattened, C order) repeated to fill `new_shape`, as
+    ``numpy.resize``; zeros when either is empty."""
+    _check(a, "resize")
+    shape = (operator.index(new_shape),) if not isinstance(new_shape, (tuple, list)) else \
+        tuple(operator.index(d) for d in new_shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = 1
+    for d in shape:
+        size *= d
+    flat = reshape(a, (-1,))
+    if flat.shape[0] == 0 or size == 0:
+        return zeros(shape, dtype=a.dtype, usm_type=a.usm_type, sycl_queue=a.sycl_queue)
+    reps = -(-size // flat.shape[0])
+    return reshape(concat([flat] * reps)[:size] if reps > 1 else flat[:size], shape)

@@ -254,6 +254,8 @@ def item(self, *args):
             key = np.unravel_index(i % n, self.shape) if self.ndim else ()
     else:
         key = args
+    if any(isinstance(k, (bool, np.bool_)) for k in key):
+        raise TypeError("item: an index must be an integer, not a bool (as in NumPy)")
     if len(key) != self.ndim:
         raise ValueError("item: incorrect number of indices for array")
     # (the element's view, read once: x[key] would copy it first)

@@ -295,7 +295,10 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         res = ufunc_methods.ufunc_reduceat(fn.__name__ if fn is not None else ufunc.__name__,
                                            inputs[0], inputs[1], kwargs.get("axis", 0),
                                            kwargs.get("dtype"), what)
-        return _deliver(what, res, _single_out(what, kwargs.get("out")))
+        out = _single_out(what, kwargs.get("out"))
+        if out is not None and out.dtype != res.dtype:
+            res = _copy.astype(res, out.dtype)   # (NumPy's reductions cast into out unsafely)
+        return _deliver(what, res, out)
     for v in inputs + tuple(kwargs.get("out", None) or ()):
         if v is None or isinstance(v, usm_ndarray) or _as_scalar(v) is not None:
             continue
@@ -799,6 +802,13 @@ def _array2string(a, /, max_line_width=None, precision=None, suppress_small=None
     """np.array2string of a usm_ndarray: as str(x) with the options given
     (usmarray's print options for the others; NumPy's formatter= and legacy=
     are a TypeError)."""
+    if a.ndim == 0:
+        # (str of a 0-d array is its scalar's; array2string formats it)
+        return np.array2string(_copy.asnumpy(a), max_line_width=max_line_width,
+                               precision=precision, suppress_small=suppress_small,
+                               separator=separator, prefix=prefix, threshold=threshold,
+                               edgeitems=edgeitems, sign=sign, floatmode=floatmode,
+                               suffix=suffix)
     return _print.usm_ndarray_str(a, line_width=max_line_width, edge_items=edgeitems,
                                   threshold=threshold, precision=precision, floatmode=floatmode,
                                   suppress=suppress_small, sign=sign, separator=separator,
@@ -898,7 +908,8 @@ SAME_NAME = (
     "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
     "result_type argwhere flatnonzero inner vdot fliplr flipud rot90 partition argpartition "
-    "lexsort vander ediff1d "
+    "lexsort vander ediff1d union1d intersect1d setdiff1d setxor1d select choose compress "
+    "putmask trim_zeros sinc resize extract place "
     # NumPy's functions beyond the array API, written with NumPy's signatures
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
@@ -945,6 +956,7 @@ ADAPTED = {
     "linalg.svd": (linalg.svd, _svd, None),
     "linalg.norm": (_norm, None, None),
     "round": (elementwise.round, _round, None),
+    "around": (elementwise.round, _round, None),
     "trace": (_trace, None, None),
     "array_repr": (_array_repr, None, None),
     "array_str": (_array_str, None, None),

@@ -21,7 +21,7 @@ from ._core._array import usm_ndarray
 from ._core._copy import asnumpy, astype
 from .convolution import convolve
 from .matrices import vander
-from .searching import where
+from .searching import nonzero, where
 from .stacking import atleast_1d
 
 __all__ = ["polyval", "polyfit", "roots", "poly", "polyadd", "polysub", "polymul", "polydiv",
@@ -250,11 +250,21 @@ def polysub(a1, a2):
     return _padded_op("polysub", ew.subtract, a1, a2)
 
 
+def _trimmed(p):
+    """p without leading zeros, [0] when nothing is left (numpy.poly1d's
+    coefficients; the host reads where the first nonzero is)."""
+    nz = nonzero(p)[0]
+    if nz.shape[0] == 0:
+        return creation.zeros((1,), dtype=p.dtype, sycl_queue=p.sycl_queue)
+    return p[int(nz[0]):]
+
+
 def polymul(a1, a2):
     """The product of two polynomials (the convolution of their
-    coefficients), as ``numpy.polymul``."""
+    coefficients, leading zeros dropped as NumPy's poly1d drops them), as
+    ``numpy.polymul``."""
     a1, a2 = _operands("polymul", a1, a2)
-    return convolve(a1, a2)
+    return convolve(_trimmed(a1), _trimmed(a2))
 
 
 def polydiv(u, v):
@@ -274,7 +284,7 @@ def _descending(n, q):
 
 def polyder(p, m=1):
     """The m-th derivative of a polynomial, as ``numpy.polyder``."""
-    m = operator.index(m)
+    m = int(m)   # (NumPy's: a float order is truncated)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
     (p,) = _operands("polyder", p)
@@ -288,7 +298,7 @@ def polyint(p, m=1, k=None):
     """The m-th antiderivative of a polynomial, as ``numpy.polyint``: the
     integration constants `k` (a scalar, or m of them, the first for the
     first integration) default to zero."""
-    m = operator.index(m)
+    m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
     (p,) = _operands("polyint", p)

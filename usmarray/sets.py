@@ -1,12 +1,17 @@
 """Set functions: unique_values, unique_counts, unique_inverse, unique_all
 (over a stable sort of the flattened array) and isin (x2 sorted, then a
-binary search of each item of x1 in it, one kernel).
+binary search of each item of x1 in it, one kernel); NumPy's set
+operations on them: union1d, intersect1d, setdiff1d, setxor1d.
 
 The groups of equal values of the sorted array come from two engine calls
 (kernels/sycl/sort.cpp): unique_count counts group starts per block and
 scans the counts (the one host wait: the number of distinct values sizes
 the results), unique_scatter writes each group's value, start and, for the
-inverse, every element's group."""
+inverse, every element's group.
+
+NumPy's set operations take NumPy's unique values: sorted, NaNs one value
+(the host reads how many values are NaN), and never equal to one another,
+so a NaN is in no intersection."""
 
 from collections import namedtuple
 
@@ -19,10 +24,12 @@ from ._core._dtypes import result_type
 from ._core._layout import C_CONTIG
 from ._core._kernels import compiled_together
 from .creation import asarray, full, zeros
+from .reduction import sum as _sum
 from .manipulation import concat, reshape
 from .sorting import sort, sort_with_order
 
-__all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin"]
+__all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin", "union1d",
+           "intersect1d", "setdiff1d", "setxor1d"]
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -113,3 +120,83 @@ def isin(x1, x2, /, *, invert=False):
     out = empty_array(v._shape, _dtypes.bool, qi, v._alloc.kind)
     _engine.isin_sorted(qi.ref, qi.kc, s, v, out, bool(invert))
     return out
+
+
+# ---------------------------------------------------------------- NumPy's
+def _operands(name, ar1, ar2):
+    arrays = [a for a in (ar1, ar2) if isinstance(a, usm_ndarray)]
+    if not arrays:
+        raise TypeError(f"{name}: expected a usm_ndarray operand")
+    q = common_queue(*arrays).queue
+    return [a if isinstance(a, usm_ndarray) else asarray(a, sycl_queue=q) for a in (ar1, ar2)]
+
+
+def np_unique(x):
+    """``numpy.unique(x)``: the sorted distinct values, NaNs counted as one."""
+    v = unique_values(x)
+    if v.dtype.kind in "fc" and v.shape[0] > 1:
+        # (NaNs sort last, each distinct for the array API)
+        k = int(_sum(ew.logical_not(ew.isnan(v)), dtype=_dtypes.int64))
+        if v.shape[0] - k > 1:
+            v = v[:k + 1]
+    return v
+
+
+def _flat_or_unique(a, assume_unique):
+    return reshape(a, (-1,)) if assume_unique else np_unique(a)
+
+
+def union1d(ar1, ar2):
+    """The sorted distinct values of both arrays (flattened), as
+    ``numpy.union1d``."""
+    ar1, ar2 = _operands("union1d", ar1, ar2)
+    return np_unique(concat([ar1, ar2], axis=None))
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted values in both arrays, as ``numpy.intersect1d``; with
+    `return_indices`, also the positions of their first occurrences in the
+    flattened arrays."""
+    ar1, ar2 = _operands("intersect1d", ar1, ar2)
+    ind1 = ind2 = None
+    if return_indices and not assume_unique:
+        r1, r2 = unique_all(ar1), unique_all(ar2)
+        ar1, ind1, ar2, ind2 = r1.values, r1.indices, r2.values, r2.indices
+    else:
+        ar1, ar2 = _flat_or_unique(ar1, assume_unique), _flat_or_unique(ar2, assume_unique)
+    aux = concat([ar1, ar2])
+    if return_indices:
+        aux, order = sort_with_order(aux)
+    else:
+        aux = sort(aux)
+    mask = ew.equal(aux[1:], aux[:-1])
+    common = aux[:-1][mask]
+    if not return_indices:
+        return common
+    i1 = order[:-1][mask]
+    i2 = ew.subtract(order[1:][mask], ar1.shape[0])
+    if ind1 is not None:
+        i1, i2 = ind1[i1], ind2[i2]
+    return common, i1, i2
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The sorted distinct values of `ar1` not in `ar2` (in `ar1`'s order when
+    `assume_unique`), as ``numpy.setdiff1d``."""
+    ar1, ar2 = _operands("setdiff1d", ar1, ar2)
+    ar1 = _flat_or_unique(ar1, assume_unique)
+    ar2 = _flat_or_unique(ar2, assume_unique)
+    return ar1[isin(ar1, ar2, invert=True)]
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """The sorted values in exactly one of the arrays, as ``numpy.setxor1d``."""
+    ar1, ar2 = _operands("setxor1d", ar1, ar2)
+    aux = concat([_flat_or_unique(ar1, assume_unique), _flat_or_unique(ar2, assume_unique)])
+    if aux.shape[0] == 0:
+        return aux
+    aux = sort(aux)
+    # (a value is kept where it differs from both neighbours)
+    edge = full((1,), True, dtype=_dtypes.bool, sycl_queue=aux.sycl_queue)
+    flag = concat([edge, ew.not_equal(aux[1:], aux[:-1]), edge])
+    return aux[ew.logical_and(flag[1:], flag[:-1])]

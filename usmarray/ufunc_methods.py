@@ -297,11 +297,15 @@ def ufunc_reduceat(name, a, indices, axis=0, dtype=None, what=None):
     acc = _reduceat_dtype(name, a.dtype) if dtype is None else _dtypes.to_dtype(np.dtype(dtype))
     check_device_type(what, acc, qi)
     # (float16 sums and products accumulate in float32, as NumPy's loops do)
-    work = _dtypes.float32 if acc is _dtypes.float16 and name in ("add", "multiply") else acc
+    # (float16 folds keep the running value in float32, as NumPy's loops do)
+    work = _dtypes.float32 if acc is _dtypes.float16 and name in (
+        "add", "subtract", "multiply", "divide") else acc
     (li1, li2), lo_t, _ = op.resolve((work, work), qi)
     if lo_t is not li1:
         raise TypeError(f"{what}: the operation's result ({lo_t}) cannot be its first operand "
                         f"({li1}) again: no reduction")
+    if dtype is not None and lo_t is not work:
+        raise TypeError(f"{what}: no loop of the operation computes in {acc} (dtype={acc})")
     rest = a.shape[:ax] + a.shape[ax + 1:]
     x = astype(moveaxis(a, ax, 0), li2, order="C", copy=True)
     inner = int(np.prod(rest, dtype=np.int64))
