@@ -14,7 +14,7 @@ import numpy as np
 from . import elementwise as ew, manipulation, reduction
 from ._core import _dtypes
 from ._core._array import usm_ndarray
-from ._core._copy import asnumpy, astype
+from ._core._copy import asnumpy, astype, with_out
 from ._core._device import common_queue
 from ._core._indexing import take
 from ._core._views import normalize_axis
@@ -69,10 +69,12 @@ def select(condlist, choicelist, default=0):
     return astype(manipulation.broadcast_to(result, shape), dt, copy=True)
 
 
-def choose(a, choices, out=None, mode="raise"):
+@with_out
+def choose(a, choices, mode="raise"):
     """``choices[a[i]][i]`` for each element of the index array `a` (the
     choices broadcast with it), as ``numpy.choose``; `mode` "raise" (NumPy's
-    ValueError for an index out of range), "wrap" or "clip"."""
+    ValueError for an index out of range), "wrap" or "clip"; ``out=`` as
+    dpctl.tensor's."""
     if not isinstance(a, usm_ndarray):
         raise TypeError("choose: a must be a usm_ndarray of indices")
     if a.dtype.kind not in "iu":
@@ -99,17 +101,12 @@ def choose(a, choices, out=None, mode="raise"):
     stacked = manipulation.stack([manipulation.broadcast_to(astype(c, dt, copy=False), shape)
                                   for c in choices])
     idx = manipulation.broadcast_to(idx, shape)
-    r = manipulation.reshape(take_along_axis(stacked, manipulation.reshape(idx, (1,) + shape),
-                                             axis=0), shape)
-    if out is None:
-        return r
-    if not isinstance(out, usm_ndarray) or out.shape != r.shape:
-        raise ValueError("choose: out must be a usm_ndarray of the result's shape")
-    out[...] = r
-    return out
+    return manipulation.reshape(take_along_axis(stacked, manipulation.reshape(idx, (1,) + shape),
+                                                axis=0), shape)
 
 
-def compress(condition, a, axis=None, out=None):
+@with_out
+def compress(condition, a, axis=None):
     """The slices of `a` along `axis` (flattened when None) where `condition`
     (1-d, nonzero is true) holds, as ``numpy.compress``: a shorter condition
     leaves the rest out; a true entry beyond the axis is an IndexError."""
@@ -127,13 +124,7 @@ def compress(condition, a, axis=None, out=None):
     n = a.shape[ax]
     if pos.size and int(pos[-1]) >= n:
         raise IndexError(f"index {int(pos[-1])} is out of bounds for axis {ax} with size {n}")
-    r = take(a, pos, axis=ax)
-    if out is None:
-        return r
-    if not isinstance(out, usm_ndarray) or out.shape != r.shape:
-        raise ValueError("compress: out must be a usm_ndarray of the result's shape")
-    out[...] = r
-    return out
+    return take(a, pos, axis=ax)
 
 
 def _values(name, a, values):
