@@ -829,6 +829,26 @@ def test_trim_zeros_and_sinc():
         _same(np.sinc(ua.asarray(h)), np.sinc(h), dt)
 
 
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int8", "int32", "uint64",
+                                "bool"])
+def test_modf_divmod(dt):
+    if not device_supports(np.dtype(dt)) or (dt in ("int32", "uint64") and not HAS_F64):
+        pytest.skip("the device lacks the dtype NumPy computes in")
+    h = np.array([-2.0, -0.5, 0, 1.75, 3, 100]).astype(dt)
+    if np.dtype(dt).kind == "f":
+        h = np.concatenate([h, np.array([np.inf, -np.inf, np.nan, -0.0], dt)])
+    for got, want in zip(np.modf(ua.asarray(h)), np.modf(h)):
+        _same(got, want, dt)
+        np.testing.assert_array_equal(np.signbit(ua.asnumpy(got)), np.signbit(want))
+    g = np.array([3, -2, 2, 7, 1, 5]).astype(dt)
+    with np.errstate(all="ignore"):
+        want = np.divmod(h[:6], g)
+    _same(np.divmod(ua.asarray(h[:6]), ua.asarray(g)), want, dt)
+    _same(ua.divmod(ua.asarray(h[:6]), ua.asarray(g)), want, dt)
+    with pytest.raises(TypeError):
+        ua.modf(ua.asarray(np.array([1j], np.complex64)))
+
+
 # ----------------------------------------------------------------- gradient, unwrap
 def test_gradient_spacing_forms():
     f = np.array([1.0, 2.0, 4.0, 8.0, 9.0])

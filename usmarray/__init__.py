@@ -55,7 +55,7 @@ from .sorting import sort, argsort, top_k, partition, argpartition, lexsort
 from .sets import (unique_values, unique_counts, unique_inverse, unique_all, isin, union1d,
                    intersect1d, setdiff1d, setxor1d)
 from .selection import select, choose, compress, putmask, trim_zeros
-from .special import sinc
+from .special import sinc, divmod, modf
 from .linear_algebra import matmul, vecdot, tensordot, inner, vdot
 from . import linalg
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,

@@ -42,8 +42,8 @@ import numpy as np
 
 from . import (calculus, comparison, contractions, convolution, creation, elementwise, fft,
                indexing, io, linalg, linear_algebra, manipulation, matrices, nanfunctions,
-               padding, polynomials, reduction, searching, sets, sorting, stacking, statistics,
-               ufunc_methods)
+               padding, polynomials, reduction, searching, sets, sorting, special, stacking,
+               statistics, ufunc_methods)
 from ._core import _copy, _dtypes, _indexing, _print
 from ._core._array import usm_ndarray
 from ._core._layout import broadcast_shapes
@@ -148,7 +148,7 @@ UFUNC_NAMES = {
     "absolute": "abs", "invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
     "right_shift": "bitwise_right_shift", "conjugate": "conj", "true_divide": "divide",
     "rint": "round", "matmul": "matmul", "vecdot": "vecdot", "rad2deg": "degrees",
-    "deg2rad": "radians",
+    "deg2rad": "radians", "divmod": "divmod", "modf": "modf",
 }
 # (np.round is a function rounding half to even like ua.round; np.rint is its ufunc)
 
@@ -157,6 +157,7 @@ def _make_ufuncs():
     ns = {name: getattr(elementwise, name) for name in OP}
     ns["matmul"] = linear_algebra.matmul
     ns["vecdot"] = linear_algebra.vecdot
+    ns["divmod"], ns["modf"] = special.divmod, special.modf
     table = {}
     for name in OP:
         u = getattr(np, name, None)
