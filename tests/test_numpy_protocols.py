@@ -82,6 +82,12 @@ def test_ufunc_matches_numpy(name, dt):
             ufunc(*xs)
         return
     got = ufunc(*xs)
+    if ufunc.nout > 1:   # (divmod, modf)
+        with np.errstate(all="ignore"):
+            for g, d, e in zip(got, direct, ufunc(*hs)):
+                assert g.dtype == d.dtype
+                check(g, e, True, name)
+        return
     assert isinstance(got, ua.usm_ndarray)
     assert got.dtype == direct.dtype
     differs = np.dtype(dt).kind in DTYPE_DIFFERS.get(name, "")

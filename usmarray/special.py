@@ -45,3 +45,8 @@ def modf(x, /):
     ip = ew.trunc(x)
     fp = ew.copysign(where(ew.isinf(x), 0, ew.subtract(x, ip)), x)
     return fp, ip
+
+
+# (ufunc-like, as the table's functions: their arity)
+divmod.nin, divmod.nout = 2, 2
+modf.nin, modf.nout = 1, 2
