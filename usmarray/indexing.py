@@ -401,22 +401,16 @@ def put_along_axis(x, indices, vals, /, *, axis=-1, mode="wrap"):
 @compiled_together
 def extract(condition, arr, /):
     """The elements of `arr` where `condition` is true, as a 1-D array
-    (``arr[condition]`` flattened; non-bool conditions count as true where
-    nonzero). As ``numpy.extract``, the two are taken flattened: a condition
-    of another shape picks from the first of arr's elements, and a true entry
-    beyond them is an IndexError (the host reads whether there is one)."""
+    (``arr[condition]`` flattened; both have one shape, as in dpctl.tensor;
+    non-bool conditions count as true where nonzero). ``numpy.extract``
+    takes the two flattened, of any sizes (usmarray.numpy_protocols)."""
     if not isinstance(condition, usm_ndarray) or not isinstance(arr, usm_ndarray):
         raise TypeError("extract: condition and arr must be usm_ndarrays")
+    if condition.shape != arr.shape:
+        raise ValueError(f"extract: condition of shape {condition.shape} does not match "
+                         f"arr of shape {arr.shape}")
     if condition.dtype.kind != "b":
         condition = ew.not_equal(condition, 0)
-    if condition.shape != arr.shape:
-        c, a = reshape(condition, (-1,)), reshape(arr, (-1,))
-        n = a.shape[0]
-        if c.shape[0] > n:
-            if int(count_nonzero(c[n:])):
-                raise IndexError(f"index {n} is out of bounds for axis 0 with size {n}")
-            c = c[:n]
-        return a[:c.shape[0]][c]
     if arr.ndim == 0:
         arr, condition = reshape(arr, (1,)), reshape(condition, (1,))
     return arr[condition]
@@ -428,9 +422,9 @@ def place(arr, mask, vals, /):
     repeating `vals` when there are more such positions (as numpy.place)."""
     if not isinstance(arr, usm_ndarray) or not isinstance(mask, usm_ndarray):
         raise TypeError("place: arr and mask must be usm_ndarrays")
-    if mask.size != arr.size:
-        raise ValueError("place: mask and data must be the same size")
-    mask = reshape(mask, arr.shape)   # (NumPy's: the same size is enough)
+    if mask.shape != arr.shape:
+        raise ValueError(f"place: mask of shape {mask.shape} does not match arr of "
+                         f"shape {arr.shape}")
     if mask.dtype.kind != "b":
         mask = ew.not_equal(mask, 0)
     v = reshape(_values(vals, arr), (-1,))

@@ -787,6 +787,31 @@ def _two_axes(name, a, axis1, axis2, offset, rest):
     return getattr(linalg, name)(m, offset=offset, **rest)
 
 
+def _extract(condition, arr, /):
+    """np.extract: condition and arr flattened, of any sizes (the first
+    elements of arr; a true entry beyond them is an IndexError)."""
+    if isinstance(condition, usm_ndarray) and isinstance(arr, usm_ndarray) and \
+            condition.shape != arr.shape:
+        c, a = manipulation.reshape(condition, (-1,)), manipulation.reshape(arr, (-1,))
+        n = a.shape[0]
+        if c.shape[0] > n:
+            if int(searching.count_nonzero(c[n:])):
+                raise IndexError(f"index {n} is out of bounds for axis 0 with size {n}")
+            c = c[:n]
+        condition, arr = c, a[:c.shape[0]]
+    return indexing.extract(condition, arr)
+
+
+def _place(arr, /, mask, vals):
+    """np.place: a mask of arr's size (not shape) is enough."""
+    if isinstance(arr, usm_ndarray) and isinstance(mask, usm_ndarray) and \
+            mask.shape != arr.shape:
+        if mask.size != arr.size:
+            raise ValueError("place: mask and data must be the same size")
+        mask = manipulation.reshape(mask, arr.shape)
+    return indexing.place(arr, mask, vals)
+
+
 def _array_repr(arr, /, max_line_width=None, precision=None, suppress_small=None):
     return _print.usm_ndarray_repr(arr, line_width=max_line_width, precision=precision,
                                    suppress=suppress_small)
@@ -910,7 +935,7 @@ SAME_NAME = (
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
     "result_type argwhere flatnonzero inner vdot fliplr flipud rot90 partition argpartition "
     "lexsort vander ediff1d union1d intersect1d setdiff1d setxor1d select choose compress "
-    "putmask trim_zeros sinc resize extract place "
+    "putmask trim_zeros sinc resize "
     # NumPy's functions beyond the array API, written with NumPy's signatures
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "
@@ -960,6 +985,8 @@ ADAPTED = {
     "around": (elementwise.round, _round, None),
     "trace": (_trace, None, None),
     "array_repr": (_array_repr, None, None),
+    "extract": (_extract, None, None),
+    "place": (_place, None, None),
     "array_str": (_array_str, None, None),
     "array2string": (_array2string, None, None),
     "diagonal": (_diagonal, None, None),
