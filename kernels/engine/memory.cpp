@@ -109,16 +109,12 @@ void add_dependencies(sycl::queue &q, Allocation *const *touched, size_t n, std:
     if (!a) continue;
     const LastUse &l = *a->last;
     if (!l.event) continue;
-    // Same in-order queue: the queue itself orders the commands. Except for
-    // a command the SYCL runtime submits while the last use is pending: after
-    // a kernel launched on the OpenCL queue underneath (launch.cpp), as a
-    // host task (oneMKL's on CPU devices) waits only for events the SYCL
-    // runtime knows; and after a command of the runtime's own, as the
-    // runtime's in-order ordering behind a pending host task lost about one
-    // update in 10^5 under load (in-place updates of a gemm's result ran
-    // before the gemm's host task stored it, with every launch through the
-    // runtime too): an explicit dependency does not.
-    if (in_order && l.in_order && *l.queue == q && !(through_sycl && !l.event->complete()))
+    // Same in-order queue: the queue itself orders the commands. Except a
+    // command the SYCL runtime submits after a kernel launched on the
+    // OpenCL queue underneath (launch.cpp): a host task (oneMKL's on CPU
+    // devices) waits only for events the SYCL runtime knows.
+    if (in_order && l.in_order && *l.queue == q &&
+        !(through_sycl && l.event->native() && !l.event->complete()))
       continue;
     bool dup = false;
     for (auto &d : deps) dup = dup || d == *l.event;
