@@ -130,11 +130,12 @@ def test_python_scalars_with_bool_arrays():
         (x > 0) - True
     with pytest.raises(TypeError):
         -(x > 0)
-    # array-array bool arithmetic is unchanged (the array API leaves it out)
+    # bool - bool arrays raise as in NumPy; bool beside a number array promotes
     with pytest.raises(TypeError):
         (x > 0) - (x < 0)
-    with pytest.raises(TypeError):
-        (x > 0) - x
+    r = (x > 0) - x
+    assert r.dtype == ((h > 0) - h).dtype
+    np.testing.assert_array_equal(_host(r), (h > 0) - h)
 
 
 # ------------------------------------------------------------ integer indexing gives values
