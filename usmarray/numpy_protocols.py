@@ -630,8 +630,7 @@ def _unique(args):
         raise _unsupported("numpy.unique", "axis", args["axis"], "unique_all")
     flags = [bool(args.get(k)) for k in ("return_index", "return_inverse", "return_counts")]
     if not any(flags):
-        values = sets.unique_values(ar)
-        return (_one_nan(values, values, args)[0],)
+        return (sets.np_unique(ar) if args.get("equal_nan", True) else sets.unique_values(ar),)
     r = sets.unique_all(ar)
     values, indices, inverse, counts = _one_nan(r.values, r, args)
     # (the inverse has the input's shape, as NumPy 2's for axis=None)
@@ -644,15 +643,12 @@ def _one_nan(values, r, args):
     default) the NaNs, each unique for the array API and sorted last, are one
     value, counted together, first seen where the first of them was, and the
     inverse of each points to it (the host learns how many values are NaN)."""
-    full = values is not r
-    parts = (values, r.indices, r.inverse_indices, r.counts) if full else (values,) * 4
+    parts = (values, r.indices, r.inverse_indices, r.counts)
     if not args.get("equal_nan", True) or values.dtype.kind not in "fc":
         return parts
     k = int(reduction.sum(elementwise.logical_not(elementwise.isnan(values)), dtype=_dtypes.int64))
     if values.shape[0] - k < 2:
         return parts
-    if not full:
-        return (values[:k + 1],) * 4
     one = (1,)
     indices = manipulation.concat([r.indices[:k], manipulation.reshape(
         reduction.min(r.indices[k:]), one)])
