@@ -84,6 +84,8 @@ _SECTIONS = {
     "usmarray.ufunc_methods": ("numpy_functions", "Scatter operations (ufunc.at)"),
     "usmarray.selection": ("numpy_functions", "Selecting by conditions and indices"),
     "usmarray.special": ("numpy_functions", "Special functions"),
+    "usmarray.functional": ("numpy_functions", "Functional programming"),
+    "usmarray.bitpacking": ("numpy_functions", "Packing bits"),
     "usmarray.io": ("io", "Saving and loading"),
     "usmarray._core._dtypes": ("dtypes", "Data type functions"),
     "usmarray._core._device": ("devices", "Devices and queues"),

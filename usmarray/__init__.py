@@ -51,17 +51,17 @@ from .reduction import (sum, prod, max, min, all, any, mean, var, std, cumulativ
 from .special_reductions import logsumexp, reduce_hypot
 from .searching import (where, argmax, argmin, count_nonzero, nonzero, searchsorted, argwhere,
                         flatnonzero)
-from .sorting import sort, argsort, top_k, partition, argpartition, lexsort
+from .sorting import sort, argsort, top_k, partition, argpartition, lexsort, sort_complex
 from .sets import (unique_values, unique_counts, unique_inverse, unique_all, isin, union1d,
                    intersect1d, setdiff1d, setxor1d)
-from .selection import select, choose, compress, putmask, trim_zeros
-from .special import sinc, divmod, modf
-from .linear_algebra import matmul, vecdot, tensordot, inner, vdot
+from .selection import select, choose, compress, putmask, trim_zeros, copyto
+from .special import sinc, divmod, modf, frexp, ldexp, bitwise_count, i0, isposinf, isneginf, fix
+from .linear_algebra import matmul, vecdot, matvec, vecmat, tensordot, inner, vdot
 from . import linalg
 from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_shapes,
                            permute_dims, expand_dims, squeeze, swapaxes, flip, moveaxis,
                            matrix_transpose, unstack, concat, stack, roll, repeat, tile, diff,
-                           ediff1d, resize)
+                           ediff1d, resize, rollaxis)
 from .indexing import take, take_along_axis, put, put_along_axis, place, extract
 from .comparison import allclose, isclose, array_equal
 from .statistics import (median, quantile, percentile, nanmedian, nanquantile, nanpercentile,
@@ -71,8 +71,8 @@ from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod
 from .stacking import (atleast_1d, atleast_2d, atleast_3d, vstack, hstack, dstack, column_stack,
                        block, split, array_split, hsplit, vsplit, dsplit, append)
 from . import fft, utils
-from .type_checks import (iscomplexobj, isrealobj, iscomplex, isreal, real_if_close, nan_to_num,
-                          get_array_module)
+from .type_checks import (common_type, iscomplexobj, isrealobj, iscomplex, isreal, real_if_close,
+                          nan_to_num, get_array_module)
 from .matrices import (identity, diag, diagflat, fill_diagonal, diag_indices, diag_indices_from,
                        tri, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
                        kron, fliplr, flipud, rot90, vander)
@@ -85,6 +85,8 @@ from .ufunc_methods import scatter_add, scatter_max, scatter_min
 from .index_tricks import (indices, ix_, mgrid, ogrid, r_, c_, unravel_index, ravel_multi_index, delete,
                            insert)
 from .padding import pad
+from .functional import piecewise, apply_along_axis, apply_over_axes
+from .bitpacking import packbits, unpackbits
 from .binning import bincount, digitize, interp
 from .histograms import histogram, histogram_bin_edges, histogram2d, histogramdd
 from .contractions import einsum, einsum_path

@@ -16,7 +16,7 @@ from .creation import as_pair
 from .manipulation import permute_dims, reshape
 from .reduction import any as rany, sum as rsum
 
-__all__ = ["matmul", "vecdot", "tensordot", "inner", "vdot"]
+__all__ = ["matmul", "vecdot", "matvec", "vecmat", "tensordot", "inner", "vdot"]
 
 _kernels.register_family(_kernels.Family(
     ("matmul_tiled",), "matmul.cpp", lambda a: a[0],
@@ -131,6 +131,28 @@ def vecdot(x1, x2, /, *, axis=-1):
         raise ValueError(f"vecdot: shapes {x1.shape} and {x2.shape} differ along axis {axis}")
     p = ew.multiply(ew.conj(x1) if dt.kind == "c" else x1, x2)
     return rsum(p, axis=a, dtype=dt)
+
+
+def _core_dims(name, x1, x2, n1, n2):
+    _operands(name, x1, x2)
+    if x1.ndim < n1 or x2.ndim < n2:
+        raise ValueError(f"{name}: operands of at least {n1} and {n2} dimensions expected, got "
+                         f"shapes {x1.shape} and {x2.shape}")
+
+
+def matvec(x1, x2, /):
+    """Matrix-vector products over the last axes, ``x1[..., m, n]`` times
+    ``x2[..., n]`` (leading dimensions broadcast), as ``numpy.matvec``."""
+    _core_dims("matvec", x1, x2, 2, 1)
+    return _matmul(x1, x2[..., None])[..., 0]
+
+
+def vecmat(x1, x2, /):
+    """Vector-matrix products over the last axes, ``conj(x1[..., n])`` times
+    ``x2[..., n, m]`` (leading dimensions broadcast), as ``numpy.vecmat``."""
+    _core_dims("vecmat", x1, x2, 1, 2)
+    v = ew.conj(x1) if x1.dtype.kind == "c" else x1
+    return _matmul(v[..., None, :], x2)[..., 0, :]
 
 
 def tensordot(x1, x2, /, *, axes=2):

@@ -10,6 +10,7 @@ from . import elementwise as ew
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import asnumpy, astype, copy_into
 from ._core._device import common_queue, coerce_usm_type
+from ._core._exceptions import AxisError
 from ._core._dtypes import result_type
 from ._core._indexing import take
 from ._core._layout import broadcast_shapes as _broadcast_shapes, c_strides, normalize_shape
@@ -20,7 +21,7 @@ from .creation import asarray, zeros
 
 __all__ = ["reshape", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "permute_dims",
            "expand_dims", "squeeze", "swapaxes", "flip", "moveaxis", "matrix_transpose", "unstack", "concat",
-           "stack", "roll", "repeat", "tile", "diff", "ediff1d", "resize"]
+           "stack", "roll", "repeat", "tile", "diff", "ediff1d", "resize", "rollaxis"]
 
 
 def broadcast_arrays(*arrays):
@@ -267,3 +268,22 @@ def resize(a, new_shape):
         return zeros(shape, dtype=a.dtype, usm_type=a.usm_type, sycl_queue=a.sycl_queue)
     reps = -(-size // flat.shape[0])
     return reshape(concat([flat] * reps)[:size] if reps > 1 else flat[:size], shape)
+
+
+def rollaxis(a, axis, start=0):
+    """A view of `a` with `axis` moved to stand before position `start`, as
+    ``numpy.rollaxis`` (which NumPy keeps for old code; moveaxis says it
+    more plainly)."""
+    _check(a, "rollaxis")
+    n = a.ndim
+    axis = _normalize_axis(axis, n)
+    start = operator.index(start)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if axis < start:
+        start -= 1
+    axes = [d for d in range(n) if d != axis]
+    axes.insert(start, axis)
+    return permute_dims(a, tuple(axes))

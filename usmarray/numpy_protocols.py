@@ -148,7 +148,8 @@ UFUNC_NAMES = {
     "absolute": "abs", "invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
     "right_shift": "bitwise_right_shift", "conjugate": "conj", "true_divide": "divide",
     "rint": "round", "matmul": "matmul", "vecdot": "vecdot", "rad2deg": "degrees",
-    "deg2rad": "radians", "divmod": "divmod", "modf": "modf",
+    "deg2rad": "radians", "divmod": "divmod", "modf": "modf", "frexp": "frexp",
+    "ldexp": "ldexp", "bitwise_count": "bitwise_count", "matvec": "matvec", "vecmat": "vecmat",
 }
 # (np.round is a function rounding half to even like ua.round; np.rint is its ufunc)
 
@@ -157,7 +158,9 @@ def _make_ufuncs():
     ns = {name: getattr(elementwise, name) for name in OP}
     ns["matmul"] = linear_algebra.matmul
     ns["vecdot"] = linear_algebra.vecdot
-    ns["divmod"], ns["modf"] = special.divmod, special.modf
+    for name in ("divmod", "modf", "frexp", "ldexp", "bitwise_count"):
+        ns[name] = getattr(special, name)
+    ns["matvec"], ns["vecmat"] = linear_algebra.matvec, linear_algebra.vecmat
     table = {}
     for name in OP:
         u = getattr(np, name, None)
@@ -931,7 +934,8 @@ SAME_NAME = (
     "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
     "result_type argwhere flatnonzero inner vdot fliplr flipud rot90 partition argpartition "
     "lexsort vander ediff1d union1d intersect1d setdiff1d setxor1d select choose compress "
-    "putmask trim_zeros sinc resize "
+    "putmask trim_zeros sinc resize isposinf isneginf fix i0 rollaxis copyto sort_complex "
+    "common_type piecewise apply_along_axis apply_over_axes packbits unpackbits "
     # NumPy's functions beyond the array API, written with NumPy's signatures
     "diag diagflat fill_diagonal kron diag_indices_from tril_indices_from triu_indices_from "
     "logspace geomspace nan_to_num iscomplexobj isrealobj iscomplex isreal real_if_close "

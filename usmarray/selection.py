@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from . import elementwise as ew, manipulation, reduction
+from . import elementwise as ew, manipulation, reduction, searching
 from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import asnumpy, astype, with_out
@@ -22,7 +22,7 @@ from .creation import asarray, full
 from .indexing import take_along_axis
 from .searching import nonzero, where
 
-__all__ = ["select", "choose", "compress", "putmask", "trim_zeros"]
+__all__ = ["select", "choose", "compress", "putmask", "trim_zeros", "copyto"]
 
 
 def _arrays(name, values):
@@ -184,3 +184,43 @@ def trim_zeros(filt, trim="fb", axis=None):
         first, last = asnumpy(bounds).tolist()
         key[ax] = slice(first if "f" in t else 0, last + 1 if "b" in t else n)
     return filt[tuple(key)]
+
+
+_CASTING = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """``dst[...] = src`` where `where` holds (src and where broadcast to
+    dst's shape), in place, as ``numpy.copyto``: src's dtype must cast to
+    dst's under `casting` (Python scalars by NumPy's rules for them)."""
+    if not isinstance(dst, usm_ndarray):
+        raise TypeError("copyto: argument dst must be a usm_ndarray")
+    if casting not in _CASTING:
+        raise ValueError(f"casting must be one of {_CASTING}, got {casting!r}")
+    # NumPy's casting rules, arrays and weak Python scalars alike, on empty
+    # host arrays: only dtypes (and scalar values) matter to them
+    probe = np.empty(0, dst.dtype)
+    if isinstance(src, usm_ndarray):
+        common_queue(dst, src)
+        np.copyto(probe, np.empty(0, src.dtype), casting=casting)
+    else:
+        if isinstance(src, (list, tuple)) or hasattr(src, "__array__") and \
+                not isinstance(src, np.generic):
+            raise TypeError("copyto: src must be a usm_ndarray or a scalar")
+        np.copyto(probe, src, casting=casting)
+        src = asarray(src, sycl_queue=dst.sycl_queue)
+    src = astype(src, dst.dtype, copy=False)
+    if where is True or isinstance(where, np.bool_) and where:
+        dst[...] = src
+        return
+    if isinstance(where, (bool, np.bool_)):
+        manipulation.broadcast_to(src, dst.shape)   # (the shapes still must agree)
+        return
+    if not isinstance(where, usm_ndarray):
+        raise TypeError("copyto: where must be a bool usm_ndarray or a Python bool")
+    common_queue(dst, where)
+    if where.dtype.kind != "b":
+        raise TypeError(f"copyto: cannot cast where from {where.dtype} to bool according to "
+                        "the rule 'safe'")
+    manipulation.broadcast_to(where, dst.shape)
+    dst[...] = searching.where(where, src, dst)

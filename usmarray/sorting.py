@@ -9,14 +9,15 @@ import numpy as np
 
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import c_view, empty_array, usm_ndarray
-from ._core._copy import copy_into
+from ._core._copy import astype, copy_into
 from ._core._indexing import take_along_axis
 from ._core._layout import C_CONTIG
 from ._core._kernels import compiled_together
 from ._core._views import normalize_axis
 from .manipulation import moveaxis, reshape
 
-__all__ = ["sort", "argsort", "top_k", "TopKResult", "partition", "argpartition", "lexsort"]
+__all__ = ["sort", "argsort", "top_k", "TopKResult", "partition", "argpartition", "lexsort",
+           "sort_complex"]
 
 
 _NET_TYPES = ("u1", "u2", "u4", "u8")
@@ -268,3 +269,16 @@ def top_k(x, k, /, *, axis=None, mode="largest"):
     key = (slice(None),) * a + (slice(0, k),)
     indices = order[key]
     return TopKResult(take_along_axis(x, indices, axis=a), indices)
+
+
+def sort_complex(a):
+    """`a` sorted along its last axis as complex numbers (real part first,
+    then imaginary part), as ``numpy.sort_complex``: real inputs become
+    complex64 (8- and 16-bit integers) or complex128 (the others)."""
+    if not isinstance(a, usm_ndarray):
+        raise TypeError(f"sort_complex: expected a usm_ndarray, got {type(a).__name__}")
+    b = sort(a)
+    if b.dtype.kind == "c":
+        return b
+    small = b.dtype in (_dtypes.int8, _dtypes.uint8, _dtypes.int16, _dtypes.uint16)
+    return astype(b, _dtypes.complex64 if small else _dtypes.complex128)

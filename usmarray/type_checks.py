@@ -20,7 +20,7 @@ from .creation import ones_like, zeros_like
 from .reduction import all as _all
 from .searching import where
 
-__all__ = ["iscomplexobj", "isrealobj", "iscomplex", "isreal", "real_if_close", "nan_to_num",
+__all__ = ["common_type", "iscomplexobj", "isrealobj", "iscomplex", "isreal", "real_if_close", "nan_to_num",
            "get_array_module"]
 
 
@@ -34,6 +34,18 @@ def _dtype_of(x):
         except TypeError:
             pass
     return np.asarray(x).dtype       # Python scalars and sequences
+
+
+def common_type(*arrays):
+    """The NumPy scalar type (``numpy.float64``, ``numpy.complex64``, ...)
+    every array converts to as an inexact type, as ``numpy.common_type``
+    (integers count as float64): a dtype question, answered from dtypes."""
+    dts = []
+    for a in arrays:
+        if not isinstance(a, (usm_ndarray, np.ndarray)):
+            raise TypeError(f"common_type: expected arrays, got {type(a).__name__}")
+        dts.append(np.dtype(a.dtype))
+    return np.common_type(*(np.empty(0, dt) for dt in dts))
 
 
 def iscomplexobj(x):
