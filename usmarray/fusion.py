@@ -35,15 +35,14 @@ from ._core._reduce import (has_vector_kernels, normalize_axes, state_size,
                             types as reduce_types)
 from ._core._scalars import as_scalar, weak_scalar_dtype
 from ._elementwise_ops import VECTOR_TYPES
-from .user_kernels import (NoVec, cxx_type, nary_kernels, pack_scalars, register_kernel,
-                           source_hash)
+from .user_kernels import (SOURCE_SCALAR_BYTES as _SCALAR_BYTES, NoVec, cxx_type, nary_kernels,
+                           pack_scalars, register_kernel, source_hash, source_structs)
 from .user_reductions import c_view, walked_strides
 
 __all__ = ["fuse", "Fusion", "FusionWarning"]
 
 _TN = dict(zip(_dtypes.DTYPES, _dtypes.TYPE_NAMES))
 _REDUCTIONS = ("sum", "prod", "max", "min", "all", "any")
-_SCALAR_BYTES = 64        # kernels/engine/reduce.cpp kSourceScalarBytes
 _MAX_REDUCE_INPUTS = 8    # kMaxSources
 _MAX_OPERANDS = 16        # kernels/sycl/geometry.hpp kMaxOperands
 # a value of each Python scalar type, for the weak scalar rules (which look
@@ -490,21 +489,16 @@ def _generate(p, tracer, order, inputs, outs):
                  + f"  return {ref(top, True)};\n}}\n")
     key = source_hash(head + body + repr(red[:4]))
     ns = f"fz_{key}"
-    ptrs = "".join(f"  const {cxx_type(in_dts[k])} *p{j};\n" for j, k in enumerate(inputs))
-    step = "".join(f"    r.p{j} += k;\n" for j in range(len(inputs)))
-    src = (head + f"namespace {ns} {{\n{body}"
-           + f"struct source {{\n  using item = {et};\n" + ptrs
-           + f"  alignas(16) unsigned char s_[{_SCALAR_BYTES}];\n"
-           + "  source operator+(std::int64_t k) const {\n    source r = *this;\n" + step
-           + "    return r;\n  }\n"
-           + f"  {et} operator[](std::int64_t k) const {{\n" + unpack
-           + f"    return body({', '.join([f'p{j}[k]' for j in range(len(inputs))] + s_args)});\n"
-           + "  }\n")
+    call = ", ".join([f"p{j}[k]" for j in range(len(inputs))] + s_args)
+    vload = None
     if vec:
         loads = [f"usmk::load_raw<{ct0}, L>(p{j})" for j in range(len(inputs))]
-        src += (f"  template <int L> usmk::raw_vec<{ct0}, L> vload() const {{\n" + unpack
-                + f"    return vbody<L>({', '.join(loads + s_args)});\n  }}\n")
-    src += f"}};\nstruct first : {struct} {{\n  using source = {ns}::source;\n}};\n}}\n"
+        vload = ("L", f"usmk::raw_vec<{ct0}, L>",
+                 unpack + f"    return vbody<L>({', '.join(loads + s_args)});\n")
+    src = (head + f"namespace {ns} {{\n{body}"
+           + source_structs(et, [(cxx_type(in_dts[k]), f"p{j}") for j, k in enumerate(inputs)],
+                            "s_", ("k", unpack + f"    return body({call});\n"), vload))
+    src += f"struct first : {struct} {{\n  using source = {ns}::source;\n}};\n}}\n"
     first = f"{ns}::first"
     t = _TN[in_dts[inputs[0]]]
     knames = []

@@ -30,7 +30,7 @@ from ._core._scalars import as_scalar, scalar_value
 
 __all__ = ["ElementwiseKernel", "RawKernel", "RawModule", "cxx_type", "parse_params",
            "Param", "register_kernel", "compile_error", "section", "UserFamily", "NoVec",
-           "nary_kernels",
+           "nary_kernels", "source_structs", "SOURCE_SCALAR_BYTES",
            "source_hash", "pack_scalars", "check_device_type", "bind_types", "dtype_of", "CALL",
            "NOT_VEC"]
 
@@ -143,6 +143,43 @@ def compile_error(e, what, name, source, sections):
     if shown:
         head += ":\n" + "\n".join(dict.fromkeys(shown))
     return KernelCompileError(f"{head}\n\ncompiler log:\n{log}")
+
+
+SOURCE_SCALAR_BYTES = 64   # kernels/engine/reduce.cpp kSourceScalarBytes
+
+
+def source_structs(item, ptrs, scalars, index, vload=None):
+    """C++ of the items a reduction's first pass reads (kernels/sycl/reduction.hpp
+    "sources"): `source`, the kernel's argument (kernels/engine/reduce.cpp
+    Sources: the pointers, then the scalars' bytes), and `cursor`, the
+    position the skeleton walks with (the pointers and the address of the
+    bytes). The skeleton makes a position for each vector it loads; when
+    that copied the 64 bytes too, they took 12% of a fused
+    sum((x - y) ** 2) of 1e7 float32.
+
+    ptrs: [(C++ item type, pointer name)]; scalars: the bytes' name;
+    index: (parameter name, body returning the item at that offset);
+    vload: None or (template parameter name, return type, body)."""
+    decl = "".join(f"  const {t} *{n};\n" for t, n in ptrs)
+    step = "".join(f"    r.{n} += k;\n" for _, n in ptrs)
+    k, get = index
+    src = (f"struct cursor {{\n  using item = {item};\n{decl}  const unsigned char *{scalars};\n"
+           "  cursor operator+(std::int64_t k) const {\n    cursor r = *this;\n" + step
+           + "    return r;\n  }\n"
+           + f"  {item} operator[](std::int64_t {k}) const {{\n{get}  }}\n")
+    if vload:
+        lp, rt, body = vload
+        src += f"  template <int {lp}> {rt} vload() const {{\n{body}  }}\n"
+    at = ", ".join([n for _, n in ptrs] + [scalars])
+    src += (f"}};\nstruct source {{\n  using item = {item};\n{decl}"
+            f"  alignas(16) unsigned char {scalars}[{SOURCE_SCALAR_BYTES}];\n"
+            f"  cursor at() const {{ return cursor{{{at}}}; }}\n"
+            "  cursor operator+(std::int64_t k) const { return at() + k; }\n"
+            f"  {item} operator[](std::int64_t k) const {{ return at()[k]; }}\n")
+    if vload:
+        lp, rt, _ = vload
+        src += f"  template <int {lp}> {rt} vload() const {{ return at().template vload<{lp}>(); }}\n"
+    return src + "};\n"
 
 
 def nary_kernels(prefix, ptrs, na, first_out, prologue, call, vec=None):

@@ -23,16 +23,16 @@ from ._core._kernels import KernelCompileError
 from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes, c_strides
 from ._core._reduce import normalize_axes
 from ._core._scalars import as_scalar
-from .user_kernels import (CALL, GENERAL_PATH, NOT_VEC, NoVec, bind_types, call_key,
-                           check_device_type, compile_error, cxx_type, dtype_of, pack_scalars,
-                           parse_params, register_kernel, resolved_for_arrays, section,
-                           source_hash, vector_safe)
+from .user_kernels import (CALL, GENERAL_PATH, NOT_VEC, SOURCE_SCALAR_BYTES as _SCALAR_BYTES,
+                           NoVec, bind_types, call_key, check_device_type, compile_error,
+                           cxx_type, dtype_of, pack_scalars, parse_params, register_kernel,
+                           resolved_for_arrays, section, source_hash, source_structs,
+                           vector_safe)
 
 __all__ = ["ReductionKernel", "c_view", "walked_strides"]
 
 _TYPE_NAMES = dict(zip(_dtypes.DTYPES, _dtypes.TYPE_NAMES))   # dtype -> kernel type name
 _MAX_INPUTS = 8          # kernels/engine/reduce.cpp kMaxSources
-_SCALAR_BYTES = 64       # kSourceScalarBytes
 # reduce_type given as a C type
 _C_TYPES = {"bool": "bool", "char": "int8", "signed char": "int8", "unsigned char": "uint8",
             "short": "int16", "unsigned short": "uint16", "int": "int32",
@@ -211,23 +211,16 @@ class ReductionKernel:
         src += "};\n"
         # the first pass's source of items (kernels/engine/reduce.cpp Sources)
         # (names the user's cannot be: usm_..._)
-        ptrs = "".join(f"  const {cxx_type(d)} *usm_p{j}_;\n" for j, (_, _, d) in enumerate(arrays))
-        step = "".join(f"    r.usm_p{j}_ += k;\n" for j in range(len(arrays)))
-        src += (
-            f"struct source {{\n  using item = {state};\n" + ptrs
-            + f"  alignas(16) unsigned char usm_s_[{_SCALAR_BYTES}];\n"
-            + "  source operator+(std::int64_t k) const {\n    source r = *this;\n" + step
-            + "    return r;\n  }\n"
-            + f"  {state} operator[](std::int64_t usm_k_) const {{\n" + unpack
-            + f"    return {lift};\n  }}\n")
+        vload = None
         if vec:
-            src += (f"  template <int usm_L_> usmk::raw_vec<{ct_r}, usm_L_> vload() const {{\n"
-                    + unpack
-                    + (f"    return usmk::raw_vec<{ct_r}, usm_L_>(map_({vec_item}));\n" if plain
-                       else f"    return usmk::to_raw<{ct_r}, usm_L_>(sycl::vec<{ct_r}, usm_L_>("
-                       f"map_({vec_item})));\n")
-                    + "  }\n")
-        src += ("};\nstruct first : rest {\n  using source = " + ns + "::source;\n};\n"
+            vload = ("usm_L_", f"usmk::raw_vec<{ct_r}, usm_L_>", unpack + (
+                f"    return usmk::raw_vec<{ct_r}, usm_L_>(map_({vec_item}));\n" if plain
+                else f"    return usmk::to_raw<{ct_r}, usm_L_>(sycl::vec<{ct_r}, usm_L_>("
+                f"map_({vec_item})));\n"))
+        src += source_structs(state, [(cxx_type(d), f"usm_p{j}_") for j, (_, _, d) in
+                                      enumerate(arrays)],
+                              "usm_s_", ("usm_k_", unpack + f"    return {lift};\n"), vload)
+        src += ("struct first : rest {\n  using source = " + ns + "::source;\n};\n"
                 + f"}} // namespace {ns}\n")
         if has_id and rt.kind == "c":
             # a complex final state makes the result whole (usmk::finish
