@@ -29,8 +29,9 @@ def _along_last(a, axis, name):
     """a flattened (axis None) or with `axis` moved last, and where it goes back."""
     if not isinstance(a, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(a).__name__}")
-    if axis is None:
-        return manipulation.reshape(a, (-1,)), None
+    if axis is None or a.ndim == 0:   # (NumPy's: a 0-d array is 1-d here)
+        return manipulation.reshape(a, (-1,)), None if axis is None else \
+            normalize_axis(axis, 1)
     ax = normalize_axis(axis, a.ndim)
     return manipulation.moveaxis(a, ax, -1), ax
 
@@ -69,6 +70,8 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     total = x.shape[-1] * 8
     bits = manipulation.reshape(bits, x.shape[:-1] + (total,))
     if count is not None:
+        if isinstance(count, bool):
+            raise TypeError("unpackbits: count must be an integer or None")
         count = operator.index(count)
         if count < -total:
             raise ValueError("-count larger than number of elements")

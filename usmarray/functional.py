@@ -24,26 +24,35 @@ def _check(name, x):
 
 
 def _conditions(x, condlist):
-    """condlist as a list of bool usm_ndarrays of x's shape (NumPy's reading:
-    a bare array or scalar is one condition)."""
+    """condlist as a list of bool usm_ndarrays (NumPy's reading: a bare array
+    or scalar is one condition). A condition selects as ``x[cond]`` does:
+    of x's shape or of its leading dimensions' (rows); a Python bool holds
+    everywhere or nowhere."""
+    items = condlist if isinstance(condlist, (list, tuple)) else None
+    for c in items or (condlist,):
+        if isinstance(c, np.ndarray):
+            raise TypeError("piecewise: conditions must be usm_ndarrays or Python bools, not "
+                            "NumPy arrays (move them with ua.asarray)")
     if isinstance(condlist, usm_ndarray):
         conds = [condlist] if condlist.ndim <= x.ndim else list(condlist)
-    elif isinstance(condlist, (list, tuple)):
-        conds = list(condlist)
+    elif items is not None:
+        conds = list(items)
         if conds and not isinstance(conds[0], (list, tuple, usm_ndarray)) and x.ndim != 0:
             conds = [conds]
     else:
         conds = [condlist]
     out = []
     for c in conds:
-        if isinstance(c, np.ndarray):
-            raise TypeError("piecewise: conditions must be usm_ndarrays or Python bools, not "
-                            "NumPy arrays (move them with ua.asarray)")
         c = c if isinstance(c, usm_ndarray) else asarray(c, sycl_queue=x.sycl_queue)
         common_queue(x, c)
         if c.dtype.kind != "b":
             c = astype(c, "bool")
-        out.append(manipulation.broadcast_to(c, x.shape))
+        if c.ndim == 0:
+            c = manipulation.broadcast_to(c, x.shape)
+        elif c.shape != x.shape[:c.ndim]:
+            raise IndexError(f"piecewise: a condition of shape {c.shape} does not select from "
+                             f"an array of shape {x.shape}")
+        out.append(c)
     return out
 
 

@@ -246,6 +246,21 @@ def _single_out(what, out):
     return out
 
 
+def _several_out(what, out, nout):
+    """The `out` of a ufunc of `nout` results (divmod, modf, frexp): a tuple
+    of that many usm_ndarrays or Nones (None: all new)."""
+    if out is None:
+        return (None,) * nout
+    if not isinstance(out, tuple) or len(out) != nout:
+        raise TypeError(f"{what}: out must be a tuple of {nout} usm_ndarrays (or Nones)")
+    for o in out:
+        if o is not None and not isinstance(o, usm_ndarray):
+            if isinstance(o, np.ndarray):
+                raise mixed_operand_error(what, o)
+            raise TypeError(f"{what}: out must hold usm_ndarrays, got {type(o).__name__}")
+    return out
+
+
 def ufunc_name(ufunc):
     """A ufunc's public name: "numpy.sin" for NumPy's; for others (SciPy's,
     which have no ``__module__``) the module that holds it, found in
@@ -311,7 +326,9 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         if hasattr(type(v), "__array_ufunc__"):
             return NotImplemented   # another array type may know how to combine with us
         raise TypeError(f"{what}: unsupported operand type {type(v).__name__}")
-    out = _single_out(what, kwargs.pop("out", None))
+    several = ufunc.nout > 1 and method == "__call__"   # (divmod, modf, frexp)
+    out = (_several_out if several else _single_out)(what, kwargs.pop("out", None),
+                                                      *((ufunc.nout,) if several else ()))
     for k, default in _UFUNC_DEFAULTS.items():
         if k in kwargs:
             v = kwargs.pop(k)
@@ -319,6 +336,9 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
                 hint = (": compute everywhere and select with ua.where(mask, result, other)"
                         if k == "where" else "")
                 raise TypeError(f"{what}: {k}={_show(v)} is not supported{hint}")
+    if several:
+        res = _ufunc_call(what, ufunc, inputs, None, kwargs)
+        return tuple(_deliver(what, r, o, broadcast=True) for r, o in zip(res, out))
     if method == "__call__":
         return _ufunc_call(what, ufunc, inputs, out, kwargs)
     if method == "reduce":

@@ -208,7 +208,13 @@ def copyto(dst, src, casting="same_kind", where=True):
                 not isinstance(src, np.generic):
             raise TypeError("copyto: src must be a usm_ndarray or a scalar")
         np.copyto(probe, src, casting=casting)
-        src = asarray(src, sycl_queue=dst.sycl_queue)
+        # the value NumPy stores (Python ints beyond int64, complex into real
+        # under casting="unsafe"), made on the host
+        h = np.array(src)
+        src = asarray(h if h.dtype == dst.dtype else h.astype(dst.dtype),
+                      sycl_queue=dst.sycl_queue)
+    if not dst.flags.writable:
+        raise ValueError("copyto: the destination is read-only")
     src = astype(src, dst.dtype, copy=False)
     if where is True or isinstance(where, np.bool_) and where:
         dst[...] = src

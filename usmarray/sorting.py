@@ -10,6 +10,7 @@ import numpy as np
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import c_view, empty_array, usm_ndarray
 from ._core._copy import astype, copy_into
+from ._core._exceptions import AxisError
 from ._core._indexing import take_along_axis
 from ._core._layout import C_CONTIG
 from ._core._kernels import compiled_together
@@ -277,6 +278,8 @@ def sort_complex(a):
     complex64 (8- and 16-bit integers) or complex128 (the others)."""
     if not isinstance(a, usm_ndarray):
         raise TypeError(f"sort_complex: expected a usm_ndarray, got {type(a).__name__}")
+    if a.ndim == 0:
+        raise AxisError("axis -1 is out of bounds for array of dimension 0")
     b = sort(a)
     if b.dtype.kind == "c":
         return b

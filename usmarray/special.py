@@ -163,7 +163,8 @@ def _ldexp_exponent(n):
         raise DTypeError(f"ldexp: the exponent must be an integer, got {type(n).__name__}")
     if isinstance(n, np.uint64):
         raise DTypeError("ldexp: the exponent must be an integer of int64 or narrower type")
-    return int(n)
+    # (any exponent beyond +-4000 gives what 4000 gives: see _LDEXP)
+    return max(-4001, min(4001, int(n)))
 
 
 def ldexp(x1, x2, /):

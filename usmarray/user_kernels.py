@@ -51,7 +51,12 @@ def cxx_type(dt):
 
 
 def _dtype_name(token):
-    """The dtype a type token of a parameter list names, or None (a placeholder)."""
+    """The dtype a type token of a parameter list names, or None (a placeholder).
+    One letter is always a placeholder, as in CuPy: NumPy reads letters as
+    type codes ("N" is uint64, "I" uint32, "F" complex64), which made a
+    kernel's "N n" a uint64 parameter."""
+    if len(token) == 1:
+        return None
     try:
         dt = np.dtype(token)
     except TypeError:
