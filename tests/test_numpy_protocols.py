@@ -1072,3 +1072,22 @@ def test_numpy_scalar_on_the_left_of_a_comparison():
         for op in (lambda a, b: a < b, lambda a, b: a == b, lambda a, b: a >= b,
                    lambda a, b: a + b):
             np.testing.assert_array_equal(ua.asnumpy(op(s, x)), op(s, h))
+
+
+@pytest.mark.parametrize("name", sorted(n[len("numpy."):] for n in nps._AXIS_OF_0D) + ["mean",
+                                                                                       "median"])
+@pytest.mark.parametrize("axis", [0, -1])
+def test_axis_of_a_0d_array(name, axis):
+    # NumPy reads axis 0 (or -1) of a 0-d array as no axis in the functions built on
+    # ufunc.reduce/accumulate, argmax and argsort; mean and median refuse it
+    h = np.array(2.5)
+    func = getattr(np, name)
+    try:
+        expected = func(h, axis=axis)
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            func(ua.asarray(h), axis=axis)
+        return
+    got = func(ua.asarray(h), axis=axis)
+    assert np.shape(got) == np.shape(expected)
+    np.testing.assert_array_equal(ua.asnumpy(got), expected)

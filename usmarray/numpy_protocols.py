@@ -433,6 +433,15 @@ def _same(value, default):
             and value == default)
 
 
+# NumPy functions that take axis 0 (or -1) of a 0-d array as its only axis
+# (those built on ufunc.reduce and accumulate, argmax/argmin, argsort,
+# count_nonzero; not mean, std, var, median, sort): the same as axis=None
+_AXIS_OF_0D = {"numpy." + n for n in (
+    "sum prod max min amax amin any all nansum nanprod nanmax nanmin nanmean nanstd nanvar ptp "
+    "argmax argmin nanargmax nanargmin cumsum cumprod nancumsum nancumprod count_nonzero "
+    "argsort").split()}
+
+
 class Function:
     """One NumPy function and its usmarray counterpart.
 
@@ -492,6 +501,11 @@ class Function:
             host = HOST_PARAMS.get(self.what[len("numpy."):], ())
             _check_operands(self.what, list(args) + list(kwargs.values()) if not host else
                             [v for k, v in given.items() if k not in host])
+        if self.what in _AXIS_OF_0D and "axis" in given:
+            a = given["axis"]
+            x = next(iter(given.values()))
+            if isinstance(x, usm_ndarray) and x.ndim == 0 and type(a) is int and a in (0, -1):
+                given["axis"] = None   # NumPy's reading of axis 0 of a 0-d array here
         if self.prep is not None:
             given = self.prep(given)
             if isinstance(given, tuple):
