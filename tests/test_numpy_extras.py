@@ -800,6 +800,11 @@ def test_putmask_place_extract():
     np.place(e, (e > 4).ravel(), [7.0, 8.0])
     np.place(d, ua.asarray((x > 4).ravel()), ua.asarray([7.0, 8.0]))   # the same size suffices
     _same(d, e)
+    i = ua.arange(5)
+    with pytest.raises(TypeError, match="safe"):   # np.place: array values cast safely
+        np.place(i, i > 2, ua.asarray([1.5, 2.5]))
+    ua.place(i, i > 2, ua.asarray([1.5, 2.5]))     # (ua.place casts, as dpctl.tensor's)
+    _same(i, np.array([0, 1, 2, 1, 2]))
     _same(np.extract(ua.asarray([1, 0, 2]), ua.asarray(x)), np.extract([1, 0, 2], x))
     with pytest.raises(IndexError):
         np.extract(ua.ones(20), ua.asarray(x))

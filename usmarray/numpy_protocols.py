@@ -836,7 +836,12 @@ def _extract(condition, arr, /):
 
 
 def _place(arr, /, mask, vals):
-    """np.place: a mask of arr's size (not shape) is enough."""
+    """np.place: a mask of arr's size (not shape) is enough; array values
+    must cast safely (ua.place casts them as dpctl.tensor's did)."""
+    if isinstance(arr, usm_ndarray) and isinstance(vals, usm_ndarray) and \
+            not np.can_cast(vals.dtype, arr.dtype, "safe"):
+        raise TypeError(f"Cannot cast array data from dtype('{vals.dtype}') to "
+                        f"dtype('{arr.dtype}') according to the rule 'safe'")
     if isinstance(arr, usm_ndarray) and isinstance(mask, usm_ndarray) and \
             mask.shape != arr.shape:
         if mask.size != arr.size:
