@@ -101,3 +101,12 @@ def check(got, expected, check_dtype=True, what=""):
     else:
         assert expected.dtype.kind not in "fc", (what, g.dtype, expected.dtype)
         np.testing.assert_array_equal(g, expected, err_msg=what)
+
+
+def refused_like_numpy(name, h, exc=TypeError):
+    """NumPy's function `name` refuses the host array h with `exc`, and so do
+    ``ua.<name>`` and ``np.<name>`` of h on the device."""
+    for call in (lambda: getattr(np, name)(h), lambda: getattr(ua, name)(ua.asarray(h)),
+                 lambda: getattr(np, name)(ua.asarray(h))):
+        with pytest.raises(exc):
+            call()
