@@ -219,6 +219,26 @@ void Ev::release(Native *n) {
 }
 
 namespace {
+// Whether a SYCL event's command completed. The SYCL runtime (DPC++'s
+// event_impl::get_info<command_execution_status> and event_impl::wait) reads
+// the event's native handle and, when it has none, whether a scheduler
+// command is attached: no handle and a command is "submitted" (a command held
+// back, behind a host task such as oneMKL's gemm on the CPU device), no
+// handle and no command is "complete", and wait() returns at once. The two
+// reads are not one snapshot: when the runtime's thread enqueues the held-back
+// command (setting the handle) and detaches it from its event (post-enqueue
+// cleanup) between them, the event reads as complete while its kernel has
+// just been enqueued, and a wait returns before it ran (asnumpy then read a
+// gemm's output without the in-place updates after it, about once in 10^5
+// iterations under load). Once detached, the handle is set, so a second read
+// sees the native event's real status: an event is complete only when two
+// reads in a row say so (its status never goes back from complete).
+bool sycl_complete(const sycl::event &e) {
+  auto status = [&] { return e.get_info<sycl::info::event::command_execution_status>(); };
+  return status() == sycl::info::event_command_status::complete &&
+         status() == sycl::info::event_command_status::complete;
+}
+
 cl_int native_status(void *c) {  // (a cl_event)
   cl_int status = CL_COMPLETE;
   if (cl().GetEventInfo(static_cast<cl_event>(c), CL_EVENT_COMMAND_EXECUTION_STATUS,
@@ -230,9 +250,7 @@ cl_int native_status(void *c) {  // (a cl_event)
 
 bool Ev::complete() const {
   if (native_) return native_status(native_->event) <= CL_COMPLETE;  // (negative: failed)
-  if (sycl_)
-    return sycl_->get_info<sycl::info::event::command_execution_status>() ==
-           sycl::info::event_command_status::complete;
+  if (sycl_) return sycl_complete(*sycl_);
   return true;
 }
 
@@ -245,7 +263,13 @@ void Ev::wait_and_throw() const {
       throw std::runtime_error(cl_error(status < 0 ? status : err, "in a kernel on the device"));
     return;
   }
-  if (sycl_) sycl::event(*sycl_).wait_and_throw();
+  if (sycl_) {
+    // A wait that raced with the runtime enqueuing a held-back command
+    // returns at once (sycl_complete): the handle is set by then, so the
+    // next wait blocks on the native event.
+    sycl::event e(*sycl_);
+    do e.wait_and_throw(); while (!sycl_complete(e));
+  }
 }
 
 sycl::event Ev::to_sycl(const sycl::context &ctx) const {

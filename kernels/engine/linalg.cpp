@@ -80,6 +80,12 @@ Result with_scratch(sycl::queue &q, Allocation *a0, Allocation *a1, Allocation *
                           [&](const std::vector<sycl::event> &deps) {
     for (const sycl::event &d : deps)
       if (std::find(own.begin(), own.end(), d) == own.end()) own.push_back(d);
+    // oneMKL waits for them with the SYCL runtime's wait, which can return
+    // before a command held back behind a host task has run (sycl_complete,
+    // launch.cpp): on the CPU device, where the call computes on this
+    // thread, usmarray's wait comes first (the GIL held, as for the call).
+    if (q.get_device().is_cpu())
+      for (const sycl::event &d : own) host_wait(Ev(d));
     return call(w, own);
   });
   return {Event{e}, w.info};

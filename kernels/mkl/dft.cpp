@@ -189,8 +189,14 @@ class Cache {
       Entry &e = *retired_[i];
       bool done = false;
       if (e.use.try_lock()) {
+        // (read twice: a transform held back behind a host task and enqueued
+        // by the runtime's thread between the runtime's reads of the event's
+        // handle and of its command reads as complete once; see
+        // usm::sycl_complete, kernels/engine/launch.cpp)
         done = e.last.get_info<sycl::info::event::command_execution_status>() ==
-               sycl::info::event_command_status::complete;
+                   sycl::info::event_command_status::complete &&
+               e.last.get_info<sycl::info::event::command_execution_status>() ==
+                   sycl::info::event_command_status::complete;
         e.use.unlock();
       }
       if (done) {
