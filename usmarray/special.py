@@ -9,11 +9,11 @@ import math
 import numpy as np
 
 from . import elementwise as ew
-from ._core import _dtypes
+from ._core import _dtypes, _kernels
 from ._core._array import usm_ndarray
 from ._core._copy import astype
 from ._core._exceptions import DTypeError
-from .creation import asarray
+from .creation import asarray, empty
 from .searching import where
 from .user_kernels import ElementwiseKernel
 
@@ -140,6 +140,29 @@ y = static_cast<T>(s);
 """, "usmarray_i0")
 
 
+def _warm(qi):
+    """Register this module's kernels for the device's types, so that
+    ``usmarray warmup`` compiles them with the bundles (a first call then
+    finds them on disk): per float type (and integer type for
+    bitwise_count), ldexp with an array and with a scalar exponent."""
+    floats = [d for d, ok in ((_dtypes.float16, qi.fp16), (_dtypes.float32, True),
+                              (_dtypes.float64, qi.fp64)) if ok]
+    one = lambda d: empty((1,), dtype=d, sycl_queue=qi.queue)   # noqa: E731
+    for d in floats:
+        for k in (_FREXP, _I0):
+            k.source(one(d))
+        _LDEXP.source(one(d), one(_dtypes.int64))
+        _LDEXP.source(one(d), 1)
+    for d in (_dtypes.int8, _dtypes.uint8, _dtypes.int16, _dtypes.uint16, _dtypes.int32,
+              _dtypes.uint32, _dtypes.int64, _dtypes.uint64):
+        _BITWISE_COUNT.source(one(d))
+
+
+for _k in (_FREXP, _LDEXP, _BITWISE_COUNT, _I0):
+    _k.warm = True
+_kernels.WARM_HOOKS.append(_warm)
+
+
 def frexp(x, /):
     """(mantissa, exponent) of each element, ``x = m * 2**e`` with ``0.5 <=
     |m| < 1`` (int32 exponents; zeros, infinities and NaNs give themselves
@@ -156,7 +179,8 @@ def _ldexp_exponent(n):
         if n.dtype.kind not in "biu" or n.dtype == _dtypes.uint64:
             raise DTypeError(f"ldexp: the exponent must be an integer array (int64 or narrower), "
                              f"got {n.dtype}")
-        return n if n.dtype.kind != "b" else astype(n, _dtypes.int8)
+        # (int64 whatever the array's type: one kernel per float type)
+        return astype(n, _dtypes.int64, copy=False)
     if isinstance(n, (bool, np.bool_)):
         return int(n)
     if not isinstance(n, (int, np.integer)):

@@ -250,14 +250,16 @@ def strided_kernels(prefix, ptrs):
 
 class UserFamily(_kernels.Family):
     """The kernels of one user kernel's source: a bundle of its own, not
-    compiled by warm-up. `part_of(name)`: the label of the part of the
-    bundle a first call of kernel `name` compiles (the kernels with that
-    label); `operations`: the operation structs it owns (user reductions,
-    whose kernels are the reduction skeleton's templates)."""
+    compiled by warm-up unless `warm` (usmarray's own elementwise kernels).
+    `part_of(name)`: the label of the part of the bundle a first call of
+    kernel `name` compiles (the kernels with that label); `operations`: the
+    operation structs it owns (user reductions, whose kernels are the
+    reduction skeleton's templates)."""
 
-    def __init__(self, names, source, label, part_of, operations=()):
+    def __init__(self, names, source, label, part_of, operations=(), warm=False):
         prefixes = () if operations else tuple(_kernels.split_name(n)[0] for n in names)
-        super().__init__(prefixes, None, lambda a: label, None, lambda qi: ())
+        super().__init__(prefixes, None, lambda a: label, None,
+                         (lambda qi: (None,)) if warm else (lambda qi: ()))
         self.names, self._source, self._label, self._part_of = list(names), source, label, part_of
         self.text = _kernels.source_of(self.spec(None, None))   # what the compiler is given
 
@@ -283,10 +285,10 @@ def _layout_of(name):
     return "strided" if tail.startswith("strided") else tail if tail in ("contig", "vec") else "all"
 
 
-def register_kernel(names, source, label, part_of=_layout_of, operations=()):
+def register_kernel(names, source, label, part_of=_layout_of, operations=(), warm=False):
     """Make kernels `names` of `source` available to the resolver (they
-    compile on first use); returns their UserFamily."""
-    family = UserFamily(names, source, label, part_of, operations)
+    compile on first use, and in warm-up if `warm`); returns their UserFamily."""
+    family = UserFamily(names, source, label, part_of, operations, warm)
     _kernels.register_family(family, operations)
     return family
 
@@ -499,6 +501,7 @@ class ElementwiseKernel:
         self._uses_index = bool(_INDEX.search(operation)) or any(
             p.raw for p in self.in_params + self.out_params)
         self._compiled = {}   # (types, array flags) -> (kernel prefix, source)
+        self.warm = False     # (usmarray's own kernels: compiled by warm-up too)
         # call_key -> [types, input dtypes, output dtypes, _kernel's result]:
         # a call's type resolution, from its second call on
         self._resolved = {}
@@ -607,7 +610,7 @@ class ElementwiseKernel:
             names = ([f"{prefix}_contig"] + [f"{prefix}_strided{nd}"
                                              for nd in _kernels.STRIDED_VARIANTS]
                      + ([f"{prefix}_vec<1>"] if vec else []))
-            text = register_kernel(names, source, f"{self.name}-{h}").text
+            text = register_kernel(names, source, f"{self.name}-{h}", warm=self.warm).text
             k = self._compiled[key] = (prefix, text, vec)
         return k
 

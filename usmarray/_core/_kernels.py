@@ -278,8 +278,15 @@ def bundle_of(name, qi):
     return fam.spec(fam.key_of(args), qi)
 
 
+WARM_HOOKS = []
+"""Functions ``hook(qi)`` that register, for warm-up, families made on first
+use (usmarray.special's elementwise kernels): bundles_for calls them first."""
+
+
 def bundles_for(qi):
     """Every bundle of every family for the queue's device (for warm-up)."""
+    for hook in WARM_HOOKS:
+        hook(qi)
     return [f.spec(k, qi) for f in FAMILIES for k in f.keys(qi)]
 
 
