@@ -1433,3 +1433,30 @@ def test_list_values_out_of_the_integer_range():
     f = ua.zeros(3, dtype=ua.int32)
     f[[0, 1]] = [1.7, -2.5]
     np.testing.assert_array_equal(ua.asnumpy(f), [1, -2, 0])
+
+
+@pytest.mark.parametrize("dt", ["float32", "int64", "complex64", "bool"])
+def test_integer_array_assignment_from_an_offset_view(dt):
+    # values that are a C-contiguous view starting inside their memory (a slice):
+    # the scatter reads them from the view's first item, not the allocation's
+    if not _device_supports(np.dtype(dt)):
+        pytest.skip("dtype not on this device")
+    base = (np.arange(12) % 7).astype(dt)
+    src, src_h = ua.asarray(base)[5:7], base[5:7]
+    for key in ([0, 2], np.array([3, 1])):
+        x, h = ua.zeros(4, dtype=dt), np.zeros(4, dt)
+        x[ua.asarray(np.asarray(key))] = src
+        h[np.asarray(key)] = src_h
+        np.testing.assert_array_equal(ua.asnumpy(x), h)
+    rows, rows_h = ua.asarray(base.reshape(4, 3))[1:], base.reshape(4, 3)[1:]
+    x, h = ua.zeros((3, 3), dtype=dt), np.zeros((3, 3), dt)
+    x[ua.asarray(np.array([0, 2, 1]))] = rows
+    h[np.array([0, 2, 1])] = rows_h
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x, h = ua.zeros((3, 3), dtype=dt), np.zeros((3, 3), dt)
+    i = np.array([0, 2])
+    x[ua.asarray(i), ua.asarray(i)] = src
+    h[i, i] = src_h
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    np.testing.assert_array_equal(ua.asnumpy(np.insert(ua.asarray(base)[3:], [1, 1], base[0])),
+                                  np.insert(base[3:], [1, 1], base[0]))

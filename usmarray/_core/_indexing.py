@@ -272,10 +272,11 @@ def _check_empty_rows(i, xv):
 
 
 def _as_rows(a, i, xv):
-    """The new C-contiguous `a` (the selection's shape) as the (len(i),
-    row length of xv) matrix the engine's gather and scatter take."""
+    """The C-contiguous `a` (the selection's shape: a new array, or the
+    values of a scatter, which may be a view) as the (len(i), row length of
+    xv) matrix the engine's gather and scatter take."""
     inner = xv._shape[1]
-    return view(a, 0, (i._shape[0], inner), (inner, 1))
+    return view(a, a._off, (i._shape[0], inner), (inner, 1))
 
 
 def scatter(x, key, value):
