@@ -1091,3 +1091,44 @@ def test_axis_of_a_0d_array(name, axis):
     got = func(ua.asarray(h), axis=axis)
     assert np.shape(got) == np.shape(expected)
     np.testing.assert_array_equal(ua.asnumpy(got), expected)
+
+
+_C2 = np.array([False, True])
+NUMPY_EDGE_CALLS = {
+    # (a differential fuzz of np.* on usm_ndarrays against NumPy found these apart)
+    "take, clip mode, no indices": lambda m: np.take(m(np.arange(6).reshape(2, 3)),
+                                                     m(np.zeros(0, np.int64)), axis=-1,
+                                                     mode="clip"),
+    "where, two Python scalars": lambda m: np.where(m(_C2), 1, np.nan),
+    "where, a NumPy and a Python scalar": lambda m: np.where(m(_C2), np.float32(1), 2),
+    "where, two ints": lambda m: np.where(m(_C2), 1, 2),
+    "select, scalar choice and default": lambda m: np.select([m(_C2)], [1], default=300),
+    "select, scalars of two kinds": lambda m: np.select([m(_C2)], [np.float32(1)], default=2),
+    "add.reduce of 0-d": lambda m: np.add.reduce(m(np.array(4.0))),
+    "maximum.reduce of 0-d, keepdims": lambda m: np.maximum.reduce(m(np.array(4.0)), axis=-1,
+                                                                   keepdims=True),
+    "cumulative_sum of 0-d": lambda m: np.cumulative_sum(m(np.array(8, np.uint8))),
+    "cumulative_sum of 0-d, initial": lambda m: np.cumulative_sum(
+        m(np.array(8, np.uint8)), include_initial=True, axis=-1),
+    "cumulative_prod of 0-d": lambda m: np.cumulative_prod(m(np.array(3.0)), axis=0),
+    "tril of 1-d": lambda m: np.tril(m(np.array([-5.0, -2.0], np.float32))),
+    "triu of 1-d, k": lambda m: np.triu(m(np.array([1, 2, 3])), k=1),
+    "nanmean of 0-d float, axis 0": lambda m: np.nanmean(m(np.array(3.0)), axis=0),
+}
+
+
+@pytest.mark.parametrize("name", list(NUMPY_EDGE_CALLS))
+def test_numpy_edge_calls(name):
+    call = NUMPY_EDGE_CALLS[name]
+    expected = call(lambda h: h)
+    got = call(ua.asarray)
+    assert isinstance(got, ua.usm_ndarray)
+    assert got.dtype == np.asarray(expected).dtype and got.shape == np.shape(expected)
+    np.testing.assert_array_equal(ua.asnumpy(got), expected)
+
+
+def test_nanmean_of_a_0d_integer_refuses_axis_0_as_numpy():
+    with pytest.raises(np.exceptions.AxisError):
+        np.nanmean(np.array(3), axis=0)
+    with pytest.raises(np.exceptions.AxisError):
+        np.nanmean(ua.asarray(np.array(3)), axis=0)

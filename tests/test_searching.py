@@ -87,8 +87,10 @@ def test_where_condition_cast_and_errors():
     np.testing.assert_array_equal(ua.asnumpy(r), np.where(c, [1.0, 2, 3, 4], -1.0))
     with pytest.raises(TypeError):
         ua.where(c, ua.asarray([1.0]), 0.0)       # a NumPy condition
-    with pytest.raises(TypeError):
-        ua.where(ua.asarray([True]), 1.0, 2.0)    # no array among the values
+    # no array among the values: NumPy's dtype of the two scalars, the condition's shape
+    r = ua.where(ua.asarray([True, False]), 1, 2.5)
+    assert r.dtype == ua.asarray(1.0).dtype   # (the default float type)
+    np.testing.assert_array_equal(ua.asnumpy(r), [1.0, 2.5])
     with pytest.raises(ValueError):
         ua.where(ua.asarray([True, False, True]), ua.asarray([1.0, 2.0]), 0.0)
 

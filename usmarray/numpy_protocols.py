@@ -417,8 +417,11 @@ def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
             raise TypeError(f"{what}: axis=None is not supported (as in NumPy)")
         if x.ndim == 0:
             raise TypeError(f"{what}: cannot accumulate on a 0-d array")
-    elif kwargs.get("keepdims"):
-        kw["keepdims"] = True
+    else:
+        if kwargs.get("keepdims"):
+            kw["keepdims"] = True
+        if x.ndim == 0 and type(axis) is int and axis in (0, -1):
+            axis = None   # (NumPy reduces a 0-d array along "axis 0" to itself)
     kw["axis"] = axis
     if out is not None and "out" in params:
         return fn(x, out=out, **kw)
@@ -440,6 +443,10 @@ _AXIS_OF_0D = {"numpy." + n for n in (
     "sum prod max min amax amin any all nansum nanprod nanmax nanmin nanmean nanstd nanvar ptp "
     "argmax argmin nanargmax nanargmin cumsum cumprod nancumsum nancumprod count_nonzero "
     "argsort").split()}
+
+
+# (of integers, NumPy's nanmean, nanstd and nanvar are mean, std and var: no axis 0)
+_MEAN_LIKE = {"numpy.nanmean", "numpy.nanstd", "numpy.nanvar"}
 
 
 class Function:
@@ -504,7 +511,8 @@ class Function:
         if self.what in _AXIS_OF_0D and "axis" in given:
             a = given["axis"]
             x = next(iter(given.values()))
-            if isinstance(x, usm_ndarray) and x.ndim == 0 and type(a) is int and a in (0, -1):
+            if isinstance(x, usm_ndarray) and x.ndim == 0 and type(a) is int and a in (0, -1) \
+                    and (x.dtype.kind in "fc" or self.what not in _MEAN_LIKE):
                 given["axis"] = None   # NumPy's reading of axis 0 of a 0-d array here
         if self.prep is not None:
             given = self.prep(given)
@@ -575,6 +583,24 @@ def _flat_when_axis_none(default_none):
     return prep
 
 
+def _one_d_when_0d(args):
+    """np.cumulative_sum/prod of a 0-d array: NumPy's reads it as 1-d."""
+    x = args.get("x")
+    if isinstance(x, usm_ndarray) and x.ndim == 0 and args.get("axis") in (None, 0, -1):
+        args["x"] = manipulation.reshape(x, (1,))
+        args["axis"] = 0
+    return args
+
+
+def _matrix_of_1d(args):
+    """np.tril/np.triu of a 1-d array: NumPy's masks it broadcast as the rows
+    of a square matrix."""
+    m = args.get("m")
+    if isinstance(m, usm_ndarray) and m.ndim == 1:
+        args["m"] = manipulation.broadcast_to(m, m.shape * 2)
+    return args
+
+
 def numpy_sort_kind(kind):
     """usmarray's sort kind for NumPy's: a stable sort is a valid "quicksort" or
     "heapsort" (NumPy promises those no order among equal keys)."""
@@ -642,12 +668,12 @@ def _take(a, indices, axis=None, out=None, mode="raise"):
     if i.dtype.kind not in "iu":
         raise TypeError(f"numpy.take: indices must be integers, got {i.dtype.name}")
     n = a.shape[axis]
-    if mode in ("wrap", "clip") and i.size:
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"numpy.take: clipmode must be one of 'clip', 'raise', or 'wrap', got {mode!r}")
+    if mode != "raise" and i.size:
         if n == 0:
             raise IndexError("numpy.take: cannot do a non-empty take from an empty axis")
         i = elementwise.remainder(i, n) if mode == "wrap" else elementwise.clip(i, 0, n - 1)
-    elif mode != "raise":
-        raise ValueError(f"numpy.take: clipmode must be one of 'clip', 'raise', or 'wrap', got {mode!r}")
     r = indexing.take(a, manipulation.reshape(i, (-1,)), axis=axis)
     return _deliver("numpy.take", manipulation.reshape(r, a.shape[:axis] + i.shape + a.shape[axis + 1:]),
                     out)
@@ -969,8 +995,8 @@ SAME_NAME = (
     "concat stack permute_dims matrix_transpose reshape expand_dims squeeze flip roll tile "
     "repeat moveaxis swapaxes broadcast_to broadcast_arrays meshgrid diff unstack "
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
-    "clip take take_along_axis tensordot vecdot cumulative_sum cumulative_prod "
-    "zeros_like ones_like empty_like full_like copy astype tril triu real imag round "
+    "clip take take_along_axis tensordot vecdot "
+    "zeros_like ones_like empty_like full_like copy astype real imag round "
     "result_type argwhere flatnonzero inner vdot fliplr flipud rot90 partition argpartition "
     "lexsort vander ediff1d union1d intersect1d setdiff1d setxor1d select choose compress "
     "putmask trim_zeros sinc resize isposinf isneginf fix i0 rollaxis copyto sort_complex "
@@ -1005,6 +1031,10 @@ PARAM_RENAMES = {"ddof": "correction", "a_min": "min", "a_max": "max", "subok": 
 # adapters: NumPy name -> (usmarray function, prep, defaults)
 ADAPTED = {
     "cumsum": (reduction.cumulative_sum, _flat_when_axis_none(True), None),
+    "cumulative_sum": (reduction.cumulative_sum, _one_d_when_0d, None),
+    "cumulative_prod": (reduction.cumulative_prod, _one_d_when_0d, None),
+    "tril": (creation.tril, _matrix_of_1d, None),
+    "triu": (creation.triu, _matrix_of_1d, None),
     "cumprod": (reduction.cumulative_prod, _flat_when_axis_none(True), None),
     "take": (_take, None, None),
     "sort": (sorting.sort, _sort_args, None),

@@ -10,7 +10,8 @@ from ._core._indexing import take
 from ._core._layout import C_CONTIG, KIND_CODE, broadcast_shapes
 from ._core._masks import true_positions
 from ._core._reduce import normalize_axes, reduce
-from ._core._scalars import as_scalar, int_range, scalar_array, weak_scalar_dtype
+from ._core._scalars import (as_scalar, int_range, scalar_array, scalars_dtype,
+                             weak_scalar_dtype)
 from ._core._trace import traced
 from ._core._views import check_array, reshape
 from .creation import asarray
@@ -90,8 +91,8 @@ def where(condition, x1=_ONLY_CONDITION, x2=_ONLY_CONDITION, /, *, out=None, ord
     arrays = [a for a in (x1, x2) if isinstance(a, usm_ndarray)]
     qi = common_queue(condition, *arrays)
     if not arrays:
-        raise TypeError("where: at least one of x1, x2 must be a usm_ndarray")
-    if len(arrays) == 2:
+        dt = scalars_dtype((x1, x2), qi)   # (two scalars, as NumPy takes them)
+    elif len(arrays) == 2:
         dt = _dtypes.promote(x1._dtype, x2._dtype)
     else:
         a = arrays[0]

@@ -16,6 +16,7 @@ from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import asnumpy, astype, with_out
 from ._core._device import common_queue
+from ._core._scalars import scalars_dtype
 from ._core._indexing import take
 from ._core._views import normalize_axis
 from .creation import asarray, full
@@ -59,7 +60,10 @@ def select(condlist, choicelist, default=0):
     for i, c in enumerate(condlist):
         if not isinstance(c, usm_ndarray) or c.dtype != _dtypes.bool:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    dt = _dtypes.result_type(*choicelist, default)
+    if any(isinstance(v, usm_ndarray) for v in choicelist + [default]):
+        dt = _dtypes.result_type(*choicelist, default)
+    else:   # (scalars only: np.select([c], [1], default=2.5))
+        dt = scalars_dtype(choicelist + [default], qi)
     result = default if isinstance(default, usm_ndarray) else \
         full((), default, dtype=dt, sycl_queue=qi.queue)
     result = astype(result, dt, copy=False)

@@ -12,8 +12,8 @@ from ._copy import broadcast_view
 from ._exceptions import DTypeError
 from ._layout import WRITABLE
 
-__all__ = ["as_scalar", "is_scalar", "weak_scalar_dtype", "scalar_value", "scalar_bytes", "fill",
-           "scalar_array", "int_range"]
+__all__ = ["as_scalar", "is_scalar", "weak_scalar_dtype", "scalars_dtype", "scalar_value",
+           "scalar_bytes", "fill", "scalar_array", "int_range"]
 
 
 def is_scalar(value):
@@ -34,6 +34,28 @@ def weak_scalar_dtype(s, adt, qi):
     if adt is _dtypes.float32 or adt is _dtypes.float16:
         return _dtypes.complex64
     return qi.complex
+
+
+def scalars_dtype(values, qi):
+    """The result dtype of scalars alone (no array among them), as NumPy
+    finds it: NumPy scalars are of their dtypes and Python numbers weak
+    beside them; Python numbers alone take the default dtypes (bool, int64,
+    the default float and complex types)."""
+    strong = [_dtypes.to_dtype(v.dtype) for v in values if isinstance(v, np.generic)]
+    weak = [as_scalar(v) for v in values if not isinstance(v, np.generic)]
+    if strong:
+        dt = strong[0]
+        for d in strong[1:]:
+            dt = _dtypes.promote(dt, d)
+        for w in weak:
+            dt = _dtypes.promote(dt, weak_scalar_dtype(w, dt, qi))
+        return dt
+    dt = _dtypes.bool
+    for w in weak:
+        d = (_dtypes.bool if isinstance(w, bool) else _dtypes.int64 if isinstance(w, int)
+             else qi.float if isinstance(w, float) else qi.complex)
+        dt = _dtypes.promote(dt, d)
+    return dt
 
 
 # struct formats of the dtypes (native byte order, like device memory here);
