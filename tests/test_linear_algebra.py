@@ -69,8 +69,14 @@ def test_matmul_promotion_views_and_operators(variant):
         ua.ones((2, 3)) @ ua.ones((2, 3))
     with pytest.raises(ValueError):
         ua.matmul(ua.asarray(1.0), ua.ones(3))
-    with pytest.raises(TypeError):
-        ua.matmul(ua.ones(3, dtype=ua.bool), ua.ones(3, dtype=ua.bool))
+    # bool products: NumPy's (an or of ands)
+    rng = np.random.default_rng(5)
+    ba, bb = rng.random((3, 40)) > 0.9, rng.random((40, 2)) > 0.9
+    for got, want in ((ua.matmul(ua.asarray(ba), ua.asarray(bb)), ba @ bb),
+                      (ua.vecdot(ua.asarray(ba), ua.asarray(bb[:, 0])), np.vecdot(ba, bb[:, 0])),
+                      (ua.matmul(ua.ones(3, dtype=ua.bool), ua.ones(3, dtype=ua.bool)),
+                       np.ones(3, bool) @ np.ones(3, bool))):
+        check(got, want)
     v = ua.ones((2, 2))
     with pytest.raises(ValueError):
         v @= ua.ones((2, 3))

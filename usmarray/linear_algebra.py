@@ -31,8 +31,6 @@ def _operands(name, x1, x2):
         raise TypeError(f"{name}: operands must be usm_ndarrays")
     qi = common_queue(x1, x2)
     dt = _dtypes.result_type(x1, x2)
-    if dt.kind == "b":
-        raise TypeError(f"{name} is not defined for bool arrays")
     return qi, dt, coerce_usm_type((x1.usm_type, x2.usm_type))
 
 
@@ -64,6 +62,10 @@ def _matmul(x1, x2):
     qi, dt, usm = _operands("matmul", x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("matmul does not take zero-dimensional arrays")
+    if dt.kind == "b":
+        # NumPy's bool product (an OR of ANDs): the count of true pairs, in
+        # int32, is nonzero
+        return ew.not_equal(_matmul(astype(x1, _dtypes.int32), astype(x2, _dtypes.int32)), 0)
     a = reshape(x1, (1,) + x1.shape) if x1.ndim == 1 else x1
     b = reshape(x2, x2.shape + (1,)) if x2.ndim == 1 else x2
     n, k = a.shape[-2:]
@@ -129,6 +131,8 @@ def vecdot(x1, x2, /, *, axis=-1):
     a = a - nd if a >= 0 else a
     if -a > min(x1.ndim, x2.ndim) or x1.shape[a] != x2.shape[a]:
         raise ValueError(f"vecdot: shapes {x1.shape} and {x2.shape} differ along axis {axis}")
+    if dt.kind == "b":
+        return rany(ew.logical_and(x1, x2), axis=a)   # (NumPy's bool vecdot)
     p = ew.multiply(ew.conj(x1) if dt.kind == "c" else x1, x2)
     return rsum(p, axis=a, dtype=dt)
 

@@ -592,6 +592,27 @@ def _one_d_when_0d(args):
     return args
 
 
+def _clip_dtype(args):
+    """np.clip computes in NumPy's result dtype of the array and its bounds
+    (Python numbers weak: an int8 array clipped to 0.5 is float64; ua.clip,
+    dpctl.tensor's, keeps the array's dtype)."""
+    x = args.get("a")
+    if not isinstance(x, usm_ndarray):
+        return args
+    parts = [x.dtype]
+    for k in ("a_min", "a_max", "min", "max"):
+        v = args.get(k, np._NoValue)
+        if v is None or v is np._NoValue:
+            continue
+        parts.append(v.dtype if isinstance(v, (usm_ndarray, np.generic)) else v)
+    dt = np.result_type(*parts)
+    if dt != x.dtype:
+        if dt.kind in "fc" and dt.itemsize > x._q.float.itemsize * (2 if dt.kind == "c" else 1):
+            dt = x._q.float if dt.kind == "f" else x._q.complex   # (a device without fp64)
+        args["a"] = _copy.astype(x, dt)
+    return args
+
+
 def _matrix_of_1d(args):
     """np.tril/np.triu of a 1-d array: NumPy's masks it broadcast as the rows
     of a square matrix."""
@@ -995,7 +1016,7 @@ SAME_NAME = (
     "concat stack permute_dims matrix_transpose reshape expand_dims squeeze flip roll tile "
     "repeat moveaxis swapaxes broadcast_to broadcast_arrays meshgrid diff unstack "
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
-    "clip take take_along_axis tensordot vecdot "
+    "take take_along_axis tensordot vecdot "
     "zeros_like ones_like empty_like full_like copy astype real imag round "
     "result_type argwhere flatnonzero inner vdot fliplr flipud rot90 partition argpartition "
     "lexsort vander ediff1d union1d intersect1d setdiff1d setxor1d select choose compress "
@@ -1033,6 +1054,7 @@ ADAPTED = {
     "cumsum": (reduction.cumulative_sum, _flat_when_axis_none(True), None),
     "cumulative_sum": (reduction.cumulative_sum, _one_d_when_0d, None),
     "cumulative_prod": (reduction.cumulative_prod, _one_d_when_0d, None),
+    "clip": (elementwise.clip, _clip_dtype, None),
     "tril": (creation.tril, _matrix_of_1d, None),
     "triu": (creation.triu, _matrix_of_1d, None),
     "cumprod": (reduction.cumulative_prod, _flat_when_axis_none(True), None),
