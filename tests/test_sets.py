@@ -70,6 +70,10 @@ def test_isin_mixed_scalars_nans_and_errors():
     assert bool(ua.isin(2, ua.asarray([1, 2]))) is True
     np.testing.assert_array_equal(ua.asnumpy(ua.isin(x, ua.asarray(np.empty(0, "f4")))),
                                   np.zeros(4, bool))
+    empty_view = ua.asarray(np.zeros((0, 8), bool))[:, ::2]   # (no elements, not contiguous)
+    for inv in (False, True):
+        r = ua.isin(empty_view, ua.asarray([True]), invert=inv)
+        assert r.shape == (0, 4) and r.dtype == ua.bool
     with pytest.raises(TypeError):
         ua.isin(1, 2)
     with pytest.raises(TypeError):

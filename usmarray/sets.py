@@ -111,7 +111,7 @@ def isin(x1, x2, /, *, invert=False):
     dt = result_type(x1, x2)
     s = sort(reshape(astype(x2, dt, copy=False), (-1,)))
     v = astype(x1, dt, copy=False)
-    if s.shape[0] == 0:
+    if s.shape[0] == 0 or v.size == 0:
         found = zeros(v.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=v.usm_type)
         return ew.logical_not(found) if invert else found
     if not v._flags & C_CONTIG:
