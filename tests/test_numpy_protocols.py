@@ -1132,3 +1132,20 @@ def test_nanmean_of_a_0d_integer_refuses_axis_0_as_numpy():
         np.nanmean(np.array(3), axis=0)
     with pytest.raises(np.exceptions.AxisError):
         np.nanmean(ua.asarray(np.array(3)), axis=0)
+
+
+def test_argsort_of_a_0d_array_takes_it_as_1d():
+    x = ua.asarray(np.array(3.0))
+    for axis in (0, -1, None):
+        check(np.argsort(x, axis=axis), np.argsort(np.array(3.0), axis=axis))
+    with pytest.raises(np.exceptions.AxisError):
+        np.argsort(x, axis=1)
+
+
+def test_qr_mode_r_is_r_alone():
+    h = np.random.default_rng(1).standard_normal((5, 3))
+    r = np.linalg.qr(ua.asarray(h), mode="r")
+    assert isinstance(r, ua.usm_ndarray) and r.shape == (3, 3)
+    # (R is unique up to the signs of its rows)
+    np.testing.assert_allclose(np.abs(ua.asnumpy(r)), np.abs(np.linalg.qr(h, mode="r")),
+                               atol=1e-12)

@@ -438,11 +438,12 @@ def _same(value, default):
 
 # NumPy functions that take axis 0 (or -1) of a 0-d array as its only axis
 # (those built on ufunc.reduce and accumulate, argmax/argmin, argsort,
-# count_nonzero; not mean, std, var, median, sort): the same as axis=None
+# count_nonzero, squeeze; not mean, std, var, median, sort): the same as
+# axis=None
 _AXIS_OF_0D = {"numpy." + n for n in (
     "sum prod max min amax amin any all nansum nanprod nanmax nanmin nanmean nanstd nanvar ptp "
     "argmax argmin nanargmax nanargmin cumsum cumprod nancumsum nancumprod count_nonzero "
-    "argsort").split()}
+    "argsort squeeze").split()}
 
 
 # (of integers, NumPy's nanmean, nanstd and nanvar are mean, std and var: no axis 0)
@@ -644,7 +645,11 @@ def _sort_args(args):
 def _argsort_args(args):
     a = args.get("a")
     if isinstance(a, usm_ndarray) and a.ndim == 0:
+        # (NumPy takes the 0-d array as 1-d: axis 0, -1 or None only)
+        ax = args.get("axis", -1)
         args["a"], args["axis"] = manipulation.reshape(a, (1,)), -1
+        if ax is not None:
+            normalize_axis(ax, 1)
     return _sort_args(args)
 
 
@@ -806,6 +811,14 @@ def _svd(args):
     if args.get("compute_uv", True) is False:
         return (linalg.svdvals(args["a"]),)
     args.pop("compute_uv", None)
+    return args
+
+
+def _qr(args):
+    """np.linalg.qr(a, mode="r"): R alone (NumPy's mode "raw", LAPACK's
+    packed form, stays refused by ua.linalg.qr)."""
+    if args.get("mode") == "r":
+        return (linalg.qr(args["a"], mode="reduced")[1],)
     return args
 
 
@@ -1071,6 +1084,7 @@ ADAPTED = {
     "cross": (_cross, None, None),
     "angle": (elementwise.angle, _angle, None),
     "linalg.svd": (linalg.svd, _svd, None),
+    "linalg.qr": (linalg.qr, _qr, None),
     "linalg.norm": (_norm, None, None),
     "round": (elementwise.round, _round, None),
     "around": (elementwise.round, _round, None),
