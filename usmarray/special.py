@@ -203,8 +203,10 @@ def ldexp(x1, x2, /):
             x1 = asarray(x1, sycl_queue=x2.sycl_queue)
         elif isinstance(x1, (bool, int, float)):
             # Python numbers are weak (NEP 50): ints take NumPy's first loop
-            # (float16), floats the default float type
-            dt = x2._q.float if isinstance(x1, float) else _dtypes.float16
+            # (float16, where the device has it), floats the default float type
+            qi = x2._q
+            dt = qi.float if isinstance(x1, float) else \
+                _dtypes.float16 if qi.fp16 else _dtypes.float32
             x1 = asarray(x1, dtype=dt, sycl_queue=x2.sycl_queue)
         else:
             raise TypeError(f"ldexp: unsupported operand type {type(x1).__name__}")
