@@ -451,7 +451,8 @@ CASES = {
     "triu": [((_f(),), dict(k=-1))],
     "real": [((_f(dt=np.complex64),), {})],
     "imag": [((_f(dt=np.complex64),), {})],
-    "angle": [((_f(dt=np.complex64),), {}), ((_f(),), {})],
+    "angle": [((_f(dt=np.complex64),), {}), ((_f(),), {}), ((np.array([1, -1], np.int8),), {}),
+              ((np.array([3, -2], np.int16),), {}), ((np.array([True, False]),), {})],
     "round": [((_f(),), {}), ((_f(),), dict(decimals=2)), ((_f(dt=FLOAT) * 100,), dict(decimals=-1)),
               ((_f(dt=np.complex64),), dict(decimals=1)), ((_f(dt=np.int32),), {}),
               # integers: unchanged for decimals > 0, NumPy's float way below

@@ -827,8 +827,11 @@ def _angle(args):
         raise _unsupported("numpy.angle", "deg", True, "angle")
     z = args["z"]
     if isinstance(z, usm_ndarray) and z.dtype.kind != "c":
-        # the angle of a real number: 0 or pi (NumPy's arctan2(0, x))
-        f = z if z.dtype.kind == "f" else _copy.astype(z, z._q.float)
+        # the angle of a real number: 0 or pi (NumPy's arctan2(0, x), in its
+        # loop's float type: int8 -> float16, int16 -> float32; bool beside
+        # the Python 0 is an int64)
+        dt = z._q.float if z.dtype.kind == "b" else OP["atan2"].resolve((z.dtype,) * 2, z._q)[0][0]
+        f = _copy.astype(z, dt, copy=False)
         return (elementwise.atan2(creation.zeros_like(f), f),)
     return args
 
