@@ -327,8 +327,8 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return NotImplemented   # another array type may know how to combine with us
         raise TypeError(f"{what}: unsupported operand type {type(v).__name__}")
     several = ufunc.nout > 1 and method == "__call__"   # (divmod, modf, frexp)
-    out = (_several_out if several else _single_out)(what, kwargs.pop("out", None),
-                                                      *((ufunc.nout,) if several else ()))
+    out = kwargs.pop("out", None)
+    out = _several_out(what, out, ufunc.nout) if several else _single_out(what, out)
     for k, default in _UFUNC_DEFAULTS.items():
         if k in kwargs:
             v = kwargs.pop(k)
