@@ -235,6 +235,16 @@ def test_nan_dtype(func):
     _both(func, _data((3, 4), "float32", nans=True), dtype=FLOATS[-1] if HAS_F64 else np.float32)
 
 
+def test_nanmean_of_integers_in_an_integer_dtype():
+    # NumPy's nanmean of integers is mean: an integer dtype truncates the mean
+    h = np.array([[1, 2, 4], [3, 8, 9]], np.int64)
+    _both(np.nanmean, h, dtype=np.int64)
+    _both(np.nanmean, h, axis=1, dtype=np.int32)
+    # (nanvar/nanstd: the float result truncated, as usmarray's np.var/np.std with an
+    # integer dtype; NumPy's compute the deviations from the truncated mean)
+    assert np.nanvar(ua.asarray(h), dtype=np.int64).dtype == np.int64
+
+
 def _nan_pattern(shape, dt, pattern, seed=5):
     h = sample(shape, dt, seed)
     rng = np.random.default_rng(seed)

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import elementwise as ew, reduction, searching
 from ._core import _copy, _dtypes
+from ._core._array import usm_ndarray
 from ._core._views import check_array, reshape
 from ._core._reduce import nan_reduce
 from ._core._kernels import compiled_together
@@ -186,6 +187,14 @@ def _nan_count(a, axis, keepdims, dtype):
     return _copy.astype(nan_reduce("count_num", a, axis, keepdims), dtype)
 
 
+def _int_dtype_of_ints(a, dtype):
+    """Whether an integer `dtype` is asked of integers: NumPy's nanmean,
+    nanvar and nanstd are then mean, var and std, whose float result is
+    cast to it (truncated)."""
+    return (dtype is not None and isinstance(a, usm_ndarray) and a.dtype.kind in "biu"
+            and np.dtype(dtype).kind in "biu")
+
+
 def _nan_float(name, a, dtype):
     check_array(a, name)
     if dtype is not None:
@@ -218,6 +227,8 @@ def nanmean(a, axis=None, dtype=None, *, keepdims=False):
     usm_ndarray
         The means; NaN for an all-NaN or empty slice.
     """
+    if _int_dtype_of_ints(a, dtype):
+        return _copy.astype(nanmean(a, axis=axis, keepdims=keepdims), dtype)
     a = _nan_float("nanmean", a, dtype)
     if a.dtype.kind not in "fc" or a.size == 0:
         return reduction.mean(a, axis=axis, keepdims=keepdims)
@@ -263,6 +274,8 @@ def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
         The variances (real for complex input); NaN where N - ddof <= 0.
     """
     ddof = _correction("nanvar", ddof, correction)
+    if _int_dtype_of_ints(a, dtype):
+        return _copy.astype(nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims), dtype)
     a = _nan_float("nanvar", a, dtype)
     x = _copy.astype(a, _dtypes.float32) if a.dtype == _dtypes.float16 else a
     m = nanmean(x, axis=axis, keepdims=True)
@@ -300,6 +313,9 @@ def nanstd(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
     usm_ndarray
         ``sqrt(nanvar(...))``.
     """
+    if _int_dtype_of_ints(a, dtype):
+        return _copy.astype(nanstd(a, axis=axis, ddof=ddof, keepdims=keepdims,
+                                   correction=correction), dtype)
     return ew.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
                           correction=correction))
 
