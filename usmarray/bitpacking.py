@@ -10,7 +10,7 @@ from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import astype
 from ._core._exceptions import DTypeError
-from ._core._views import normalize_axis
+from ._core._views import check_array, normalize_axis
 from .creation import asarray, zeros
 
 __all__ = ["packbits", "unpackbits"]
@@ -27,8 +27,7 @@ def _shifts(bitorder, q):
 
 def _along_last(a, axis, name):
     """a flattened (axis None) or with `axis` moved last, and where it goes back."""
-    if not isinstance(a, usm_ndarray):
-        raise TypeError(f"{name}: expected a usm_ndarray, got {type(a).__name__}")
+    check_array(a, name)
     if axis is None or a.ndim == 0:   # (NumPy's: a 0-d array is 1-d here)
         return manipulation.reshape(a, (-1,)), None if axis is None else \
             normalize_axis(axis, 1)

@@ -12,15 +12,10 @@ from . import manipulation, reduction
 from ._core._array import usm_ndarray
 from ._core._copy import astype
 from ._core._device import common_queue
-from ._core._views import normalize_axis
+from ._core._views import check_array, normalize_axis
 from .creation import asarray, zeros_like
 
 __all__ = ["piecewise", "apply_along_axis", "apply_over_axes"]
-
-
-def _check(name, x):
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
 
 
 def _conditions(x, condlist):
@@ -62,7 +57,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     (or the value ``funclist[i]`` when it is not callable), as
     ``numpy.piecewise``: later conditions win; one function more than
     conditions is the value where none holds."""
-    _check("piecewise", x)
+    check_array(x, "piecewise")
     conds = _conditions(x, condlist)
     funcs = list(funclist) if isinstance(funclist, (list, tuple)) else [funclist]
     n, n2 = len(conds), len(funcs)
@@ -90,7 +85,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """``func1d`` applied to every 1-d slice of `arr` along `axis`, as
     ``numpy.apply_along_axis``: the results (arrays of one shape, or
     scalars) take the place of `axis` in the result's shape."""
-    _check("apply_along_axis", arr)
+    check_array(arr, "apply_along_axis")
     nd = arr.ndim
     axis = normalize_axis(axis, nd)
     inner = manipulation.moveaxis(arr, axis, -1)
@@ -119,7 +114,7 @@ def apply_over_axes(func, a, axes):
     """``func(a, axis)`` for each axis in turn, each result (with the axis
     put back when func dropped it) the next call's input, as
     ``numpy.apply_over_axes``."""
-    _check("apply_over_axes", a)
+    check_array(a, "apply_over_axes")
     val = a
     n = a.ndim
     for ax in ((axes,) if np.ndim(axes) == 0 else axes):

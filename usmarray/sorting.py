@@ -14,7 +14,7 @@ from ._core._exceptions import AxisError
 from ._core._indexing import take_along_axis
 from ._core._layout import C_CONTIG
 from ._core._kernels import compiled_together
-from ._core._views import normalize_axis
+from ._core._views import check_array, normalize_axis
 from .manipulation import moveaxis, reshape
 
 __all__ = ["sort", "argsort", "top_k", "TopKResult", "partition", "argpartition", "lexsort",
@@ -84,8 +84,7 @@ _kernels.register_family(_kernels.Family(
 
 
 def _sorted(name, x, axis, descending, with_idx):
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    check_array(x, name)
     nd = x.ndim
     if nd == 0:
         # dpctl.tensor's answer: a 0-d array (the element; index 0)
@@ -186,16 +185,14 @@ def partition(a, kth, axis=-1):
     after, as ``numpy.partition``. usmarray sorts (a sort is a partition for
     every kth: the same guarantee, and NumPy leaves the order within the
     parts unspecified)."""
-    if not isinstance(a, usm_ndarray):
-        raise TypeError(f"partition: expected a usm_ndarray, got {type(a).__name__}")
+    check_array(a, "partition")
     a, axis = _kth("partition", a, kth, axis)
     return sort(a, axis=axis)
 
 
 def argpartition(a, kth, axis=-1):
     """Indices that partition `a` (``numpy.argpartition``): those that sort it."""
-    if not isinstance(a, usm_ndarray):
-        raise TypeError(f"argpartition: expected a usm_ndarray, got {type(a).__name__}")
+    check_array(a, "argpartition")
     a, axis = _kth("argpartition", a, kth, axis)
     return argsort(a, axis=axis)
 
@@ -255,8 +252,7 @@ def top_k(x, k, /, *, axis=None, mode="largest"):
     """
     if mode not in ("largest", "smallest"):
         raise ValueError(f"top_k: mode must be 'largest' or 'smallest', got {mode!r}")
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"top_k: expected a usm_ndarray, got {type(x).__name__}")
+    check_array(x, "top_k")
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     nd = x.ndim
@@ -276,8 +272,7 @@ def sort_complex(a):
     """`a` sorted along its last axis as complex numbers (real part first,
     then imaginary part), as ``numpy.sort_complex``: real inputs become
     complex64 (8- and 16-bit integers) or complex128 (the others)."""
-    if not isinstance(a, usm_ndarray):
-        raise TypeError(f"sort_complex: expected a usm_ndarray, got {type(a).__name__}")
+    check_array(a, "sort_complex")
     if a.ndim == 0:
         raise AxisError("axis -1 is out of bounds for array of dimension 0")
     b = sort(a)

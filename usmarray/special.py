@@ -13,6 +13,7 @@ from ._core import _dtypes, _kernels
 from ._core._array import usm_ndarray
 from ._core._copy import astype
 from ._core._exceptions import DTypeError
+from ._core._views import check_array
 from .creation import asarray, empty
 from .searching import where
 from .user_kernels import ElementwiseKernel
@@ -24,8 +25,7 @@ __all__ = ["sinc", "divmod", "modf", "frexp", "ldexp", "bitwise_count", "i0", "i
 def sinc(x):
     """``sin(pi x) / (pi x)``, 1 at 0, as ``numpy.sinc`` (integers in the
     default float type; at 0 NumPy's way: the quotient at pi x = eps)."""
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"sinc: expected a usm_ndarray, got {type(x).__name__}")
+    check_array(x, "sinc")
     y = ew.multiply(x, math.pi)
     eps = float(np.finfo(y.dtype).eps) if y.dtype.kind == "f" else 1e-20
     y = where(ew.not_equal(y, 0), y, eps)
@@ -37,31 +37,25 @@ def divmod(x1, x2, /):
     return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
 
 
+def _float_loop(name, x):
+    """`x` cast to the float type of NumPy's loop for it (int8 -> float16,
+    int16 -> float32, int32 -> float64, as for sqrt); TypeError for complex."""
+    check_array(x, name)
+    if x.dtype.kind == "c":
+        raise DTypeError(f"{name} does not support complex inputs (as in NumPy)")
+    ins, _, _ = ew.OP["sqrt"].resolve((x.dtype,), x._q)
+    return astype(x, ins[0], copy=False)
+
+
 def modf(x, /):
     """(fractional part, integral part) of each element, both with x's sign,
     as ``numpy.modf`` (C's modf: an infinity's fractional part is a signed
     zero). Integer inputs compute in the float type NumPy picks (int8 ->
     float16, int32 -> float64)."""
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"modf: expected a usm_ndarray, got {type(x).__name__}")
-    if x.dtype.kind == "c":
-        raise DTypeError("modf does not support complex inputs (as in NumPy)")
-    ins, _, _ = ew.OP["sqrt"].resolve((x.dtype,), x._q)   # (the float loop NumPy's takes)
-    x = astype(x, ins[0], copy=False)
+    x = _float_loop("modf", x)
     ip = ew.trunc(x)
     fp = ew.copysign(where(ew.isinf(x), 0, ew.subtract(x, ip)), x)
     return fp, ip
-
-
-def _float_loop(name, x):
-    """`x` cast to the float type of NumPy's loop for it (int8 -> float16,
-    int16 -> float32, int32 -> float64, as for sqrt); TypeError for complex."""
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
-    if x.dtype.kind == "c":
-        raise DTypeError(f"{name} does not support complex inputs (as in NumPy)")
-    ins, _, _ = ew.OP["sqrt"].resolve((x.dtype,), x._q)
-    return astype(x, ins[0], copy=False)
 
 
 # Kernels in F, float for float16 and float32 (so that devices without fp64
@@ -218,8 +212,7 @@ def ldexp(x1, x2, /):
 def bitwise_count(x, /):
     """The number of 1 bits in the absolute value of each element (uint8),
     as ``numpy.bitwise_count``; integer and bool inputs."""
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"bitwise_count: expected a usm_ndarray, got {type(x).__name__}")
+    check_array(x, "bitwise_count")
     if x.dtype.kind not in "biu":
         raise DTypeError(f"bitwise_count: expected an integer or bool array, got {x.dtype}")
     if x.dtype.kind == "b":
@@ -232,8 +225,7 @@ def i0(x):
     element, as ``numpy.i0`` (float16/32/64 keep their type; integers and
     bools give the device's default float type). ``i0(+-inf)`` is inf
     (NumPy's gives NaN)."""
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"i0: expected a usm_ndarray, got {type(x).__name__}")
+    check_array(x, "i0")
     if x.dtype.kind == "c":
         raise DTypeError("i0 not supported for complex values")
     if x.dtype.kind != "f":
@@ -242,8 +234,7 @@ def i0(x):
 
 
 def _real_input(name, x):
-    if not isinstance(x, usm_ndarray):
-        raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
+    check_array(x, name)
     if x.dtype.kind == "c":
         raise DTypeError(f"{name}: not supported for {x.dtype} values because it would be "
                          "ambiguous (as in NumPy)")
