@@ -444,6 +444,58 @@ def test_isclose_scalar_and_broadcast():
     check(np.isclose(x, ua.asarray(a[0]).astype(ua.int32)), np.isclose(a, a[0].astype(np.int32)))
 
 
+MIXED = ["bool", "int8", "uint8", "int64"] + FLOATS + COMPLEX
+
+
+@pytest.mark.parametrize("d1", MIXED)
+@pytest.mark.parametrize("d2", MIXED)
+def test_isclose_mixed_types(d1, d2):
+    """NumPy's types: the difference in the type of x - y with y made
+    inexact, the bound in y's type, so near-boundary pairs decide alike."""
+    a = _data((6, 7), d1, nans=True)
+    b = _data((6, 7), d2, seed=1, nans=True)
+    b[:3] = a[:3].real.astype(d2) if a.dtype.kind == "c" and b.dtype.kind != "c" \
+        else a[:3].astype(d2)
+    if b.dtype.kind in "fc":
+        b[1] = b[1] * (1 + 1e-5) + 3e-8   # around the default tolerances
+    for kw in ({}, dict(rtol=0.3, atol=0), dict(equal_nan=True)):
+        check(np.isclose(ua.asarray(a), ua.asarray(b), **kw), np.isclose(a, b, **kw))
+
+
+@pytest.mark.parametrize("dt", ["int32"] + FLOATS + COMPLEX)
+@pytest.mark.parametrize("s", [1, 2.5, float("nan"), float("inf"), 1j, True,
+                               np.float32(2.5), np.int16(1)], ids=repr)
+def test_isclose_scalars(dt, s):
+    """Python numbers stay weak (NEP 50) on either side; NumPy scalars
+    are typed."""
+    a = _data((9,), dt, nans=True)
+    a[:3] = [1, 2.5, np.inf] if dt != "int32" else [1, 2, 3]
+    x = ua.asarray(a)
+    for kw in ({}, dict(equal_nan=True), dict(atol=0.6)):
+        check(ua.isclose(x, s, **kw), np.isclose(a, s, **kw))
+        check(ua.isclose(s, x, **kw), np.isclose(s, a, **kw))
+
+
+def test_isclose_tolerances():
+    """Negative tolerances leave equal values close (NumPy's ``| (x == y)``);
+    array tolerances broadcast with the operands; strided views."""
+    a = _data((5, 8), "float32")
+    b = a + np.float32(0.25)
+    b[0] = a[0]
+    x, y = ua.asarray(a), ua.asarray(b)
+    check(np.isclose(x, y, atol=-1.0, rtol=0), np.isclose(a, b, atol=-1.0, rtol=0))
+    t = np.linspace(0, 0.5, 8)
+    check(np.isclose(x, y, atol=ua.asarray(t), rtol=0), np.isclose(a, b, atol=t, rtol=0))
+    check(np.isclose(x, y, rtol=ua.asarray(t[:, None][:5]), atol=0),
+          np.isclose(a, b, rtol=t[:, None][:5], atol=0))
+    check(np.isclose(x[::-2, 1::3], y.T.T[::-2, 1::3]), np.isclose(a[::-2, 1::3], b[::-2, 1::3]))
+    check(np.isclose(x[:0], y[:0]), np.isclose(a[:0], b[:0]))
+    with pytest.raises(TypeError):
+        ua.isclose(x, y, rtol="a")
+    with pytest.raises(TypeError):
+        ua.isclose(1.0, 2.0)
+
+
 @pytest.mark.parametrize("dt", ["bool", "int32"] + FLOATS + COMPLEX)
 def test_array_equal(dt):
     a = _data((3, 4), dt, nans=True)

@@ -429,7 +429,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         rt = _dtypes.result_type(a.dtype, w.dtype)
         if a.dtype.kind in "biu":   # NumPy: at least float64 for integer and bool data
             rt = _float_dtype(a._q, rt)
-        scl = reduction.sum(_copy.astype(manipulation.broadcast_to(w, a.shape), rt),
+        scl = reduction.sum(_copy.astype(manipulation.broadcast_to(w, a.shape), rt, copy=False),
                             axis=axis, keepdims=keepdims)
         if bool(reduction.any(ew.equal(scl, 0))):   # the host waits
             raise ZeroDivisionError("average: weights sum to zero, can't be normalized")
