@@ -292,7 +292,7 @@ def reduce(name, x, axis, keepdims, dtype=None):
         perm = kept + list(axes)
         xv = view(x, x._off, tuple(x._shape[i] for i in perm), tuple(x._strides[i] for i in perm))
         out_shape = tuple(x._shape[i] for i in kept)
-    if n_red == 0 and name in _NO_IDENTITY and 0 not in out_shape:
+    if n_red == 0 and name in _NO_IDENTITY:   # (also when the result is empty, as NumPy)
         raise ValueError(f"{name} of an empty selection has no identity")
     out = empty_array(out_shape, rdt, qi, x._alloc.kind)
     _engine.reduce(qi.ref, qi.kc, struct, partials, xv, len(axes), out, a, size, indexed)
