@@ -417,6 +417,29 @@ def test_warmup_again_loads_everything_from_disk(warm_cache):
     assert "warm-up [" not in r.stderr            # --quiet: no progress bar
 
 
+_OWN_KERNELS_AFTER_WARMUP = r"""
+import json
+import usmarray as ua
+from usmarray._core import _kernels
+for dt in ("float32", "float64", "complex64"):
+    x = ua.ones(8, dtype=dt)
+    ua.isclose(x, x)                       # the closeness kernel (elementwise)
+    ua.vecdot(x, x), x @ x                 # the dot products (a reduction kernel)
+    ua.einsum("ij,ij->i", x[None], x[None])
+ua.frexp(ua.ones(3, dtype="float32"))      # usmarray.special's
+print("RESULT " + json.dumps(sorted({how for _, _, how in _kernels.compile_log})))
+"""
+
+
+def test_warmup_covers_kernels_made_on_first_use(warm_cache):
+    """usmarray's own kernels that are made on first use (elementwise and
+    reduction kernels of user-kernel form: isclose, the dot products,
+    usmarray.special) are compiled by warm-up: their first calls load them."""
+    d, r = warm_cache
+    assert r.returncode == 0
+    assert _child(d, _OWN_KERNELS_AFTER_WARMUP) == ["disk"]
+
+
 def test_info_command(warm_cache):
     d, _ = warm_cache
     exe = shutil.which("usmarray", path=os.path.dirname(sys.executable)) or "usmarray"

@@ -41,6 +41,58 @@ def check_product(got, a, b):
     assert np.all(np.abs(ua.asnumpy(got) - ref) <= 2 * k * eps * bound + np.finfo(expected.dtype).tiny)
 
 
+def check_dot(got, a, b, conj=False, axis=-1):
+    """got == sum(a * b, axis) (conj(a) with `conj`): exact for integers,
+    within the rounding bound of a float sum otherwise."""
+    ca = np.conj(a) if conj else a
+    expected = np.sum(ca * b, axis=axis, dtype=np.result_type(a, b))
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    g = ua.asnumpy(got)
+    if expected.dtype.kind not in "fc":
+        np.testing.assert_array_equal(g, expected)
+        return
+    wide = np.complex128 if expected.dtype.kind == "c" else np.float64
+    ref = np.sum(ca.astype(wide) * b.astype(wide), axis=axis)
+    bound = np.sum(np.abs(ca.astype(wide) * b.astype(wide)), axis=axis)
+    k = np.broadcast_shapes(a.shape, b.shape)[axis] if a.ndim else 1
+    eps = float(np.finfo(expected.dtype).eps)
+    assert np.all(np.abs(g.astype(wide) - ref) <= (k + 2) * eps * bound + 1e-30), (g, ref)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC + [ua.float16, ua.uint64], ids=lambda d: d.name)
+@pytest.mark.parametrize("n", [0, 1, 7, 1000, 100003])
+def test_dot_products_of_vectors(dtype, n, variant):
+    """1-D matmul, np.dot/inner, vecdot and einsum's batched dot products are one
+    reduction pass (products not stored): against NumPy for every dtype and
+    sizes around the vector blocks; views with strides and negative strides."""
+    a, b = _small((2 * n,), dtype, 1), _small((2 * n,), dtype, 2)
+    if np.dtype(dtype).kind == "f":
+        a, b = a / 4, b / 4
+    x, y = ua.asarray(a)[::2], ua.asarray(b)[::-2]
+    ah, bh = a[::2], b[::-2]
+    check_dot(x @ y, ah, bh)
+    check_dot(ua.matmul(x, y), ah, bh)
+    check_dot(np.dot(x, y), ah, bh)
+    check_dot(np.inner(x, y), ah, bh)
+    check_dot(ua.vecdot(x, y), ah, bh, conj=True)
+    m = 2 * (n // 2)
+    x2, y2 = ua.reshape(x[:m], (2, -1)), ua.reshape(y[:m], (2, -1))
+    check_dot(ua.einsum("ij,ij->i", x2, y2), ah[:m].reshape(2, -1), bh[:m].reshape(2, -1))
+    check_dot(ua.vecdot(x2, y2, axis=0), ah[:m].reshape(2, -1), bh[:m].reshape(2, -1),
+              conj=True, axis=0)
+
+
+def test_dot_products_mixed_types_and_broadcast():
+    a, b = _small((4, 1, 6), ua.int8, 1), _small((3, 6), ua.float32, 2)
+    check_dot(ua.vecdot(ua.asarray(a), ua.asarray(b)), a, b)
+    check_dot(ua.einsum("ij,ij->i", ua.asarray(a[0, :1].repeat(3, 0)), ua.asarray(b)),
+              a[0, :1].repeat(3, 0), b)
+    with pytest.raises(ValueError):
+        ua.ones(3) @ ua.ones(4)
+    with pytest.raises(ValueError):
+        ua.vecdot(ua.ones(3), ua.ones(4))
+
+
 @pytest.mark.parametrize("dtype", [ua.int8, ua.int32, ua.uint64], ids=lambda d: d.name)
 @pytest.mark.parametrize("s1, s2", [((9, 13), (13, 6)), ((2, 5, 7), (7, 3)), ((4, 8), (8, 4)),
                                     ((3, 70, 33), (3, 33, 65))])

@@ -27,7 +27,7 @@ from ._core._views import permute_dims, reshape
 from ._core._kernels import compiled_together
 from .creation import asarray
 from .elementwise import mixed_operand_error
-from .linear_algebra import matmul
+from .linear_algebra import matmul, products_summed
 from .reduction import sum as _sum
 
 __all__ = ["einsum", "einsum_path"]
@@ -180,6 +180,13 @@ def _pair(a, la, b, lb, keep):
         b = reshape(b, sb[:nbt] + (1,) * len(fa) + fb_shape)
         return ew.multiply(a, b), "".join(batch + fa + fb)
     k = int(np.prod(sa[nbt + len(fa):]))
+    dt = _dtypes.result_type(a, b)
+    if not fa and not fb and dt.kind != "b":
+        # dot products only ("ij,ij->i"): one reduction pass, where matmul
+        # would run gemm on 1 x 1 matrices
+        r = products_summed(reshape(a, sa[:nbt] + (k,)), reshape(b, sb[:nbt] + (k,)), dt,
+                            axis=-1)
+        return r, "".join(batch)
     a = reshape(a, sa[:nbt] + (int(np.prod(fa_shape)), k))
     b = reshape(b, sb[:nbt] + (k, int(np.prod(fb_shape))))
     r = matmul(a, b)

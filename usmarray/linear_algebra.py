@@ -1,7 +1,8 @@
 """Linear algebra functions of the main namespace: matmul, vecdot, tensordot
 (matrix_transpose lives with the manipulation functions). Floating matmul
 runs oneMKL's gemm, integer and bool products a register-tiled kernel of ours
-(kernels/sycl/matmul.cpp)."""
+(kernels/sycl/matmul.cpp); dot products of vectors (vecdot, a 1-D matmul) a
+reduction kernel."""
 
 import operator
 
@@ -14,7 +15,8 @@ from ._core._layout import broadcast_shapes
 from ._core._views import normalize_axis
 from .creation import as_pair
 from .manipulation import permute_dims, reshape
-from .reduction import any as rany, sum as rsum
+from .reduction import any as rany
+from .user_reductions import ReductionKernel
 
 __all__ = ["matmul", "vecdot", "matvec", "vecmat", "tensordot", "inner", "vdot"]
 
@@ -24,6 +26,43 @@ _kernels.register_family(_kernels.Family(
     # float32/64 and complex products run oneMKL's gemm: no kernels for them
     lambda qi: [t for t in _kernels.device_types(qi) if t not in ("b1", "f4", "f8", "c8", "c16")],
     cost=10))
+
+
+# Dot products in one pass over the operands, the products never stored:
+# a ReductionKernel on the built-in reductions' skeleton (vector blocks on
+# CPU devices). float16 sums in float32, as ua.sum does.
+_DOTS = {k: ReductionKernel("T x, T y", "T z", m, "a + b", "z = a", "0", "usmarray_dot",
+                            reduce_type=rt)
+         for k, m, rt in (("real", "x * y", None), ("half", "x * y", "float32"),
+                          ("complex", "conj(x) * y", None))}
+
+
+def _dot_kernel(dt, conj=False):
+    return _DOTS["complex" if conj and dt.kind == "c" else
+                 "half" if dt == _dtypes.float16 else "real"]
+
+
+def products_summed(x1, x2, dt, axis=None, conj=False):
+    """``sum(x1 * x2, axis)`` (``conj(x1)`` with `conj`) of the broadcast
+    operands in dtype `dt` (not bool), in one pass: the products are not
+    stored (vecdot, a 1-D matmul, einsum's batched dot products)."""
+    return _dot_kernel(dt, conj)(astype(x1, dt, copy=False), astype(x2, dt, copy=False),
+                                 axis=axis)
+
+
+def _warm(qi):
+    """Register the dot kernels for the device's types, so that ``usmarray
+    warmup`` compiles them."""
+    for d in (_dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.complex64,
+              _dtypes.complex128, _dtypes.int32, _dtypes.int64):
+        if _dtypes.device_dtype(d, qi) is d:
+            one = empty_array((1,), d, qi, "device")
+            _dot_kernel(d).prepare(one, one)
+
+
+for _k in _DOTS.values():
+    _k.warm = True
+_kernels.WARM_HOOKS.append(_warm)
 
 
 def _operands(name, x1, x2):
@@ -66,6 +105,12 @@ def _matmul(x1, x2):
         # NumPy's bool product (an OR of ANDs): the count of true pairs, in
         # int32, is nonzero
         return ew.not_equal(_matmul(astype(x1, _dtypes.int32), astype(x2, _dtypes.int32)), 0)
+    if x1.ndim == 1 and x2.ndim == 1:
+        # (a reduction reads the vectors at memory speed; gemm of 1 x k x 1
+        # is a slow path of oneMKL's: 6-8 x the time)
+        if x1.shape != x2.shape:
+            raise ValueError(f"matmul: shapes {x1.shape} and {x2.shape} do not align")
+        return products_summed(x1, x2, dt)
     a = reshape(x1, (1,) + x1.shape) if x1.ndim == 1 else x1
     b = reshape(x2, x2.shape + (1,)) if x2.ndim == 1 else x2
     n, k = a.shape[-2:]
@@ -133,8 +178,7 @@ def vecdot(x1, x2, /, *, axis=-1):
         raise ValueError(f"vecdot: shapes {x1.shape} and {x2.shape} differ along axis {axis}")
     if dt.kind == "b":
         return rany(ew.logical_and(x1, x2), axis=a)   # (NumPy's bool vecdot)
-    p = ew.multiply(ew.conj(x1) if dt.kind == "c" else x1, x2)
-    return rsum(p, axis=a, dtype=dt)
+    return products_summed(x1, x2, dt, a, conj=True)
 
 
 def _core_dims(name, x1, x2, n1, n2):

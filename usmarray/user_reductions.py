@@ -123,6 +123,7 @@ class ReductionKernel:
         # _kernels's result]: a call's type resolution, from its second call on
         self._resolved = {}
         self._started = set()   # kernels (namespaces) whose bundle a call asked for
+        self.warm = False     # (usmarray's own reductions: compiled by warm-up too)
 
     # ------------------------------------------------------------ types
     def _reduce_dtype(self, types, out_dt):
@@ -270,7 +271,8 @@ class ReductionKernel:
             # together, also for a vector-block kernel the bundle lacks
             return "vec" if name.split("<")[0] in _VEC_KERNELS and name in family.names \
                 else "generic"
-        family = register_kernel(names, source, f"{self.name}-{h}", part_of, (first, rest))
+        family = register_kernel(names, source, f"{self.name}-{h}", part_of, (first, rest),
+                                 warm=self.warm)
         k = self._compiled[key] = [first, rest, acc, acc_size, result, family, vec, ns]
         return k
 
@@ -302,18 +304,7 @@ class ReductionKernel:
             raise ValueError(f"{self.name}: at least one input must be an array")
         qi = common_queue(*arrays + ([out] if out is not None else []))
         outs = [out] if out is not None else []
-        key = call_key(qi, ins, outs)
-        resolved = self._resolved.get(key) if key is not None else None
-        if resolved is None:
-            types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
-            dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
-            ot = dtype_of(self.out_params[0], types, self.name)
-            rt = self._reduce_dtype(types, ot)
-            for d in dts_in + [ot, rt] + list(types.values()):
-                check_device_type(self.name, d, qi)
-            resolved = [types, dts_in, ot, rt, None]
-            if key is not None:
-                self._resolved[key] = resolved
+        resolved = self._resolve(qi, ins, outs)
         types, dts_in, ot, rt = resolved[:4]
         shape = arrays[0]._shape
         if any(a._shape != shape for a in arrays):
@@ -364,6 +355,34 @@ class ReductionKernel:
         if not direct:
             copy_into(out, c_view(res, final_shape))
         return out
+
+    def _resolve(self, qi, ins, outs):
+        """[types, input dtypes, output dtype, reduction dtype, kernels (None
+        until the first launch)] of a call, kept per call_key."""
+        key = call_key(qi, ins, outs)
+        resolved = self._resolved.get(key) if key is not None else None
+        if resolved is None:
+            types = bind_types(self.in_params, self.out_params, ins, outs, self.name)
+            dts_in = [dtype_of(p, types, self.name) for p in self.in_params]
+            ot = dtype_of(self.out_params[0], types, self.name)
+            rt = self._reduce_dtype(types, ot)
+            for d in dts_in + [ot, rt] + list(types.values()):
+                check_device_type(self.name, d, qi)
+            resolved = [types, dts_in, ot, rt, None]
+            if key is not None:
+                self._resolved[key] = resolved
+        return resolved
+
+    def prepare(self, *arrays):
+        """Register the kernels of a call on `arrays` (all inputs, no
+        scalars) without compiling or running them: with ``warm`` set,
+        ``usmarray warmup`` then compiles them (usmarray's own reductions)."""
+        qi = common_queue(*arrays)
+        resolved = self._resolve(qi, list(arrays), [])
+        if resolved[4] is None:
+            types, dts_in, ot, rt = resolved[:4]
+            n = len(arrays)
+            resolved[4] = self._kernels(dts_in, [False] * n, [0] * n, types, rt, ot)
 
     def _reduce_all(self, args):
         """The reduction over all axes of arrays of one shape and queue, into
