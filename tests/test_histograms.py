@@ -56,6 +56,75 @@ def test_bincount_weights(variant, wdt, n):
               "float32", "float16") else 1e-12)
 
 
+@pytest.mark.parametrize("n", [4095, 4096, 4097, 3 * 4096 + 1, 200_003])
+@pytest.mark.parametrize("nbins", [1, 3, 1000, 70_000])
+def test_counts_in_rows_around_chunks(n, nbins):
+    """The counting kernel's chunks (4096 values and more per work-item, a
+    row of bins each): every value counted once at the chunks' edges."""
+    h = rng.integers(0, nbins, n)
+    h[-1] = nbins - 1
+    _same(ua.bincount(ua.asarray(h)), np.bincount(h), "counts")
+    w = rng.standard_normal(n)
+    _same(ua.bincount(ua.asarray(h), ua.asarray(w)), np.bincount(h, w), "weights", rtol=1e-12)
+    x = ua.asarray(np.repeat(h, 2))[::-2]   # a strided view, reversed
+    _same(ua.bincount(x), np.bincount(h), "strided")
+
+
+def test_counts_beyond_the_rows_sort():
+    """More bins than the rows hold (binning.MAX_ROW_BINS): counted by sorting."""
+    from usmarray.binning import MAX_ROW_BINS
+    h = np.array([0, 5, MAX_ROW_BINS + 7, 5, MAX_ROW_BINS + 7, MAX_ROW_BINS + 7])
+    _same(ua.bincount(ua.asarray(h)), np.bincount(h), "counts")
+    _same(ua.bincount(ua.asarray(h), ua.asarray(np.arange(6.0))), np.bincount(h, np.arange(6.0)),
+          "weights", rtol=0)
+
+
+def test_weighted_sums_are_deterministic():
+    h = rng.integers(0, 7, 300_000)
+    w = ua.asarray(rng.standard_normal(300_000).astype(np.float32))
+    x = ua.asarray(h)
+    a, b = ua.asnumpy(ua.bincount(x, w)), ua.asnumpy(ua.bincount(x, w))
+    assert a.tobytes() == b.tobytes()
+    a, b = (ua.asnumpy(ua.histogram(w, bins=9, weights=w)[0]) for _ in range(2))
+    assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("dt", ["float32", "int64", "uint64", "int8"] + (["float64"] if HAS_F64
+                                                                          else []))
+def test_histogram_values_on_edges_outside_and_nan(variant, dt):
+    """Each value in the bin [e_k, e_k+1) whose edges hold it, the last bin
+    closed; values outside the edges and NaNs nowhere; repeated edges."""
+    e = np.array([-3, -1, 0, 0, 2, 5, 9], dtype=dt if dt != "uint64" else "int64")
+    if dt == "uint64":
+        e = e - e.min()
+    vals = np.concatenate([e, e - 1, e + 1, np.linspace(e.min() - 2, e.max() + 2, 300)])
+    if np.dtype(dt).kind == "f":
+        vals = np.concatenate([vals, [np.nan, np.inf, -np.inf]])
+    a = vals.astype(dt) if np.dtype(dt).kind == "f" else \
+        np.clip(vals, np.iinfo(dt).min, np.iinfo(dt).max).astype(dt)
+    a = np.concatenate([a] * 20)
+    x = ua.asarray(a)
+    for bins in (e.astype(dt if dt != "int8" else "int64"), e.astype(np.float64), 7):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            try:
+                expected = np.histogram(a, bins=bins, range=(float(e.min()), float(e.max()))
+                                        if np.ndim(bins) == 0 else None)
+            except ValueError:
+                continue
+            got = ua.histogram(x, bins=ua.asarray(bins) if np.ndim(bins) else bins,
+                               range=(float(e.min()), float(e.max())) if np.ndim(bins) == 0
+                               else None)
+        _same(got[0], expected[0], f"{dt} {bins}")
+        w = np.arange(a.size, dtype=np.float32) % 5
+        expected = np.histogram(a[np.isfinite(a)] if a.dtype.kind == "f" else a, bins=e,
+                                weights=w[np.isfinite(a)] if a.dtype.kind == "f" else w)
+        got = ua.histogram(ua.asarray(a[np.isfinite(a)] if a.dtype.kind == "f" else a),
+                           bins=ua.asarray(e), weights=ua.asarray(w[np.isfinite(a)]
+                                                                  if a.dtype.kind == "f" else w))
+        _same(got[0], expected[0], f"weighted {dt}", rtol=1e-6)
+
+
 def test_weighted_counts_keep_each_bin_apart():
     # sums per bin: a NaN, an infinity or a huge weight spread into the later
     # bins when the counts were differences of one running sum

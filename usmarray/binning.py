@@ -1,13 +1,17 @@
 """Counting and locating values in sorted data: ``bincount``, ``digitize``
 and ``interp``, as NumPy has them.
 
-usmarray has no atomic scatter-add kernel, so counts come from a sort: the
-sorted values' boundaries (``searchsorted`` of every bin) give the counts as
-differences, exactly; weighted counts sum each bin's weights, one
-work-item per bin (differences of one running sum, NumPy's method for
-histograms with given edges, let a NaN, an infinity or a large weight spill
-into the later bins). ``digitize`` and ``interp`` are a ``searchsorted``
-of the points into the edges, then gathers and elementwise arithmetic.
+Counts are made without atomics (``row_histogram``): each of a few
+work-items counts a chunk of the values into a row of bins of its own, and
+the rows are summed; counts and weight sums are the same on every run.
+Histograms of more than ``MAX_ROW_BINS`` bins, whose rows would take too
+much memory, come from a sort instead: the sorted values' boundaries
+(``searchsorted`` of every bin) give the counts as differences, exactly;
+weighted counts sum each bin's weights, one work-item per bin (differences
+of one running sum, NumPy's method for histograms with given edges, let a
+NaN, an infinity or a large weight spill into the later bins).
+``digitize`` and ``interp`` are a ``searchsorted`` of the points into the
+edges, then gathers and elementwise arithmetic.
 
 Host waits: ``bincount`` reads its input's minimum and maximum (the result's
 length depends on them, and NumPy rejects negative values); ``digitize``
@@ -20,14 +24,15 @@ import numpy as np
 from . import elementwise as ew
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, usm_ndarray
-from ._core._copy import asnumpy, astype
+from ._core._copy import asnumpy, astype, copy
 from ._core._device import common_queue
 from ._core._indexing import take
+from ._core._layout import C_CONTIG
 from ._core._views import check_array, flip, reshape
 from .creation import arange, asarray, zeros
 from .elementwise import mixed_operand_error
 from .manipulation import stack
-from .reduction import any as _any, max as _max, min as _min
+from .reduction import any as _any, max as _max, min as _min, sum as _sum
 from .searching import searchsorted, where
 from .sorting import sort, sort_with_order
 
@@ -91,9 +96,81 @@ def _accumulator(w):
     return qi.complex if w.dtype.kind == "c" else qi.float
 
 
+# Private rows (kernels/sycl/binning.cpp): data types the edges' search
+# takes, and the most row items (int64 or weights) one histogram may use.
+_ROW_TYPES = ("i8", "f4", "f8")
+_MAX_ROW_ITEMS = 1 << 22
+MAX_ROW_BINS = _MAX_ROW_ITEMS // 4   # (at least 4 rows: both cores of a CPU busy)
+_ROW_CHUNK = 4096     # items per work-item at least
+
+
+def _row_kernels(t, qi):
+    """bincount's (int64 values: counts, float weights) and histogram's
+    (float values: counts, integer, float and complex weights)."""
+    fl, cx = (_dtypes.TYPE_NAMES[_dtypes.TC[d]] for d in (qi.float, qi.complex))
+    if t == "i8":
+        return ["bin_rows<i8, i8, false, false>", f"bin_rows<i8, {fl}, false, true>"]
+    return [f"bin_rows<{t}, {w}, true, {wt}>"
+            for w, wt in (("i8", "false"), ("i8", "true"), (fl, "true"), (cx, "true"))]
+
+
+_kernels.register_family(_kernels.Family(
+    ("bin_rows",), "binning.cpp", lambda a: a[0], _row_kernels,
+    lambda qi: [t for t in _kernels.device_types(qi) if t in _ROW_TYPES]))
+
+
+def _contiguous(v, dt):
+    """`v` in dtype `dt`, C-contiguous (a kernel's pointer parameter)."""
+    v = astype(v, dt, copy=False)
+    return v if v._flags & C_CONTIG else copy(v, order="C")
+
+
+def _max_rows(nbins):
+    return _MAX_ROW_ITEMS // max(nbins, 1)
+
+
+def row_scale(x_dtype, nbins, first, last):
+    """The kernel's `scale` for `nbins` evenly spaced edges from `first` to
+    `last` in items of `x_dtype`, or None when it is not a finite positive
+    number of that type (the counts then come from a sort)."""
+    with np.errstate(all="ignore"):
+        s = x_dtype.type(nbins / (last - first)) if last > first else x_dtype.type(0)
+    return s if np.isfinite(s) and s > 0 else None
+
+
+def row_histogram(x, nbins, edges=None, weights=None, acc=None, scale=None):
+    """Counts (int64), or sums of `weights` in dtype `acc`, of the items of
+    the 1-d `x` in `nbins` bins: with `edges` (of x's floating dtype, nbins
+    + 1 evenly spaced ones, and `scale` from row_scale) NumPy's histogram
+    bins, else x's int64 values (all in ``[0, nbins)``, unchecked), as
+    bincount. Each of a few work-items counts a chunk into a row of its own,
+    then the rows are summed (kernels/sycl/binning.cpp). x's dtype must be
+    one of _ROW_TYPES; `nbins` at most MAX_ROW_BINS."""
+    qi = x._q
+    w_dt = _dtypes.int64 if weights is None else acc
+    n = x.shape[0]
+    nrows = max(1, min(-(-n // _ROW_CHUNK), 8 * qi.device.max_compute_units, _max_rows(nbins)))
+    chunk = max(-(-n // nrows), 1)
+    rows = empty_array((nrows, nbins), w_dt, qi, x.usm_type)
+    if nbins:
+        x = _contiguous(x, x.dtype)
+        e = x if edges is None else _contiguous(edges, x.dtype)
+        w = x if weights is None else _contiguous(weights, w_dt)
+        name = (f"bin_rows<{_dtypes.TYPE_NAMES[x._tc]}, {_dtypes.TYPE_NAMES[rows._tc]}, "
+                f"{'false' if edges is None else 'true'}, "
+                f"{'false' if weights is None else 'true'}>")
+        _engine.launch_raw(qi.ref, qi.kc, name,
+                           [x, e, w] + [np.int64(v).tobytes() for v in (n, chunk, nbins, nrows)]
+                           + [x.dtype.type(scale or 0).tobytes(), rows], [nrows], [1])
+    return rows[0] if nrows == 1 else _sum(rows, axis=0, dtype=w_dt)
+
+
 def bin_counts(idx, n, weights=None):
     """Counts of the int64 values of `idx` (all in ``[0, n)``) in n bins,
     with `weights` summed (no checks: histogramdd's bins)."""
+    if n <= MAX_ROW_BINS:
+        return row_histogram(idx, n, weights=weights,
+                             acc=None if weights is None else _accumulator(weights))
     edges = arange(n + 1, dtype=_dtypes.int64, sycl_queue=idx.sycl_queue)
     if weights is None:
         return sorted_counts(sort(idx), edges, last_closed=False)
@@ -155,6 +232,7 @@ def bincount(x, /, weights=None, minlength=0):
             return zeros((n,), dtype=_dtypes.int64, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
         return bin_counts(xi, n)
     if not x.size:
+        # (the weights' sums are floats also for no values: NumPy's are int64 zeros)
         return zeros((n,), dtype=x._q.float, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
     return bin_counts(xi, n, weights)
 

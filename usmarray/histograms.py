@@ -6,8 +6,11 @@ estimators (``bins="auto"``, ``"fd"``, ...) run on the host on the few
 numbers they need (the data's minimum and maximum, its standard deviation
 or quartiles, which the device computes and the host waits for), and the
 edges themselves are ``numpy.linspace`` of them, moved to the device. The
-counting is on the device: ``histogram`` sorts the data and finds the edges
-in it (``binning.sorted_counts``); ``histogramdd`` finds each sample's bin
+counting is on the device: ``histogram`` of evenly spaced edges computes
+each value's bin and counts in one pass (``binning.row_histogram``); of
+other edges (or beyond 2**20 bins) it sorts the data and finds the edges in
+it (``binning.sorted_counts``);
+``histogramdd`` finds each sample's bin
 along each axis (``searchsorted``), flattens the bin coordinates and counts
 them (NumPy's method). Results and edges are usm_ndarrays."""
 
@@ -24,7 +27,7 @@ from ._core._device import common_queue
 from ._core._indexing import take
 from ._core._kernels import compiled_together
 from ._core._views import check_array, reshape
-from .binning import bin_counts, sorted_counts
+from .binning import MAX_ROW_BINS, bin_counts, row_histogram, row_scale, sorted_counts
 from .creation import asarray
 from .elementwise import mixed_operand_error
 from .manipulation import stack
@@ -206,6 +209,23 @@ def _bin_edges(a, bins, range, weights):
     return edges, True
 
 
+def _weight_accumulator(a, wt):
+    """The dtype weights of dtype `wt` are summed in: int64, the device's
+    float or complex type."""
+    return _dtypes.int64 if wt.kind in "biu" else (a._q.complex if wt.kind == "c" else
+                                                   a._q.float)
+
+
+def _row_type(dt, edge_dt):
+    """The dtype data of `dt` and evenly spaced edges of `edge_dt` are
+    compared in by the counting kernel (both exactly: float16 as float32),
+    or None where it has none (the sort then counts)."""
+    t = np.result_type(dt, edge_dt)
+    if t.kind == "f" and t.itemsize in (2, 4, 8):
+        return _dtypes.float32 if t.itemsize <= 4 else _dtypes.float64
+    return None
+
+
 def _cast_sorted(s, dt):
     return s if s.dtype == dt else astype(s, dt)
 
@@ -311,14 +331,25 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     e = _on_device(edges, a)
     # evenly spaced edges: NumPy compares the data in the edges' dtype
     data = _cast_sorted(a, e.dtype) if even else a
-    if weights is None:
+    t = _row_type(data.dtype, e.dtype) if even else None
+    nb = e.shape[0] - 1
+    scale = row_scale(t, nb, float(edges[0]), float(edges[-1])) if t is not None else None
+    if scale is not None and nb <= MAX_ROW_BINS:
+        # evenly spaced edges: counted in one pass over the data
+        # (binning.row_histogram), each value's bin computed, no sort
+        x, ed = astype(data, t, copy=False), astype(e, t, copy=False)
+        if weights is None:
+            n = row_histogram(x, nb, ed, scale=scale)
+        else:
+            wt = weights.dtype
+            n = astype(row_histogram(x, nb, ed, reshape(weights, (-1,)),
+                                     _weight_accumulator(a, wt), scale=scale), wt, copy=False)
+    elif weights is None:
         n = sorted_counts(sort(data), e)
     else:
         s, order = sort_with_order(data)
         wt = weights.dtype
-        acc = _dtypes.int64 if wt.kind in "biu" else (a._q.complex if wt.kind == "c" else
-                                                       a._q.float)
-        w = astype(take(weights, order), acc, copy=False)
+        w = astype(take(weights, order), _weight_accumulator(a, wt), copy=False)
         n = astype(sorted_counts(s, e, w), wt, copy=False)
     if density:
         # (NumPy takes the widths as float64: the density is at least float64)
