@@ -213,7 +213,7 @@ def test_kernel_reuse_and_scalar_parameters():
     g = ua.fuse(lambda x, s: x * s + 1)
     g(x, 2.0)
     assert g.source(x, 2.0) == src
-    with pytest.raises(OverflowError):
+    with pytest.raises(OverflowError), pytest.warns(FusionWarning):   # (the unfused error)
         ua.fuse(lambda x, s: x + s)(ua.ones(3, dtype=ua.int8), 1000)
 
 
@@ -324,3 +324,35 @@ def test_numpy_scalars_fuse():
         np.testing.assert_array_equal(ua.asnumpy(g(x, np.float64(2.0))),
                                       ua.asnumpy(x * 2.0 + 1))
         np.testing.assert_array_equal(ua.asnumpy(g(x, np.int64(3))), ua.asnumpy(x * 3 + 1))
+
+
+@pytest.mark.parametrize("dt, s", [("int32", 2**40), ("uint8", -1), ("uint8", 300),
+                                   ("int64", 2**63), ("uint64", -1)])
+def test_comparisons_with_out_of_range_python_ints(dt, s):
+    """A Python int beyond the array's type compares exactly unfused (NumPy
+    2's rule): the fused function runs unfused for it, with a FusionWarning,
+    as an argument and as a constant, and fuses again for ints in range."""
+    h = np.array([0, 1, 2, 100], dtype=dt)
+    a = ua.asarray(h)
+    cmp = ua.fuse(lambda x, v: (x < v, x == v, x >= v))
+    with pytest.warns(FusionWarning, match="out of bounds"):
+        got = cmp(a, s)
+    for g, e in zip(got, (h < s, h == s, h >= s)):
+        np.testing.assert_array_equal(ua.asnumpy(g), e)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FusionWarning)
+        np.testing.assert_array_equal(ua.asnumpy(cmp(a, 1)[0]), h < 1)
+    const = ua.fuse(lambda x: x > s)
+    with pytest.warns(FusionWarning):
+        np.testing.assert_array_equal(ua.asnumpy(const(a)), h > s)
+
+
+def test_fusion_warnings_name_the_callers_line():
+    f = ua.fuse(lambda x: x[0])
+    with pytest.warns(FusionWarning) as rec:
+        f(ua.ones(3))
+    assert rec[0].filename == __file__
+    g = ua.fuse(lambda x, v: x < v)
+    with pytest.warns(FusionWarning) as rec:
+        g(ua.ones(3, dtype=ua.int32), 2**40)
+    assert rec[0].filename == __file__

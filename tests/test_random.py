@@ -390,6 +390,7 @@ def test_errors_as_numpy():
         (ValueError, lambda: g.integers(5, 5)), (ValueError, lambda: g.integers(0, 300, dtype=np.uint8)),
         (ValueError, lambda: g.integers(-1, 3, dtype=np.uint32)),
         (TypeError, lambda: g.random(dtype=np.int32)), (TypeError, lambda: g.integers(0, 1, dtype=np.float64)),
+        (TypeError, lambda: g.integers(0, 5, dtype=None)),
         (TypeError, lambda: g.standard_normal(dtype=np.int64)),
         (ValueError, lambda: g.choice(3, p=[0.5, 0.6, 0.1])), (ValueError, lambda: g.random(size=-1)),
         (ValueError, lambda: g.poisson(-1)), (ValueError, lambda: g.poisson(1e30)),
@@ -505,12 +506,15 @@ def test_beta_of_small_parameters_in_float32():
         assert abs(px - py) < 0.01, (lo, hi, px, py)
 
 
-def test_nan_and_negative_zero_parameters_as_numpy():
+@pytest.mark.parametrize("nan", [np.nan, -np.nan], ids=["nan", "negative-nan"])
+def test_nan_and_negative_zero_parameters_as_numpy(nan):
+    # (a NaN with its sign bit set, as inf - inf computes, is a NaN too)
     g = R.default_rng(6)
-    for f in (lambda: g.normal(0, np.nan, 3), lambda: g.exponential(np.nan, 3),
-              lambda: g.gamma(np.nan, 1.0, 3), lambda: g.gamma(2.0, np.nan, 3),
-              lambda: g.beta(np.nan, 1.0, 3), lambda: g.beta(0.5, np.nan, 3),
-              lambda: g.lognormal(0, np.nan, 3), lambda: g.standard_gamma(np.nan, 3)):
+    for f in (lambda: g.normal(0, nan, 3), lambda: g.exponential(nan, 3),
+              lambda: g.gamma(nan, 1.0, 3), lambda: g.gamma(2.0, nan, 3),
+              lambda: g.beta(nan, 1.0, 3), lambda: g.beta(0.5, nan, 3),
+              lambda: g.lognormal(0, nan, 3), lambda: g.standard_gamma(nan, 3),
+              lambda: g.normal(0, ua.asarray([1.0, nan]), 2)[1:]):
         assert np.isnan(ua.asnumpy(f())).all()
     for f in (lambda: g.normal(0, -0.0), lambda: g.exponential(-0.0), lambda: g.gamma(-0.0)):
         with pytest.raises(ValueError):

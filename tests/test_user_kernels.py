@@ -523,6 +523,11 @@ def test_raw_outputs_strided_or_of_another_type(variant):
     (ua.float32, "z = x * 0.1", None),              # a double literal with float32
     (ua.float32, "z = x * 0.1f + 1e-3f", None),     # float literals: vectorised
     (ua.float64, "z = x * 0.1 + 2.5e-3", None),
+    (ua.int32, "z = x / 2u", None),                 # an unsigned literal: unsigned division
+    (ua.int32, "z = x / 3000000000", None),         # a literal beyond int: long arithmetic
+    (ua.int64, "z = x / 2ul", None),
+    (ua.float32, "z = x * 0x1.999999999999ap-4", None),   # a hex double literal
+    (ua.float32, "z = x * double(0.1f)", None),     # a cast to double
 ])
 def test_vector_kernels_compute_as_the_scalar_code(dt, op, scalar, variant):
     # contiguous (vector-block) and strided (scalar code) inputs agree with
@@ -530,6 +535,8 @@ def test_vector_kernels_compute_as_the_scalar_code(dt, op, scalar, variant):
     params = "T x, int32 s" if scalar is not None else "T x"
     k = ua.ElementwiseKernel(params, "T z", op, f"uk_vs_{dt.name}_{abs(hash(op)) % 1000}")
     h = (np.arange(1003) % 120 + 1).astype(dt)
+    if dt.kind == "i" and "/" in op and "u" in op:
+        h = h - 60   # (negative items: unsigned division differs)
     args = (scalar,) if scalar is not None else ()
     a = ua.asnumpy(k(ua.asarray(h), *args))
     b = ua.asnumpy(k(ua.asarray(np.repeat(h, 2))[::2], *args))
@@ -548,6 +555,16 @@ def test_vector_kernels_compute_as_the_scalar_code(dt, op, scalar, variant):
             want = wide * 0.1
         elif op == "z = x * 0.1f + 1e-3f":
             want = h * np.float32(0.1) + np.float32(1e-3)
+        elif op == "z = x / 2u":   # C++: x converted to unsigned int
+            want = (h.astype(np.uint32) // 2).astype(np.int32)
+        elif op == "z = x / 3000000000":
+            want = np.trunc(wide / 3000000000).astype(np.int64)
+        elif op == "z = x / 2ul":
+            want = (h.astype(np.uint64) // 2).astype(np.int64)
+        elif op == "z = x * 0x1.999999999999ap-4":
+            want = wide * 0.1
+        elif op == "z = x * double(0.1f)":
+            want = wide * np.float64(np.float32(0.1))
         else:
             want = wide * 0.1 + 2.5e-3
     if "+" in op and dt.kind == "f":   # (the device compiler may fuse a * b + c)
@@ -579,3 +596,15 @@ def test_sizes_must_be_integers():
         r((1024.0,), (256,), (x,))
     r(np.int64(1024), 256, (x,))
     assert float(ua.sum(x)) == 1024.0
+
+
+def test_parameter_named_n(variant):
+    # (only i, _ind and names the generator uses, _uk..., are reserved, as in CuPy)
+    k = ua.ElementwiseKernel("T x, T n", "T y", "y = x * n", "uk_param_n")
+    h = np.arange(1000, dtype=np.float32)
+    check(k(ua.asarray(h), np.float32(3)), h * np.float32(3))
+    check(k(ua.asarray(h)[::-3], np.float32(2)), h[::-3] * np.float32(2))
+    r = ua.ReductionKernel("T x, T n", "T y", "x * n", "a + b", "y = a", "0", "ur_param_n")
+    check(r(ua.asarray(h.reshape(10, 100)), np.float32(2), axis=1), (h * 2).reshape(10, 100).sum(1))
+    with pytest.raises(ValueError):
+        ua.ElementwiseKernel("T x, T i", "T y", "y = x", "uk_param_i")

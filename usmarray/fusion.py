@@ -589,7 +589,12 @@ class Fusion:
             return self._unfused(args, kwargs, "keyword arguments")
         key, plan = self._plan(args)
         if isinstance(plan, _Plan):
-            return _run(plan, args, self)
+            try:
+                return _run(plan, args, self)
+            except _OutOfRange as e:
+                # a Python int beyond its operand's type: the unfused
+                # operators compare it exactly (or raise, as NumPy does)
+                return self._unfused(args, {}, str(e))
         if isinstance(plan, _Failed):
             # the trace raised: the unfused function reports the user's
             # error; if it runs, the tracer lacks something, said once
@@ -628,8 +633,8 @@ class Fusion:
         except Exception as e:   # the unfused run raises it, or shows what we lack
             return _Failed(f"{type(e).__name__}: {e}")
 
-    def _refuse(self, why, stacklevel=4):
-        # (stacklevel: the caller of the fused function)
+    def _refuse(self, why, stacklevel=5):
+        # (stacklevel: the caller of the fused function, from _trace by _plan)
         warnings.warn(f"fuse: {self.kernel_name} runs unfused: {why}", FusionWarning,
                       stacklevel=stacklevel)
         return why
@@ -646,11 +651,18 @@ class Fusion:
         return plan.source if isinstance(plan, _Plan) else None
 
 
+class _OutOfRange(Exception):
+    """A scalar the kernel's parameter type cannot hold."""
+
+
 def _scalar_bytes(plan, args, pack):
     if plan.block is not None:
         return plan.block
     values = [(dt, args[src[1]] if src[0] == "arg" else src[1]) for src, dt in plan.slots]
-    block = bytes(pack([(dt, as_scalar(v)) for dt, v in values])[0])
+    try:
+        block = bytes(pack([(dt, as_scalar(v)) for dt, v in values])[0])
+    except OverflowError as e:
+        raise _OutOfRange(str(e)) from None
     if all(src[0] != "arg" for src, _ in plan.slots):
         plan.block = block   # (the function's own constants only)
     return block

@@ -102,7 +102,7 @@ def parse_params(text, what):
     if dup:
         raise ValueError(f"{what}: parameter name(s) used twice: {', '.join(sorted(dup))}")
     for p in params:
-        if p.name in ("i", "_ind", "n") or p.name.startswith("_uk"):
+        if p.name in ("i", "_ind") or p.name.startswith("_uk"):
             raise ValueError(f"{what}: {p.name!r} is a reserved name")
     return params
 
@@ -317,23 +317,47 @@ CALL = re.compile(r"\w\s*\(")
 # what sycl::vec and clang vectors compute otherwise than scalars
 # (comparisons give -1 for true), or what they cannot compile
 NOT_VEC = re.compile(r"[<>?!\[]|==|&&|\|\||\b(if|for|while|switch|return|goto)\b")
-# a floating literal (group 3: its f suffix), not part of a name or a number
-_FLOAT_LITERAL = re.compile(r"(?<![\w.])(\d+\.\d*|\.\d+|\d+(?=[eE]))([eE][+-]?\d+)?([fF]?)")
+# C++'s preprocessing numbers: every literal (decimal, hex, octal, binary,
+# integer or floating, with its suffix), not part of a name
+_NUMBER = re.compile(r"(?<![\w.])\.?\d(?:[eEpP][+-]|[\w.'])*")
+# type names: a cast or a constructor of another type than the items'
+_TYPE_WORD = re.compile(r"\b(double|float|half|long|unsigned|signed|short|char|int|bool|size_t|"
+                        r"ptrdiff_t|u?int(?:8|16|32|64)_t|complex|static_cast|bit_cast)\b")
+
+
+def _literal_safe(token, dt):
+    """Whether the literal `token` has the vector's value and type where
+    items of `dt` meet it (a vector converts a scalar operand to its items'
+    type; scalar C++ converts the items to the literal's type if wider)."""
+    t = token.replace("'", "").lower()
+    hexa = t.startswith("0x")
+    if ("." in t or "p" in t) if hexa else ("." in t or "e" in t):   # floating
+        return dt.kind == "f" and (dt.itemsize == 8 or t.endswith("f"))
+    if dt.kind == "f":
+        return True   # (an integer literal becomes the float item's type either way)
+    digits = t.rstrip("ulz")
+    if digits != t:
+        return False   # unsigned or long: the scalar code's arithmetic is
+    try:
+        v = int(digits, 0) if digits[:2] in ("0x", "0b") else int(digits, 8 if
+                                                                   digits[:1] == "0" else 10)
+    except ValueError:
+        return False
+    return v < (2 ** 31 if dt.itemsize == 4 else 2 ** 63)
 
 
 def vector_safe(dt, scalar_dts, text):
     """Whether explicit vectors of `dt` compute the C++ `text` as the scalar
     code does: items of 4 or 8 bytes (smaller integers are promoted to int
     in scalar arithmetic, not in vectors), scalar operands of the items'
-    type (a vector converts a scalar operand to its items' type), and no
-    floating literal the scalar code would compute in a wider type (a
-    double literal with float32 items, any with integer items)."""
-    if dt.itemsize < 4 or any(d != dt for d in scalar_dts):
+    type (a vector converts a scalar operand to its items' type), no type
+    names (a cast to double would compute in double in the scalar code
+    only), and no literal the scalar code would compute in a wider or
+    unsigned type (a double literal with float32 items, a float one with
+    integer items, 2u or 3000000000 with int32 items)."""
+    if dt.itemsize < 4 or any(d != dt for d in scalar_dts) or _TYPE_WORD.search(text):
         return False
-    for m in _FLOAT_LITERAL.finditer(text):
-        if dt.kind != "f" or (dt.itemsize == 4 and not m.group(3)):
-            return False
-    return True
+    return all(_literal_safe(m.group(0), dt) for m in _NUMBER.finditer(text))
 
 
 def pack_scalars(values, start=8, limit=_PARAM_BYTES):

@@ -43,7 +43,8 @@ def _count_dtype(dtype, out):
 
 
 def _dtype(dtype, default, allowed, what):
-    dt = default if dtype is None else np.dtype(dtype)
+    # (no default: None is NumPy's float64, as np.dtype(None))
+    dt = default if dtype is None and default is not None else np.dtype(dtype)
     if dt.name not in allowed:
         raise TypeError(f"Unsupported dtype {dt!r} for {what}")
     return dt
@@ -141,10 +142,10 @@ def _int_bounds(v):
 
 
 # checks of parameters: (test that must hold, NumPy's message)
-# (NumPy's: a NaN passes "nonneg" and "positive", its draws are NaN; -0.0
-# fails "nonneg")
+# (NumPy's: a NaN passes "nonneg" and "positive", its draws are NaN, also a
+# NaN with its sign bit set, as inf - inf is; -0.0 fails "nonneg")
 _CHECKS = {
-    "nonneg": (lambda v: np.logical_not(np.signbit(v)), "{} < 0"),
+    "nonneg": (lambda v: np.isnan(v) | np.logical_not(np.signbit(v)), "{} < 0"),
     "positive": (lambda v: np.logical_not(np.less_equal(v, 0)), "{} <= 0"),
     "prob": (lambda v: (v >= 0) & (v <= 1), "p < 0, p > 1 or p is NaN"),
     "lam": (lambda v: v >= 0, "lam < 0 or lam is NaN"),
