@@ -1171,3 +1171,23 @@ def test_unary_bool_functions():
     check(ua.logical_not(x), ~h)
     check(ua.bitwise_invert(x), ~h)
     check(ua.logical_xor(x, ua.asarray(h[::-1])), h ^ h[::-1])
+
+
+_INT_TYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, o in ua.elementwise.OP.items()
+                                        if o.nin == 2 and o.float_only))
+def test_float_only_operations_of_two_integer_types(name):
+    """Integer operands of two types into an operation with floating loops
+    only: NumPy's result dtype and values (each operand cast on its own)."""
+    nf = getattr(np, {"atan2": "arctan2"}.get(name, name))
+    h1, h2 = np.array([1, 2, 3, 0]), np.array([3, 1, 2, 1])
+    for a in _INT_TYPES:
+        for b in _INT_TYPES:
+            x, y = h1.astype(a), h2.astype(b)
+            with np.errstate(all="ignore"):
+                expected = nf(x, y)
+            if not device_supports(expected.dtype):
+                continue
+            check(getattr(ua, name)(ua.asarray(x), ua.asarray(y)), expected, what=f"{a} {b}")

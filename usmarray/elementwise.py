@@ -42,7 +42,7 @@ class ElementwiseOp:
     """One operation of the table: loops, resolution, kernel source and names."""
 
     __slots__ = ("name", "nin", "struct", "expr", "vexpr", "doc", "loops", "vector_sigs", "cache",
-                 "no_bool", "ints_to_default_float", "truthy")
+                 "no_bool", "ints_to_default_float", "truthy", "float_only")
 
     def __init__(self, name, nin, spec, expr, doc, vexpr=None):
         self.name = name
@@ -67,6 +67,9 @@ class ElementwiseOp:
             self.loops.append((tuple(_DT[t] for t in ins), _DT[out], sig))
             if out in vtypes and all(t == out for t in ins):
                 self.vector_sigs.add(sig)
+        # (operations with floating loops only take integer operands as
+        # NumPy's ufuncs do: each cast safely to the first such loop)
+        self.float_only = all(d.kind in "fc" for ins, _, _ in self.loops for d in ins)
         self.cache = {}
 
     # ------------------------------------------------------------- types
@@ -88,7 +91,10 @@ class ElementwiseOp:
         want = dts
         if self.truthy:
             want = (_dtypes.bool,) * len(dts)
-        elif len(dts) == 2:
+        elif len(dts) == 2 and not (self.float_only and all(d.kind in "biu" for d in dts)):
+            # (integers of two types into a floating loop: each cast on its
+            # own, as NumPy: int8 with uint8 takes the float16 loop, not
+            # that of their promoted int16)
             p = _dtypes.promote(dts[0], dts[1])
             want = (p, p)
         if self.ints_to_default_float and all(d.kind in "biu" for d in want):
