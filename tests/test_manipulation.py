@@ -232,6 +232,10 @@ def test_diff_prepend_append_and_errors():
         ua.diff(ua.asarray(1.0))
     with pytest.raises(IndexError):
         ua.diff(x, axis=2)
+    # n=0: the input itself, as NumPy's (no prepend/append, also for 0-d)
+    assert ua.diff(x, n=0, prepend=ua.asarray(p)) is x
+    s = ua.asarray(1.0)
+    assert ua.diff(s, n=0) is s and np.diff(s, n=0) is s
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1])

@@ -898,6 +898,11 @@ def test_sort_argsort_of_0d():
     np.testing.assert_array_equal(ua.asnumpy(np.sort(x, axis=None)), [3.0])
     r = np.argsort(x)
     assert r.shape == (1,) and ua.asnumpy(r).tolist() == [0]
+    for kth in (0, -1):   # (NumPy partitions a 0-d array as a 1-d one)
+        r = np.argpartition(x, kth)
+        assert r.shape == (1,) and ua.asnumpy(r).tolist() == [0]
+    with pytest.raises(ValueError):
+        np.argpartition(x, 1)
 
 
 def test_unique_equal_nan():

@@ -213,6 +213,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     n = operator.index(n)
     if n < 0:
         raise ValueError(f"diff: n must be non-negative, got {n}")
+    if n == 0:
+        return x   # (NumPy's: the input itself, without prepend and append)
     if x.ndim == 0:
         raise ValueError("diff needs an array of at least one dimension")
     a0 = _normalize_axis(axis, x.ndim)

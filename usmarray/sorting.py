@@ -191,9 +191,10 @@ def partition(a, kth, axis=-1):
 
 
 def argpartition(a, kth, axis=-1):
-    """Indices that partition `a` (``numpy.argpartition``): those that sort it."""
+    """Indices that partition `a` (``numpy.argpartition``): those that sort it.
+    (A 0-d `a` is partitioned as a 1-d one, as NumPy's.)"""
     check_array(a, "argpartition")
-    a, axis = _kth("argpartition", a, kth, axis)
+    a, axis = _kth("argpartition", reshape(a, (1,)) if a.ndim == 0 else a, kth, axis)
     return argsort(a, axis=axis)
 
 
