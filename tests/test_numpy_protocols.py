@@ -1155,3 +1155,30 @@ def test_qr_mode_r_is_r_alone():
     # (R is unique up to the signs of its rows)
     np.testing.assert_allclose(np.abs(ua.asnumpy(r)), np.abs(np.linalg.qr(h, mode="r")),
                                atol=1e-12)
+
+
+def test_binding_is_inspects():
+    """Function._bind (without inspect, for signatures without *args and
+    **kwargs) gives what inspect.Signature.bind gives, errors included, for
+    every mapped function: all positional prefixes, every keyword alone, a
+    keyword given twice, an unknown one, missing required arguments."""
+    sentinel = object()
+    for f in list(nps.FUNCTIONS.values()) + list(nps.LIKE_FUNCTIONS.values()):
+        params = list(f._sig.parameters.values())
+        names = [p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        calls = [((sentinel,) * k, {}) for k in range(len(names) + 2)]
+        calls += [((sentinel,), {n: 1}) for n in names]
+        calls += [((), {n: 1 for n in names})]
+        calls += [((sentinel,), {"no_such_parameter": 1})]
+        for args, kwargs in calls:
+            try:
+                want = dict(f._sig.bind(*args, **kwargs).arguments)
+            except TypeError:
+                want = TypeError
+            try:
+                got = f._bind(args, kwargs)
+            except TypeError:
+                got = TypeError
+            assert got == want, (f.what, len(args), sorted(kwargs))
+            if want is not TypeError:
+                assert list(got) == list(want), f.what   # (the signature's order)

@@ -5,19 +5,42 @@ import math
 import operator
 
 from .. import elementwise as ew
-from .._core import _dtypes
-from .._core._array import usm_ndarray, view
+from .._core import _dtypes, _kernels
+from .._core._array import empty_array, usm_ndarray, view
 from .._core._copy import astype, broadcast_view, copy
+from .._core._device import coerce_usm_type
 from .._core._layout import broadcast_shapes
 from ..creation import eye, zeros
 from ..linear_algebra import matmul
-from ..manipulation import expand_dims, matrix_transpose, reshape, stack
+from ..manipulation import expand_dims, matrix_transpose, reshape
 from ..reduction import max as rmax, min as rmin, normalize_axes, sum as rsum
 from ..searching import count_nonzero, where
+from ..user_kernels import ElementwiseKernel
 from ._lapack import compute_dtype, inv, matrices, real_dtype, svd, svdvals
 
 __all__ = ["cross", "diagonal", "matrix_norm", "matrix_power", "matrix_rank", "outer", "pinv",
            "trace", "vector_norm"]
+
+
+# One kernel for the three components (the six products and three
+# differences of the composition were ten kernels and a stack). Integer
+# items wrap as NumPy's: the arithmetic is modulo the type's range either way.
+_CROSS = ElementwiseKernel(
+    "T a0, T a1, T a2, T b0, T b1, T b2", "T c0, T c1, T c2",
+    "c0 = a1 * b2 - a2 * b1; c1 = a2 * b0 - a0 * b2; c2 = a0 * b1 - a1 * b0;", "usmarray_cross")
+
+
+def _warm(qi):
+    """Register the cross kernel for the device's floating types (warm-up
+    compiles it)."""
+    for d in (_dtypes.float32, _dtypes.float64, _dtypes.complex64, _dtypes.complex128):
+        if _dtypes.device_dtype(d, qi) is d:
+            one = empty_array((1,), d, qi, "device")
+            _CROSS.source(*[one] * 9)
+
+
+_CROSS.warm = True
+_kernels.WARM_HOOKS.append(_warm)
 
 
 def _array(name, x):
@@ -66,17 +89,19 @@ def cross(x1, x2, /, *, axis=-1):
         raise ValueError(f"cross: axis {axis} is out of bounds for shapes {x1.shape}, {x2.shape}")
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError(f"cross: the vectors along axis {axis} must have 3 elements")
+    dt = _dtypes.result_type(x1, x2)
+    if dt.kind == "b":
+        raise TypeError("cross: not defined for bool arrays (as NumPy's: no bool subtract)")
     shape = broadcast_shapes(x1.shape, x2.shape)
-    a, b = broadcast_view(x1, shape), broadcast_view(x2, shape)
-    idx = (slice(None),) * (len(shape) + axis)
-
-    def comp(v, i):
-        return v[idx + (i,)]
-
-    def term(i, j):
-        return ew.subtract(ew.multiply(comp(a, i), comp(b, j)), ew.multiply(comp(a, j), comp(b, i)))
-
-    return stack([term(1, 2), term(2, 0), term(0, 1)], axis=axis)
+    a, b = (broadcast_view(astype(v, dt, copy=False), shape) for v in (x1, x2))
+    out = empty_array(shape, dt, x1._q, coerce_usm_type((x1.usm_type, x2.usm_type)))
+    ax = len(shape) + axis
+    rest = shape[:ax] + shape[ax + 1:]
+    # (views, also 0-d ones: indexing would give the output's items as copies)
+    comps = [view(v, v._off + i * v._strides[ax], rest, v._strides[:ax] + v._strides[ax + 1:])
+             for v in (a, b, out) for i in range(3)]
+    _CROSS(*comps)
+    return out
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
