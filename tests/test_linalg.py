@@ -372,6 +372,26 @@ def test_cross(s1, s2, axis):
     np.testing.assert_array_equal(ua.asnumpy(got), np.cross(ai, ai[::-1]))
 
 
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int64", "float32", "complex64"])
+def test_cross_views_and_types(dt):
+    """One kernel writes the three components: into 1-d results (0-d
+    component views), from reversed and strided views; integers wrap as
+    NumPy's; bool is refused as by NumPy."""
+    a = (np.arange(12) * 37 % 23 - 11).astype(dt).reshape(4, 3)
+    b = (np.arange(12) * 11 % 17 - 8).astype(dt).reshape(4, 3)
+    x, y = ua.asarray(a), ua.asarray(b)
+    with np.errstate(over="ignore"):
+        for p, q, hp, hq in ((x[0], y[1], a[0], b[1]), (x[0, ::-1], y[2], a[0, ::-1], b[2]),
+                             (x[::-2], y[::2, ::-1], a[::-2], b[::2, ::-1]), (x.T, y.T, a.T, b.T)):
+            axis = 0 if p.shape[0] == 3 and p.ndim == 2 else -1
+            want = np.cross(hp, hq, axis=axis)
+            got = LA.cross(p, q, axis=-2 if axis == 0 else -1)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(ua.asnumpy(got), want, rtol=1e-6)
+    with pytest.raises(TypeError):
+        LA.cross(ua.asarray([True, False, True]), ua.asarray([True, True, True]))
+
+
 def test_outer():
     a, b = np.arange(3.0), np.arange(4) - 1
     got = LA.outer(ua.asarray(a), ua.asarray(b))
