@@ -42,12 +42,12 @@ def _dot_kernel(dt, conj=False):
                  "half" if dt == _dtypes.float16 else "real"]
 
 
-def products_summed(x1, x2, dt, axis=None, conj=False):
+def products_summed(x1, x2, dt, axis=None, conj=False, keepdims=False):
     """``sum(x1 * x2, axis)`` (``conj(x1)`` with `conj`) of the broadcast
     operands in dtype `dt` (not bool), in one pass: the products are not
-    stored (vecdot, a 1-D matmul, einsum's batched dot products)."""
+    stored (vecdot, a 1-D matmul, einsum's batched dot products, 2-norms)."""
     return _dot_kernel(dt, conj)(astype(x1, dt, copy=False), astype(x2, dt, copy=False),
-                                 axis=axis)
+                                 axis=axis, keepdims=keepdims)
 
 
 def _warm(qi):

@@ -11,7 +11,7 @@ from .._core._copy import astype, broadcast_view, copy
 from .._core._device import coerce_usm_type
 from .._core._layout import broadcast_shapes
 from ..creation import eye, zeros
-from ..linear_algebra import matmul
+from ..linear_algebra import matmul, products_summed
 from ..manipulation import expand_dims, matrix_transpose, reshape
 from ..reduction import max as rmax, min as rmin, normalize_axes, sum as rsum
 from ..searching import count_nonzero, where
@@ -111,7 +111,12 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     qi, dt = compute_dtype("vector_norm", x)
     rdt = real_dtype(dt)
     axes = normalize_axes(axis, x.ndim)
-    a = ew.abs(x if x.dtype == dt else astype(x, dt))
+    xd = x if x.dtype == dt else astype(x, dt)
+    if ord == 2:
+        # one pass: the sum of conj(x) * x, no |x| or squares stored
+        s = products_summed(xd, xd, dt, axis=axes, conj=True, keepdims=keepdims)
+        return ew.sqrt(ew.real(s) if dt.kind == "c" else s)
+    a = ew.abs(xd)
     if a.dtype != rdt:
         a = astype(a, rdt)
     if ord == math.inf:
@@ -123,8 +128,6 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         r = astype(count_nonzero(a, axis=axes, keepdims=keepdims), rdt)
     elif ord == 1:
         r = rsum(a, axis=axes, keepdims=keepdims)
-    elif ord == 2:
-        r = ew.sqrt(rsum(ew.multiply(a, a), axis=axes, keepdims=keepdims))
     else:
         p = float(ord)
         if p == 0 or math.isnan(p):
