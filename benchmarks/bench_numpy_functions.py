@@ -1,5 +1,5 @@
-"""NumPy functions beyond the array API (usmarray/numpy_functions.py):
-usmarray against NumPy (and dpnp.tensor has none of them) on the same device.
+"""NumPy functions beyond the array API (statistics, comparison, histograms,
+linear algebra through NumPy's dispatch): usmarray against NumPy (and dpnp.tensor has none of them) on the same device.
 
 Run from outside the source tree so the installed package is imported::
 
@@ -9,7 +9,10 @@ Rows (warm kernel cache, median of interleaved repetitions): median and
 quantile (3 q) of 2*10**6 float32, both overall and along axis 1 of a
 1000x2000 matrix; nanmean, nanstd and nanargmax of 10**7 float32 with 10 %
 NaN; average with weights of 10**7 float32; isclose of 10**7 float32; cov of
-a 64x10**5 float32 matrix; vstack of two 2000x2000 float32 matrices.
+a 64x10**5 float32 matrix; vstack of two 2000x2000 float32 matrices;
+histogram (50 bins) of 10**7 float32; bincount of 10**7 values in 1000 bins;
+dot and 2-norm of 10**7 float32 vectors; einsum "ij,ij->i" of a 1000x2000
+matrix; cross products of 10**6 float32 3-vectors.
 """
 
 import argparse
@@ -43,7 +46,11 @@ def main(argv=None):
     b = a * np.float32(1.000001)
     c = rng.random((64, 10 ** 5), dtype=np.float32)
     v = rng.random((2000, 2000), dtype=np.float32)
-    U = {k: ua.asarray(x) for k, x in dict(s=s, m=m, a=a, an=an, w=w, b=b, c=c, v=v).items()}
+    i = rng.integers(0, 1000, 10 ** 7)
+    x3 = rng.random((10 ** 6, 3), dtype=np.float32)
+    y3 = rng.random((10 ** 6, 3), dtype=np.float32)
+    U = {k: ua.asarray(x) for k, x in dict(s=s, m=m, a=a, an=an, w=w, b=b, c=c, v=v, i=i,
+                                             x3=x3, y3=y3).items()}
     q = [0.1, 0.5, 0.9]
     note = t.footnote(
         f"Median of {args.reps} repetitions after one untimed run; each usmarray repetition ends "
@@ -66,6 +73,18 @@ def main(argv=None):
         ("cov, 64x1e5 float32", lambda: np.cov(U["c"]), lambda: np.cov(c)),
         ("vstack, 2 x 2000x2000 float32", lambda: np.vstack([U["v"], U["v"]]),
          lambda: np.vstack([v, v])),
+        ("histogram, 50 bins, 1e7 float32", lambda: np.histogram(U["a"], bins=50),
+         lambda: np.histogram(a, bins=50)),
+        ("bincount, 1e7 values in 1000 bins", lambda: np.bincount(U["i"]),
+         lambda: np.bincount(i)),
+        ("dot of two 1e7 float32 vectors", lambda: np.dot(U["a"], U["w"]),
+         lambda: np.dot(a, w)),
+        ("linalg.norm, 1e7 float32", lambda: np.linalg.norm(U["a"]),
+         lambda: np.linalg.norm(a)),
+        ("einsum ij,ij->i, 1000x2000 float32", lambda: np.einsum("ij,ij->i", U["m"], U["m"]),
+         lambda: np.einsum("ij,ij->i", m, m)),
+        ("cross, 1e6 x 3 float32", lambda: np.cross(U["x3"], U["y3"]),
+         lambda: np.cross(x3, y3)),
     ]
     t.section("throughput (warm kernel cache)")
     for label, fu, fn in cases:
