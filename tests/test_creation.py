@@ -893,3 +893,30 @@ def test_complex_fill_into_bool_is_its_truth():
     np.testing.assert_array_equal(ua.asnumpy(ua.full(2, 0j, dtype=ua.bool)), [False, False])
     np.testing.assert_array_equal(ua.asnumpy(ua.full_like(ua.zeros(3), 1j, dtype=ua.bool)),
                                   [True] * 3)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.full(2, np.int8(1)), lambda m: m.full(2, np.float32(1.5)),
+    lambda m: m.full(2, np.bool_(True)), lambda m: m.full(2, 1.5),
+    lambda m: m.linspace(np.float32(0), 1, 3), lambda m: m.linspace(np.float32(0),
+                                                                     np.float32(1), 3),
+    lambda m: m.linspace(np.complex64(0), 1, 3), lambda m: m.linspace(0, 1, 3),
+    lambda m: m.logspace(np.float32(1), 2, 3), lambda m: m.logspace(1, 2, 3),
+    lambda m: m.arange(0.5, 1.0, dtype=bool), lambda m: m.arange(0.5, 2.5, dtype=bool),
+], ids=lambda c: "")
+def test_numpy_scalars_keep_their_types(call):
+    """NumPy scalars are typed and Python numbers weak, as in NumPy (a
+    float32 end makes a float32 linspace); bool aranges of fractional bounds."""
+    expected = call(np)
+    got = call(ua)
+    if not _device_supports(expected.dtype):
+        pytest.skip("the device lacks the dtype")
+    assert got.dtype == expected.dtype
+    np.testing.assert_allclose(ua.asnumpy(got), expected, rtol=1e-6)
+
+
+def test_insert_refuses_a_complex_scalar_into_a_real_array():
+    with pytest.raises(TypeError):
+        ua.insert(ua.asarray(np.arange(3.0)), 1, 2 + 5j)
+    _assert_same(ua.insert(ua.asarray(np.arange(3.0) + 0j), 1, 2 + 5j),
+                 np.insert(np.arange(3.0) + 0j, 1, 2 + 5j))

@@ -1088,6 +1088,8 @@ def test_axis_of_a_0d_array(name, axis):
     # ufunc.reduce/accumulate, argmax and argsort; mean and median refuse it
     h = np.array(2.5)
     func = getattr(np, name)
+    if name == "repeat":
+        func = lambda a, axis: np.repeat(a, 2, axis=axis)   # noqa: E731
     try:
         expected = func(h, axis=axis)
     except np.exceptions.AxisError:
@@ -1120,7 +1122,22 @@ NUMPY_EDGE_CALLS = {
     "tril of 1-d": lambda m: np.tril(m(np.array([-5.0, -2.0], np.float32))),
     "triu of 1-d, k": lambda m: np.triu(m(np.array([1, 2, 3])), k=1),
     "nanmean of 0-d float, axis 0": lambda m: np.nanmean(m(np.array(3.0)), axis=0),
+    # (a differential fuzz of creation and manipulation)
+    "ravel order K of a strided view": lambda m: np.ravel(
+        m(_A24)[:, ::-1, ::2].transpose(2, 0, 1), order="K"),
+    "ravel order A of an F array": lambda m: np.ravel(m(_F6), order="A"),
+    "flatten order K": lambda m: m(_A24).transpose(1, 2, 0)[::-1].flatten(order="K"),
+    "flatten order A of an F array": lambda m: m(_F6).flatten(order="A"),
+    "reshape order A of an F array": lambda m: np.reshape(m(_F6), (3, 2), order="A"),
+    "repeat of 0-d along axis 0": lambda m: np.repeat(m(np.array(5.0)), 2, axis=0),
+    "repeat, no counts along an empty axis": lambda m: np.repeat(m(np.zeros((2, 0))), [], axis=1),
+    "roll, tuple shift without axis": lambda m: np.roll(m(np.arange(5)), (1, 2)),
+    "meshgrid, mixed types and 0-d": lambda m: np.meshgrid(
+        m(np.arange(3, dtype=np.int8)), m(np.array(7.0)), m(np.arange(2.0).reshape(2, 1))),
+    "meshgrid, ij": lambda m: np.meshgrid(m(np.arange(3)), m(np.arange(2.0)), indexing="ij"),
 }
+_A24 = np.arange(24.0).reshape(2, 3, 4)
+_F6 = np.asfortranarray(np.arange(6.0).reshape(2, 3))
 
 
 @pytest.mark.parametrize("name", list(NUMPY_EDGE_CALLS))
@@ -1128,9 +1145,14 @@ def test_numpy_edge_calls(name):
     call = NUMPY_EDGE_CALLS[name]
     expected = call(lambda h: h)
     got = call(ua.asarray)
-    assert isinstance(got, ua.usm_ndarray)
-    assert got.dtype == np.asarray(expected).dtype and got.shape == np.shape(expected)
-    np.testing.assert_array_equal(ua.asnumpy(got), expected)
+    if isinstance(expected, tuple):   # (meshgrid)
+        assert isinstance(got, tuple) and len(got) == len(expected)
+    else:
+        got, expected = (got,), (expected,)
+    for g, e in zip(got, expected):
+        assert isinstance(g, ua.usm_ndarray)
+        assert g.dtype == np.asarray(e).dtype and g.shape == np.shape(e)
+        np.testing.assert_array_equal(ua.asnumpy(g), e)
 
 
 def test_nanmean_of_a_0d_integer_refuses_axis_0_as_numpy():

@@ -72,6 +72,8 @@ def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="dev
     """New array filled with `fill_value`: a scalar, or an array broadcast to
     `shape` (a usm_ndarray, a NumPy array, a nested sequence; by default the
     result has its dtype and, for a usm_ndarray, its queue)."""
+    # (a NumPy scalar's type is its own, as in NumPy: np.int8(1) fills int8)
+    typed = fill_value.dtype if isinstance(fill_value, np.generic) else None
     fill_value = _dtypes.plain_scalar(fill_value)
     if _array_fill_value(fill_value) and not isinstance(fill_value, usm_ndarray):
         fill_value = asarray(fill_value, device=device, sycl_queue=sycl_queue)
@@ -84,7 +86,10 @@ def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="dev
         copy_into(out, broadcast_view(to_queue(fill_value, qi), out.shape))
         return out
     qi = resolve_queue(device, sycl_queue)
-    dt = _dtype(dtype, qi, _fill_value_dtype(fill_value, qi) if dtype is None else None)
+    if dtype is None:
+        default = _fill_value_dtype(fill_value, qi) if typed is None or typed.kind not in "biufc" \
+            else _dtypes.device_dtype(_dtypes.to_dtype(typed), qi)
+    dt = _dtype(dtype, qi, default if dtype is None else None)
     out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
     value = scalar_bytes(fill_value, dt, strict=False)
     if out.size:
@@ -214,8 +219,11 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
         if not (lo <= int(start) <= hi and lo <= last <= hi):
             raise OverflowError(f"arange values do not fit in {dt.name}")
     if dt.kind == "b":
-        if n > 2 or not all_int:
+        if n > 2:
             raise TypeError("arange of bool dtype is only defined for at most two values")
+        if not all_int:   # (NumPy's values, from its own arange)
+            assign(out, np.arange(start, stop, step, dtype=np.bool_)[:n])
+            return out
     if dt is _dtypes.uint64:
         # computed modulo 2**64: a negative step wraps to the same values
         start, step = int(start) % 2 ** 64, int(step) % 2 ** 64
@@ -236,6 +244,10 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, usm_type="device",
              sycl_queue=None):
     """`num` evenly spaced values from `start` to `stop` (inclusive if `endpoint`)."""
+    # (NumPy scalars keep their type, Python numbers are weak, as in NumPy:
+    # two float32 ends give float32)
+    typed = np.result_type(start, stop, 1.0) if isinstance(start, np.generic) or \
+        isinstance(stop, np.generic) else None
     start, stop = _dtypes.plain_scalar(start), _dtypes.plain_scalar(stop)
     for name, v in (("start", start), ("stop", stop)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(
@@ -250,7 +262,10 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, usm
     qi = resolve_queue(device, sycl_queue)
     is_complex = isinstance(start, (complex, np.complexfloating)) or isinstance(
         stop, (complex, np.complexfloating))
-    dt = _dtype(dtype, qi, (qi.complex if is_complex else qi.float) if dtype is None else None)
+    default = qi.complex if is_complex else qi.float
+    if typed is not None and typed.kind in "fc":
+        default = _dtypes.device_dtype(_dtypes.to_dtype(typed), qi)
+    dt = _dtype(dtype, qi, default if dtype is None else None)
     if is_complex and dt.kind != "c":
         raise TypeError(f"complex start/stop need a complex dtype, got {dt.name}")
     out = empty_array((num,), dt, qi, _usm_type(usm_type))
@@ -326,6 +341,12 @@ def meshgrid(*arrays, indexing="xy"):
     dt = arrays[0].dtype
     if any(a.dtype != dt for a in arrays):
         raise TypeError("meshgrid expects arrays of one data type")
+    return coordinate_grids(arrays, indexing)
+
+
+def coordinate_grids(arrays, indexing):
+    """meshgrid's grids of 1-D usm_ndarrays, each of its array's dtype (as
+    NumPy's meshgrid, which takes mixed types)."""
     qi = common_queue(*arrays)
     ut = coerce_usm_type(a.usm_type for a in arrays)
     n = len(arrays)
@@ -342,7 +363,7 @@ def meshgrid(*arrays, indexing="xy"):
         strides[axis] = a._strides[0]
         src = make(a._alloc, a._off, shape, tuple(strides), a._dtype, a._q,
                    contig_flags(shape, tuple(strides)))
-        res = empty_array(shape, dt, qi, ut)
+        res = empty_array(shape, a._dtype, qi, ut)
         copy_into(res, src)
         out.append(res)
     return tuple(out)

@@ -455,6 +455,9 @@ def _values(arr, values):
         return astype(values, arr.dtype, copy=False)
     if isinstance(values, (list, tuple, np.ndarray)):
         raise mixed_operand_error("insert", values)
+    if isinstance(values, (complex, np.complexfloating)) and arr.dtype.kind != "c":
+        # (NumPy makes the value an array of arr's dtype, which refuses it)
+        raise TypeError(f"insert: cannot convert the complex value {values!r} to {arr.dtype}")
     return full((), values, dtype=arr.dtype, sycl_queue=arr.sycl_queue)
 
 

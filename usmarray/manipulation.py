@@ -105,9 +105,8 @@ def roll(x, /, shift, *, axis=None):
     _check(x)
     if axis is None:
         if isinstance(shift, (tuple, list)):
-            if len(shift) != 1:
-                raise ValueError("with axis=None, shift must be an int")
-            shift = shift[0]
+            # (NumPy's: the shifts add up along the flattened array)
+            shift = sum(operator.index(v) for v in shift)
         flat = reshape(x, (-1,))
         return reshape(roll(flat, operator.index(shift), axis=0), x._shape)
     axes = as_tuple(axis)
@@ -156,6 +155,8 @@ def repeat(x, repeats, /, *, axis=None):
     n = x._shape[a0]
     if isinstance(repeats, usm_ndarray) or not isinstance(repeats, int):
         r = asnumpy(repeats) if isinstance(repeats, usm_ndarray) else np.asarray(repeats)
+        if r.size == 0 and not isinstance(repeats, usm_ndarray):
+            r = r.astype(np.int64)   # ([] for an empty axis: NumPy's float64 empty list)
         if r.dtype.kind not in "iu" or r.ndim > 1:
             raise TypeError("repeats must be an int or a 1-D integer array")
         if r.size == 1:

@@ -31,7 +31,7 @@ from ._core._array import usm_ndarray, view as _view
 from ._core._device import resolve_queue
 from ._core._indexing import basic_view
 from ._core._layout import RO_LOCK, WRITABLE, contig_flags
-from ._core._views import reshaped_view
+from ._core._views import ravel, reshaped_view
 from .numpy_protocols import FUNCTIONS, numpy_sort_kind
 from .reduction import any as _any
 
@@ -191,10 +191,12 @@ def transpose(self, *axes):
 
 
 def flatten(self, order="C"):
-    """A 1-D copy (``ravel`` is the view where possible)."""
-    if order not in ("C", "F"):
-        raise ValueError(f"flatten: order must be 'C' or 'F', got {order!r}")
-    return manipulation.reshape(self, (-1,), order=order, copy=True)
+    """A 1-D copy (``ravel`` is the view where possible), read in `order`
+    ("C", "F", "A" or "K", as NumPy's)."""
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"flatten: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+    r = ravel(self, order)
+    return _copy.copy(r) if r._alloc is self._alloc else r
 
 
 def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):

@@ -47,7 +47,7 @@ from . import (calculus, comparison, contractions, convolution, creation, elemen
 from ._core import _copy, _dtypes, _indexing, _print
 from ._core._array import usm_ndarray
 from ._core._layout import broadcast_shapes
-from ._core._views import normalize_axis
+from ._core._views import normalize_axis, ravel
 from ._core._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
 from ._core._scalars import as_scalar as _as_scalar
@@ -443,7 +443,7 @@ def _same(value, default):
 _AXIS_OF_0D = {"numpy." + n for n in (
     "sum prod max min amax amin any all nansum nanprod nanmax nanmin nanmean nanstd nanvar ptp "
     "argmax argmin nanargmax nanargmin cumsum cumprod nancumsum nancumprod count_nonzero "
-    "argsort squeeze").split()}
+    "argsort squeeze repeat").split()}
 
 
 # (of integers, NumPy's nanmean, nanstd and nanvar are mean, std and var: no axis 0)
@@ -748,12 +748,26 @@ def _take(a, indices, axis=None, out=None, mode="raise"):
                     out)
 
 
+def _meshgrid(args):
+    # NumPy's: inputs of any shape read as 1-D, each grid of its input's type
+    xi = args.get("xi", ())
+    for k in ("copy", "sparse"):
+        if k in args and bool(args[k]) != (k == "copy"):
+            raise _unsupported("numpy.meshgrid", k, args[k], "meshgrid")
+    indexing = args.get("indexing", "xy")
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    if not all(isinstance(a, usm_ndarray) for a in xi):
+        raise TypeError("numpy.meshgrid: expected usm_ndarrays")
+    return (creation.coordinate_grids([ravel(a) for a in xi], indexing) if xi else (),)
+
+
 def _ravel(args):
     a = args["a"]
     order = args.get("order", "C")
-    if order not in ("C", "F") or not isinstance(a, usm_ndarray):
-        raise TypeError(f"numpy.ravel: order={order!r} is not supported (use 'C' or 'F')")
-    return (manipulation.reshape(a, (-1,), order=order),)
+    if order not in ("C", "F", "A", "K") or not isinstance(a, usm_ndarray):
+        raise ValueError(f"numpy.ravel: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+    return (ravel(a, order),)
 
 
 def _unique(args):
@@ -1073,7 +1087,7 @@ LIKE_FUNCTIONS = {}
 SAME_NAME = (
     "sum prod mean std var min max argmin argmax all any count_nonzero nonzero "
     "concat stack permute_dims matrix_transpose reshape expand_dims squeeze flip roll tile "
-    "repeat moveaxis swapaxes broadcast_to broadcast_arrays meshgrid diff unstack "
+    "repeat moveaxis swapaxes broadcast_to broadcast_arrays diff unstack "
     "sort argsort searchsorted isin unique_values unique_counts unique_inverse unique_all "
     "take take_along_axis tensordot vecdot "
     "zeros_like ones_like empty_like full_like copy astype real imag round "
@@ -1123,6 +1137,7 @@ ADAPTED = {
     "transpose": (manipulation.permute_dims, _transpose, None),
     "where": (searching.where, _where, None),
     "ravel": (manipulation.reshape, _ravel, None),
+    "meshgrid": (creation.meshgrid, _meshgrid, None),
     "put_along_axis": (indexing.put_along_axis, _put_along_axis, None),
     "unique": (sets.unique_all, _unique, None),
     "dot": (linear_algebra.matmul, _dot, None),

@@ -5,6 +5,8 @@ spaced exponents ``arange(num) * step + start``, then a power."""
 
 import operator
 
+import numpy as np
+
 from . import elementwise as ew
 from ._core import _dtypes
 from ._core._array import empty_array, usm_ndarray
@@ -96,8 +98,12 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
     ends = (start, stop)
     start, stop = _ends(start, stop, device, usm_type, sycl_queue)
     # (a Python number next to an array end is weak, as in NumPy)
-    dt = _float_type(start._q, *ends) if any(isinstance(e, usm_ndarray) for e in ends) \
-        else _float_type(start._q, start, stop)
+    if any(isinstance(e, usm_ndarray) for e in ends):
+        dt = _float_type(start._q, *ends)
+    else:   # (scalar ends: NumPy scalars keep their type, Python numbers are weak)
+        dt = np.result_type(*ends, 1.0)
+        dt = _dtypes.device_dtype(_dtypes.to_dtype(dt), start._q) if dt.kind in "fc" \
+            else start._q.float
     y = _spaced(start, stop, num, endpoint, dt)
     if isinstance(base, usm_ndarray):
         # (NumPy's: the ends and the base broadcast together, the samples

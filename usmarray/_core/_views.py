@@ -10,7 +10,7 @@ import operator
 from ._array import c_view, empty_array, usm_ndarray, view
 from ._copy import broadcast_view, copy_into
 from ._exceptions import AxisError
-from ._layout import C_CONTIG, c_strides, f_strides, normalize_shape
+from ._layout import C_CONTIG, F_CONTIG, c_strides, f_strides, normalize_shape
 
 __all__ = ["reshape", "reshaped_view", "broadcast_to", "permute_dims", "expand_dims", "squeeze",
            "flip", "moveaxis", "swapaxes", "matrix_transpose", "unstack", "check_array",
@@ -116,10 +116,13 @@ def reshaped_view(x, shape, order="C"):
 
 def reshape(x, /, shape, *, order="C", copy=None):
     """`x` with a new shape: a view when the layout allows, a copy otherwise
-    (``copy=False`` raises ValueError when a copy would be needed)."""
+    (``copy=False`` raises ValueError when a copy would be needed). `order`
+    "C", "F" or NumPy's "A" (F for an F- and not C-contiguous x, else C)."""
     check_array(x)
+    if order == "A":
+        order = "F" if (x._flags & (C_CONTIG | F_CONTIG)) == F_CONTIG else "C"
     if order not in ("C", "F"):
-        raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+        raise ValueError(f"order must be 'C', 'F' or 'A', got {order!r}")
     if copy is not True:
         v = reshaped_view(x, shape, order)
         if v is not None:
@@ -135,6 +138,20 @@ def reshape(x, /, shape, *, order="C", copy=None):
         st = _reshaped_strides(src_flat._shape, src_flat._strides, shape, order)
         copy_into(out, view(src_flat, src_flat._off, shape, st))
     return out
+
+
+def ravel(x, order="C"):
+    """`x` as 1-d, a view where the layout allows: read in `order`, "C",
+    "F", "A" (as reshape) or NumPy's "K", the axes in the order of their
+    strides' sizes (each still read in its own direction, as NumPy's)."""
+    check_array(x)
+    if order == "K" and not x._flags & C_CONTIG:
+        if (x._flags & (C_CONTIG | F_CONTIG)) == F_CONTIG:
+            order = "F"
+        else:
+            axes = sorted(range(x.ndim), key=lambda i: -abs(x._strides[i]))
+            return reshape(permute_dims(x, tuple(axes)), (-1,))
+    return reshape(x, (-1,), order="C" if order == "K" else order)
 
 
 def _contiguous(x, order):
