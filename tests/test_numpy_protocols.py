@@ -1204,3 +1204,45 @@ def test_binding_is_inspects():
             assert got == want, (f.what, len(args), sorted(kwargs))
             if want is not TypeError:
                 assert list(got) == list(want), f.what   # (the signature's order)
+
+
+_M2 = np.array([[2.0, 1.0], [5.0, 3.0]])
+_C2X2 = np.array([[2.0, 1 + 1j], [5 - 2j, 3.0]])
+NUMPY_LINALG_FFT_CALLS = {
+    # (a differential fuzz of linalg and fft found these apart; compared to rounding)
+    "pinv, NumPy's default rcond (float32)": lambda m: np.linalg.pinv(
+        m(np.diag([1.0, 1e-7]).astype(np.float32))),
+    "pinv, NumPy's default rcond": lambda m: np.linalg.pinv(m(np.diag([1.0, 1e-15, 3e-16]))),
+    "pinv, rcond": lambda m: np.linalg.pinv(m(np.diag([1.0, 1e-15, 3e-16])), rcond=1e-16),
+    "pinv, rtol=None": lambda m: np.linalg.pinv(m(np.diag([1.0, 1e-15, 3e-16])), rtol=None),
+    "pinv, hermitian": lambda m: np.linalg.pinv(m(_M2 + _M2.T), hermitian=True),
+    "eigvalsh, upper triangle": lambda m: np.linalg.eigvalsh(m(_M2), UPLO="U"),
+    "eigvalsh, upper triangle, complex": lambda m: np.linalg.eigvalsh(m(_C2X2), UPLO="U"),
+    "eigh, upper triangle, values": lambda m: np.linalg.eigh(m(_M2), UPLO="U")[0],
+    "matrix_rank, absolute tol": lambda m: np.linalg.matrix_rank(m(np.diag([1, 1e-3, 1e-9])),
+                                                                tol=1e-4),
+    "matrix_rank, tol per matrix": lambda m: np.linalg.matrix_rank(
+        m(np.stack([np.diag([1, 1e-3, 1e-9]), np.eye(3)])), tol=m(np.array([1e-4, 2.0]))),
+    "matrix_rank, hermitian": lambda m: np.linalg.matrix_rank(m(np.diag([1, 1e-3, 1e-19])),
+                                                             hermitian=True),
+    "svd hermitian, values": lambda m: np.linalg.svd(m(_M2 + _M2.T), hermitian=True)[1],
+    "irfftn, s of -1": lambda m: np.fft.irfftn(m(np.arange(10.0).reshape(2, 5) + 1j),
+                                               s=(-1, -1), axes=(0, 1)),
+    "irfft2, s of -1 last": lambda m: np.fft.irfft2(m(np.arange(10.0).reshape(2, 5) + 1j),
+                                                   s=(2, -1)),
+    "vecdot, axis of each operand": lambda m: np.vecdot(m(np.arange(18.0).reshape(2, 3, 3)),
+                                                        m(np.arange(9.0).reshape(3, 3)), axis=1),
+    "vecdot, axis 0": lambda m: np.vecdot(m(np.arange(6.0).reshape(3, 2)),
+                                          m(np.arange(3.0).reshape(3, 1)), axis=0),
+}
+
+
+@pytest.mark.parametrize("name", list(NUMPY_LINALG_FFT_CALLS))
+def test_numpy_linalg_fft_calls(name):
+    call = NUMPY_LINALG_FFT_CALLS[name]
+    expected = call(lambda h: h)
+    got = call(ua.asarray)
+    got = ua.asnumpy(got) if isinstance(got, ua.usm_ndarray) else np.asarray(got)
+    assert got.shape == np.shape(expected)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6 * max(
+        1.0, float(np.max(np.abs(expected), initial=0))))

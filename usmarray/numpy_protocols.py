@@ -381,6 +381,12 @@ def _ufunc_call(what, ufunc, inputs, out, kwargs):
         else:
             inputs = _cast_inputs(what, inputs, dtype)
     elementwise = ufunc.signature is None   # (not matmul, vecdot: gufuncs)
+    if not elementwise and "axis" in kw:
+        # a gufunc's core axis counts in each operand's own dimensions
+        # (np.vecdot(a, b, axis=1) of (2, 3, 3) and (3, 3)), not the broadcast ones
+        a = kw.pop("axis")
+        inputs = [manipulation.moveaxis(v, normalize_axis(a, v.ndim), -1)
+                  if isinstance(v, usm_ndarray) else v for v in inputs]
     if out is not None and "out" in params and not (
             elementwise and isinstance(out, usm_ndarray) and out._shape != broadcast_shapes(
                 *(v.shape if isinstance(v, usm_ndarray) else np.shape(v) for v in inputs))):
@@ -879,6 +885,75 @@ def _qr(args):
     return args
 
 
+def _svd_args(args):
+    """np.linalg.svd: ``compute_uv=False`` gives the singular values alone;
+    ``hermitian=True`` (NumPy's eigh-based shortcut) computes the general
+    SVD, the same factorisation of a Hermitian matrix."""
+    args.pop("hermitian", None)
+    return _svd(args)
+
+
+def _pinv(args):
+    """np.linalg.pinv with NumPy's cutoffs: ``rcond`` (default 1e-15, unless
+    ``rtol`` is given; ``rtol=None``: max(M, N) * eps, ua.linalg.pinv's)."""
+    rcond = args.pop("rcond", None)
+    rtol = args.pop("rtol", np._NoValue)
+    args.pop("hermitian", None)   # (the general pseudo-inverse: the same for Hermitian input)
+    if rcond is not None:
+        args["rtol"] = rcond
+    elif rtol is np._NoValue:
+        args["rtol"] = 1e-15
+    elif rtol is not None:
+        args["rtol"] = rtol
+    return args
+
+
+def _uplo(name):
+    def prep(args):
+        """np.linalg.eigh/eigvalsh: ``UPLO="U"`` reads the upper triangle (the
+        lower one of the conjugate transpose, which ua.linalg reads)."""
+        uplo = args.pop("UPLO", "L")
+        if uplo not in ("L", "U"):
+            raise ValueError("UPLO argument must be 'L' or 'U'")
+        if uplo == "U":
+            a = args["a"]
+            t = manipulation.matrix_transpose(a)
+            args["a"] = elementwise.conj(t) if a.dtype.kind == "c" else t
+        return args
+    return prep
+
+
+def _matrix_rank(args):
+    """np.linalg.matrix_rank: ``tol`` an absolute cutoff on the singular
+    values, ``rtol`` a relative one; ``hermitian`` computes the general SVD."""
+    args.pop("hermitian", None)
+    tol = args.pop("tol", None)
+    if tol is None:
+        return args
+    a = args["A"]
+    if not isinstance(a, usm_ndarray) or a.ndim < 2:
+        return args   # (ua.linalg.matrix_rank says what it makes of these)
+    sv = linalg.svdvals(a)
+    t = tol if not isinstance(tol, usm_ndarray) else manipulation.expand_dims(tol, axis=-1)
+    return (searching.count_nonzero(elementwise.greater(sv, t), axis=-1),)
+
+
+def _irfftn_s(default_axes):
+    def prep(args):
+        """np.fft.irfftn/irfft2: -1 in ``s`` is the input's length along
+        that axis (NumPy's _cook_nd_args), also the last (usmarray.fft
+        reads it as the default length there, 2 * (m - 1))."""
+        s = args.get("s")
+        if s is not None and -1 in list(s):
+            a = args["a"]
+            axes = args.get("axes", default_axes)
+            if axes is None:
+                axes = range(a.ndim - len(s), a.ndim)
+            args["s"] = tuple(a.shape[ax] if v == -1 else v for v, ax in zip(s, axes))
+        return args
+    return prep
+
+
 def _angle(args):
     if args.get("deg"):
         raise _unsupported("numpy.angle", "deg", True, "angle")
@@ -1144,7 +1219,7 @@ ADAPTED = {
     "outer": (linalg.outer, _outer, None),
     "cross": (_cross, None, None),
     "angle": (elementwise.angle, _angle, None),
-    "linalg.svd": (linalg.svd, _svd, None),
+    "linalg.svd": (linalg.svd, _svd_args, None),
     "linalg.qr": (linalg.qr, _qr, None),
     "linalg.norm": (_norm, None, None),
     "round": (elementwise.round, _round, None),
@@ -1171,7 +1246,12 @@ ADAPTED = {
     "fft.fft2": (fft.fftn, None, {"axes": (-2, -1)}),
     "fft.ifft2": (fft.ifftn, None, {"axes": (-2, -1)}),
     "fft.rfft2": (fft.rfftn, None, {"axes": (-2, -1)}),
-    "fft.irfft2": (fft.irfftn, None, {"axes": (-2, -1)}),
+    "fft.irfft2": (fft.irfftn, _irfftn_s((-2, -1)), {"axes": (-2, -1)}),
+    "fft.irfftn": (fft.irfftn, _irfftn_s(None), None),
+    "linalg.pinv": (linalg.pinv, _pinv, None),
+    "linalg.eigh": (linalg.eigh, _uplo("eigh"), None),
+    "linalg.eigvalsh": (linalg.eigvalsh, _uplo("eigvalsh"), None),
+    "linalg.matrix_rank": (linalg.matrix_rank, _matrix_rank, None),
 }
 
 # NumPy's linalg and fft functions mapped to usmarray.linalg and usmarray.fft by name
