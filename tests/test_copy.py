@@ -779,3 +779,35 @@ def test_self_assignment_is_identity():
     x[...] = x
     x[:, ::-1] = x[:, ::-1]
     _assert_equal(x, h)
+
+
+_TRANSPOSE_SHAPES = [(16, 16), (17, 33), (100, 7), (7, 100), (64, 64), (300, 257), (1, 50),
+                     (50, 1)]
+
+
+@pytest.mark.parametrize("dt", ["int8", "int16", "float32", "float64", "complex128", "bool"])
+@pytest.mark.parametrize("shape", _TRANSPOSE_SHAPES, ids=str)
+def test_transposing_copies(dt, shape):
+    """Copies whose operands walk two dimensions in opposite orders (x.T into
+    C order, C data into an F-ordered or transposed view) take the tiled
+    kernel (kernels/sycl/transpose.cpp) from 16 x 16 items on: every item
+    size, partial tiles, negative strides, either operand transposed."""
+    rng = np.random.default_rng(3)
+    h = (rng.integers(-100, 100, shape) if dt != "complex128" else
+         rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
+    x = ua.asarray(h)
+    for f in (lambda a: a.T, lambda a: a.T[::-1], lambda a: a[::-1, ::-2].T, lambda a: a):
+        v, hv = f(x), f(h)
+        np.testing.assert_array_equal(ua.asnumpy(ua.asarray(v, copy=True)), hv)
+        c = ua.astype(v, v.dtype, order="C", copy=True)
+        assert c.flags.c_contiguous
+        np.testing.assert_array_equal(ua.asnumpy(c), hv)
+        fo = ua.astype(v, v.dtype, order="F", copy=True)
+        assert fo.flags.f_contiguous
+        np.testing.assert_array_equal(ua.asnumpy(fo), hv)
+    o = ua.zeros(shape[::-1], dtype=dt)
+    o.T[...] = x                                   # into a transposed view
+    np.testing.assert_array_equal(ua.asnumpy(o), h.T)
+    o = ua.zeros(shape[::-1], dtype=dt)
+    o[::-1].T[...] = x[:, ::-1]
+    np.testing.assert_array_equal(ua.asnumpy(o), h[:, ::-1].T[::-1])

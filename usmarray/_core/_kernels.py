@@ -235,6 +235,8 @@ FAMILIES = [
     Family(("move_strided", "move_inner"), "copy.cpp", lambda a: a[0],
            lambda t, qi: _strided("move_strided", t) + _strided("move_inner", t, INNER_VARIANTS),
            lambda qi: MOVE_TYPES, cost=2),
+    Family(("move_tiled",), "transpose.cpp", lambda a: a[0],
+           lambda t, qi: [f"move_tiled<{t}>"], lambda qi: MOVE_TYPES),
     Family(("cast_contig", "cast_strided", "cast_vec"), "copy.cpp", lambda a: a[1],
            _cast_names, device_types),
     Family(("fill_contig", "fill_strided"), "creation.cpp", lambda a: a[0],
