@@ -433,9 +433,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                             axis=axis, keepdims=keepdims)
         if bool(reduction.any(ew.equal(scl, 0))):   # the host waits
             raise ZeroDivisionError("average: weights sum to zero, can't be normalized")
-        num = reduction.sum(ew.multiply(_copy.astype(a, rt, copy=False),
-                                        _copy.astype(w, rt, copy=False)),
-                            axis=axis, keepdims=keepdims)
+        if w.shape == a.shape:   # (one pass, the products not stored)
+            num = linear_algebra.products_summed(a, w, rt, axis=axis, keepdims=keepdims)
+        else:
+            num = reduction.sum(ew.multiply(_copy.astype(a, rt, copy=False),
+                                            _copy.astype(w, rt, copy=False)),
+                                axis=axis, keepdims=keepdims)
         avg = ew.divide(num, scl)
     if not returned:
         return avg
