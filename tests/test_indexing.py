@@ -1460,3 +1460,54 @@ def test_integer_array_assignment_from_an_offset_view(dt):
     np.testing.assert_array_equal(ua.asnumpy(x), h)
     np.testing.assert_array_equal(ua.asnumpy(np.insert(ua.asarray(base)[3:], [1, 1], base[0])),
                                   np.insert(base[3:], [1, 1], base[0]))
+
+
+def test_masked_assignment_into_zero_size_arrays():
+    # (a zero-size view's byte range once counted as overlapping the empty
+    # value's block, now and then: the scatter raised)
+    for dt in (ua.int64, ua.float32):
+        for _ in range(20):
+            x = ua.zeros((44, 48, 22, 0), dtype=dt)
+            x[ua.ones(x.shape, dtype=ua.bool)] = ua.zeros((0,), dtype=dt)
+            x[ua.ones((44, 48), dtype=ua.bool)] = ua.zeros((0,), dtype=dt)
+            assert x.shape == (44, 48, 22, 0)
+
+
+def test_index_errors_as_numpy():
+    x = ua.zeros((3, 4))
+    h = np.zeros((3, 4))
+    # every index is checked, also when the broadcast result is empty
+    for key in ((ua.asarray(np.array([], np.int64)), ua.asarray(10)),
+                (np.array([], np.int64), np.array(10))):
+        with pytest.raises(IndexError):
+            x[key]
+        with pytest.raises(IndexError):
+            x[key] = 1.0
+        with pytest.raises(IndexError):
+            h[key]
+    # a float array is no index, even empty; an empty list is one
+    with pytest.raises(IndexError):
+        ua.arange(3)[np.array([], float)]
+    assert ua.arange(3)[[]].shape == (0,) and np.take(ua.arange(3), []).shape == (0,)
+    with pytest.raises(IndexError):
+        ua.arange(3)[[2 ** 63]]
+    # an element takes no sequence (NumPy 2); a mask over every dimension
+    # takes values of at most one dimension
+    with pytest.raises(ValueError):
+        x[1, 2] = ua.asarray([5.0])
+    with pytest.raises(TypeError):
+        x[ua.ones((3, 4), dtype=ua.bool)] = ua.ones((1, 12))
+    y = ua.zeros((3, 2))
+    y[ua.asarray([True, False, True])] = ua.ones((2, 2))   # a mask of rows: rows of values
+    np.testing.assert_array_equal(ua.asnumpy(y), [[1, 1], [0, 0], [1, 1]])
+
+
+def test_numpy_0d_index_arrays_give_copies():
+    x, h = _pair((2, 3))
+    r = x[np.array(True)]   # NumPy's 0-d index array: a copy, as in NumPy
+    r[...] = -5
+    np.testing.assert_array_equal(_host(x), h)
+    v = x[ua.asarray(0)]    # a 0-d usm_ndarray is an integer: a view (array API, dpctl)
+    v[...] = -7
+    h[0] = -7
+    np.testing.assert_array_equal(_host(x), h)

@@ -21,7 +21,7 @@ from . import elementwise as ew
 from ._core import _dtypes, _engine
 from ._core import _indexing as plans
 from ._core._array import empty_array, usm_ndarray, view
-from ._core._copy import assign, broadcast_view, cast, to_queue, with_out
+from ._core._copy import assign, broadcast_view, cast, copy, to_queue, with_out
 from ._core._device import common_queue
 from ._core._exceptions import DTypeError, IndexShapeError
 from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kind, int_key_offset,
@@ -101,6 +101,12 @@ def getitem(x, key):
         # integers (NumPy's, 0-d integer arrays) for every dimension: a copy
         # as above; with an Ellipsis (x[0, ...]) a 0-d view, as in NumPy
         return item_copy(x, off)
+    if any(isinstance(k, np.ndarray) for k in (key if isinstance(key, tuple) else (key,))):
+        # NumPy counts its 0-d index arrays as advanced indices: their result
+        # is a copy (of the basic view's shape). A 0-d usm_ndarray is an
+        # integer (the array API's rule) and gives a view, as dpctl.tensor's;
+        # so does a boolean scalar (docs/numpy.md)
+        return copy(view(x, off, shape, strides))
     return view(x, off, shape, strides)
 
 
@@ -231,6 +237,9 @@ def _set_masked(x, mask, value):
     m = broadcast_view(m, x._shape)
     if not isinstance(value, usm_ndarray) and as_scalar(value) is None:
         value = asarray(value, sycl_queue=x.sycl_queue)
+    if isinstance(value, usm_ndarray) and value.ndim > 1 and mask.ndim == x.ndim:
+        raise TypeError("boolean array indexing assignment requires a 0 or 1-dimensional "
+                        f"input, input has {value.ndim} dimensions (as in NumPy)")
     if isinstance(value, usm_ndarray) and value.size != 1:
         # one value per selected element (or per selected row): a scatter
         xf = flat_view(x) if mask.ndim == x.ndim else None
@@ -285,6 +294,10 @@ def setitem(x, key, value):
         scatter(y, adv, value)
         return
     dst = view(x, off, shape, strides)
+    if not shape and isinstance(value, (usm_ndarray, np.ndarray)) and value.ndim:
+        # (an element is no sequence: NumPy 2's error; (1,) does not broadcast to ())
+        raise ValueError("setting an array element with a sequence: the value has shape "
+                         f"{value.shape}, the element none")
     if is_scalar(value) and 0 in shape:
         scalar_bytes(value, x._dtype)  # still validate
     store(dst, value)

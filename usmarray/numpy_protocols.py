@@ -738,6 +738,8 @@ def _take(a, indices, axis=None, out=None, mode="raise"):
     if axis is None:
         a, axis = manipulation.reshape(a, (-1,)), 0
     axis = normalize_axis(axis, a.ndim)
+    if isinstance(indices, (list, tuple)) and np.size(indices) == 0:
+        indices = np.zeros(np.shape(indices), np.int64)   # ([]: NumPy's float64 empty list)
     i = indices if isinstance(indices, usm_ndarray) else \
         creation.asarray(indices, sycl_queue=a.sycl_queue)
     if i.dtype.kind not in "iu":

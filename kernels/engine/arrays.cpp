@@ -137,6 +137,7 @@ bool overlaps(const ArrayRef &a, const ArrayRef &b) {
   int64_t alo, ahi, blo, bhi;
   a.extent(alo, ahi);
   b.extent(blo, bhi);
+  if (alo == ahi || blo == bhi) return false;  // (no items: nothing to share)
   auto pa = reinterpret_cast<intptr_t>(a.alloc->ptr), pb = reinterpret_cast<intptr_t>(b.alloc->ptr);
   return pa + alo < pb + bhi && pb + blo < pa + ahi;
 }

@@ -79,7 +79,7 @@ def index_kind(k):
         a = np.asarray(k)
         if a.dtype.kind == "b" and a.ndim == 0:
             return "bool"
-        if a.dtype.kind in "iub" or (a.size == 0 and a.dtype.kind == "f"):
+        if a.dtype.kind in "iub" or (a.size == 0 and isinstance(k, list)):
             raise Advanced
         raise IndexError("only integers, slices, Ellipsis, None, integer and boolean arrays "
                          f"are valid indices, got {a.dtype} array")
@@ -297,6 +297,20 @@ def scatter(x, key, value):
         _engine.put(qi.ref, qi.kc, i, xv, v, 0, 1)
 
 
+def _host_indices(e):
+    """A list or NumPy array of indices as int64: an empty list is one (its
+    NumPy dtype is float64), a float array is not, even empty (IndexError,
+    as NumPy's), nor an index beyond int64 (IndexError, not OverflowError)."""
+    h = np.asarray(e)
+    if h.dtype.kind not in "iub" and not (isinstance(e, list) and h.size == 0):
+        raise IndexError(f"arrays used as indices must be of integer (or boolean) type, got "
+                         f"{h.dtype}")
+    try:
+        return np.asarray(e, dtype=np.int64)
+    except OverflowError:
+        raise IndexError(f"index {e!r} is out of bounds for int64 indices") from None
+
+
 def _int64_indices(a, n, axis):
     """Integer indices `a` (for an axis of length `n`) as int64. uint64
     values past int64's range would wrap negative in the cast: any uint64
@@ -346,7 +360,7 @@ def _gather_plan(x, key):
         e = key[d]
         n = x._shape[d]
         if isinstance(e, usm_ndarray) or isinstance(e, (list, np.ndarray)):
-            a = e if isinstance(e, usm_ndarray) else from_host(np.asarray(e, dtype=np.int64), qi)
+            a = e if isinstance(e, usm_ndarray) else from_host(_host_indices(e), qi)
             if a._dtype.kind not in "iu":
                 raise IndexError(f"index arrays must be integer arrays, got {a._dtype.name}")
             arrays.append((d, _int64_indices(to_queue(a, qi), n, d)))
@@ -367,6 +381,16 @@ def _gather_plan(x, key):
                               f"with shapes {' '.join(str(a._shape) for _, a in arrays)}") \
             from None
     offs = empty_array(s2, _dtypes.int64, qi, "device")
+    if not offs.size:
+        # (the offsets' kernel checks the bounds; with nothing to gather,
+        # NumPy still checks every index given: here, on the host)
+        for d, a in arrays:
+            if a.size:
+                n = x._shape[d]
+                lo_i, hi_i = int(reduce("min", a, None, False)), int(reduce("max", a, None, False))
+                bad = lo_i if lo_i < -n else hi_i if hi_i >= n else None
+                if bad is not None:
+                    raise IndexError(f"index {bad} is out of bounds for axis {d} with size {n}")
     if offs.size:
         _engine.index_offsets(qi.ref, qi.kc, [broadcast_view(a, s2) for _, a in arrays],
                               [x._shape[d] for d, _ in arrays], [x._strides[d] for d, _ in arrays],
