@@ -5,6 +5,8 @@ get_array_module, against NumPy over dtypes, shapes and axes, called through
 NumPy's dispatch (``np.diag(usm_ndarray)``) and directly; and the error
 messages that say how to move host data."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -245,6 +247,21 @@ def test_geomspace_scalars(variant, start, stop, num, endpoint):
                        else np.complex64),
           np.geomspace(start, stop, num, dtype=np.float32 if not isinstance(start, complex)
                        else np.complex64), "geomspace dtype")
+
+
+@pytest.mark.parametrize("start, stop, num, endpoint, dt", [
+    (1 + 3j, 5, 3, False, np.uint16), (-3 - 1j, 8, 2, True, np.int32), (3 + 4j, 6 - 8j, 5, True,
+                                                                         np.int64)])
+def test_geomspace_exact_ends_into_integers(start, stop, num, endpoint, dt):
+    # the ends are the given numbers exactly: a complex end rounded below an
+    # integer truncated one lower when cast
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (NumPy warns of the discarded imaginary parts)
+        e = np.geomspace(start, stop, num, endpoint=endpoint, dtype=dt)
+        g = ua.asnumpy(ua.geomspace(start, stop, num, endpoint=endpoint, dtype=dt))
+    assert g[0] == e[0] == int(complex(start).real)
+    if endpoint:
+        assert g[-1] == e[-1] == int(complex(stop).real)
 
 
 def test_geomspace_rejects_zero():

@@ -172,15 +172,15 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *,
         raise ValueError("Geometric sequence cannot include zero")
     sign = ew.sign(start)
     div = _smith_divide if dt.kind == "c" else ew.divide
-    start = div(start, sign)
-    stop = div(stop, sign)
-    r = logspace(ew.log10(start), ew.log10(stop), num=num, endpoint=endpoint, base=10.0)
-    r = astype(r, dt, copy=False)
+    r = logspace(ew.log10(div(start, sign)), ew.log10(div(stop, sign)), num=num,
+                 endpoint=endpoint, base=10.0)
+    r = ew.multiply(sign, astype(r, dt, copy=False))
     if num > 0:
-        r[0, ...] = start   # the ends exactly, as NumPy
+        # the ends exactly (NumPy sets them before turning back by the sign,
+        # whose complex product may then round an integer end below itself)
+        r[0, ...] = start
         if num > 1 and endpoint:
             r[-1, ...] = stop
-    r = ew.multiply(sign, r)
     if axis != 0:
         r = moveaxis(r, 0, normalize_axis(axis, r.ndim))
     return r if dtype is None else astype(r, dtype, copy=False)
