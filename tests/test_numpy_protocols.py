@@ -1132,6 +1132,17 @@ NUMPY_EDGE_CALLS = {
     "meshgrid, mixed types and 0-d": lambda m: np.meshgrid(
         m(np.arange(3, dtype=np.int8)), m(np.array(7.0)), m(np.arange(2.0).reshape(2, 1))),
     "meshgrid, ij": lambda m: np.meshgrid(m(np.arange(3)), m(np.arange(2.0)), indexing="ij"),
+    # (a differential fuzz of reductions and statistics)
+    "prod of float16 into a float64 out": lambda m: np.prod(
+        m(np.array([10.1, 9.9, 10.3], np.float16)), out=m(np.zeros((), np.float64))),
+    "cumprod of float16 into a float32 out": lambda m: np.cumprod(
+        m(np.array([10.1, 9.9, 10.3], np.float16)), out=m(np.zeros(3, np.float32))),
+    "sum of bools into an int8 out": lambda m: np.sum(m(np.ones(300, bool)),
+                                                      out=m(np.zeros((), np.int8))),
+    "searchsorted of an empty strided v": lambda m: np.searchsorted(
+        m(np.array([], np.uint64)), m(np.zeros((0, 10), np.uint64))[:, ::2]),
+    "nanquantile of no integers, lower": lambda m: np.nanquantile(m(np.zeros(0, np.int8)), 0.5,
+                                                                 method="lower"),
 }
 _A24 = np.arange(24.0).reshape(2, 3, 4)
 _F6 = np.asfortranarray(np.arange(6.0).reshape(2, 3))
@@ -1150,6 +1161,16 @@ def test_numpy_edge_calls(name):
         assert isinstance(g, ua.usm_ndarray)
         assert g.dtype == np.asarray(e).dtype and g.shape == np.shape(e)
         np.testing.assert_array_equal(ua.asnumpy(g), e)
+
+
+def test_nanvar_of_complex_values_with_a_real_dtype():
+    # the variance of the complex values (|x - mean|^2), not of their real
+    # parts; (NumPy's 9.75 here takes the mean of the real parts first)
+    a = np.array([1 + 2j, 3 - 1j, 5j, 2 + 2j, np.nan])
+    for f, want in ((np.nanvar, 5.75), (np.nanstd, 5.75 ** 0.5)):
+        got = f(ua.asarray(a), dtype=np.float64)
+        assert got.dtype == ua.float64
+        np.testing.assert_allclose(float(got), want, rtol=1e-12)
 
 
 def test_nanmean_of_a_0d_integer_refuses_axis_0_as_numpy():

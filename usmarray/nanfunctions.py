@@ -276,6 +276,12 @@ def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
     ddof = _correction("nanvar", ddof, correction)
     if _int_dtype_of_ints(a, dtype):
         return _copy.astype(nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims), dtype)
+    if isinstance(a, usm_ndarray) and a.dtype.kind == "c" and dtype is not None and \
+            np.dtype(dtype).kind == "f":
+        # complex data, a real dtype: NumPy's variance of the complex values
+        # (|x - mean|^2, real), in that precision, not of their real parts
+        return _copy.astype(nanvar(a, axis=axis, dtype=np.result_type(dtype, np.complex64),
+                                   ddof=ddof, keepdims=keepdims), dtype, copy=False)
     a = _nan_float("nanvar", a, dtype)
     x = _copy.astype(a, _dtypes.float32) if a.dtype == _dtypes.float16 else a
     m = nanmean(x, axis=axis, keepdims=True)

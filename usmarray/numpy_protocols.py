@@ -452,6 +452,13 @@ _AXIS_OF_0D = {"numpy." + n for n in (
     "argsort squeeze repeat").split()}
 
 
+# NumPy's functions that are ufunc reductions or accumulations: with out= and no
+# dtype=, their loop runs in out's type
+_LOOP_OF_OUT = {"numpy." + n for n in (
+    "sum prod cumsum cumprod nansum nanprod nancumsum nancumprod cumulative_sum "
+    "cumulative_prod").split()}
+
+
 # (of integers, NumPy's nanmean, nanstd and nanvar are mean, std and var: no axis 0)
 _MEAN_LIKE = {"numpy.nanmean", "numpy.nanstd", "numpy.nanvar"}
 
@@ -611,6 +618,13 @@ class Function:
                 raise _unsupported(self.what, "dtype", dtype, self.target_name)
         if out is not None and not isinstance(out, usm_ndarray):
             raise TypeError(f"{self.what}: out must be a usm_ndarray, got {type(out).__name__}")
+        o = out if out is not None else kw.get("out")
+        if (isinstance(o, usm_ndarray) and self.what in _LOOP_OF_OUT and "dtype" not in kw
+                and pos and isinstance(pos[0], usm_ndarray) and o.dtype != pos[0].dtype
+                and np.can_cast(pos[0].dtype, o.dtype, "same_kind")):
+            # (NumPy's ufunc reductions run their loop in out's type:
+            # np.prod(float16, out=float64) multiplies in float64)
+            kw["dtype"] = o.dtype
         r = self.target(*pos, **kw)
         if dtype is not None and isinstance(r, usm_ndarray) and r.dtype != np.dtype(dtype):
             r = _copy.astype(r, np.dtype(dtype))   # (np.mean(ints, dtype=int64): an int64 result)

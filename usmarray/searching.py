@@ -228,7 +228,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if not v.flags.c_contiguous:
         v = astype(v, dt, copy=True, order="C")
     out = empty_array(x2._shape, _dtypes.int64, qi, coerce_usm_type((x1.usm_type, x2.usm_type)))
-    _engine.search_sorted(qi.ref, qi.kc, s1, v, out, side == "right")
+    if out.size:   # (a zero-size view may keep strides the kernel does not take)
+        _engine.search_sorted(qi.ref, qi.kc, s1, v, out, side == "right")
     return out
 
 

@@ -136,11 +136,13 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
     x = a if discrete else _as_real_float(name, a)
     x, keep_shape = _axis_last(x, axis)
     n = x.shape[-1]
-    if n == 0 and skip_nan and x.dtype.kind == "f":
-        # NumPy's nanquantile of an empty slice: NaN (with a warning there)
+    if n == 0 and skip_nan:
+        # NumPy's nanquantile of an empty slice: NaN (with a warning there),
+        # in the default float type for integer data and discrete methods
         q_shape = (qh if qh is not None else qd).shape
         nq = math.prod(q_shape)
-        r = creation.full(x.shape[:-1] + (nq,), float("nan"), dtype=x.dtype,
+        r = creation.full(x.shape[:-1] + (nq,), float("nan"),
+                          dtype=x.dtype if x.dtype.kind == "f" else x._q.float,
                           sycl_queue=x.sycl_queue)
         return _finish(r, None, q_shape, keep_shape, keepdims)
     if n == 0:
