@@ -96,8 +96,8 @@ def _accumulator(w):
     return qi.complex if w.dtype.kind == "c" else qi.float
 
 
-# Private rows (kernels/sycl/binning.cpp): data types the edges' search
-# takes, and the most row items (int64 or weights) one histogram may use.
+# Private rows (kernels/sycl/binning.cpp): the value types the counting
+# kernel takes, and the most row items (int64 or weights) one histogram uses.
 _ROW_TYPES = ("i8", "f4", "f8")
 _MAX_ROW_ITEMS = 1 << 22
 MAX_ROW_BINS = _MAX_ROW_ITEMS // 4   # (at least 4 rows: both cores of a CPU busy)
