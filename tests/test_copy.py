@@ -787,7 +787,7 @@ _TRANSPOSE_SHAPES = [(16, 16), (17, 33), (100, 7), (7, 100), (64, 64), (300, 257
 
 @pytest.mark.parametrize("dt", ["int8", "int16", "float32", "float64", "complex128", "bool"])
 @pytest.mark.parametrize("shape", _TRANSPOSE_SHAPES, ids=str)
-def test_transposing_copies(dt, shape):
+def test_transposing_copies(dt, shape, variant):
     """Copies whose operands walk two dimensions in opposite orders (x.T into
     C order, C data into an F-ordered or transposed view) take the tiled
     kernel (kernels/sycl/transpose.cpp) from 16 x 16 items on: every item
