@@ -4,14 +4,14 @@
 import numpy as np
 
 from . import elementwise as ew
-from ._core import _dtypes, _kernels
+from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import astype
 from ._core._device import ExecutionPlacementError
 from ._core._kernels import compiled_together
-from .creation import as_pair, asarray, empty
+from .creation import as_pair, asarray
 from .reduction import all as _all
-from .user_kernels import ElementwiseKernel
+from .user_kernels import ElementwiseKernel, device_items, warm_up
 
 __all__ = ["allclose", "close_mask", "isclose", "numpy_allclose", "array_equal"]
 
@@ -43,16 +43,12 @@ def _real(dt):
 def _warm(qi):
     """Register the kernel for each inexact type the device has (both
     operands of one type), so that ``usmarray warmup`` compiles it."""
-    for d in (_dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.complex64,
-              _dtypes.complex128):
-        if _dtypes.device_dtype(d, qi) is d:
-            one = empty((1,), dtype=d, sycl_queue=qi.queue)
-            r = _real(d).type(0)
-            _CLOSE.source(one, one, r, r, False, False)
+    for d, one in device_items(qi, _dtypes.REAL_FLOATING + _dtypes.COMPLEX):
+        r = _real(d).type(0)
+        _CLOSE.source(one, one, r, r, False, False)
 
 
-_CLOSE.warm = True
-_kernels.WARM_HOOKS.append(_warm)
+warm_up(_warm, _CLOSE)
 
 
 def _is_number(v):
@@ -81,14 +77,12 @@ def close_mask(a1, a2, atol, rtol, equal_nan, numpy_rule=False, what="allclose")
     abs(a2)`` in the type of a2 made inexact, or equal. Either way equal
     infinities are close and NaNs are close to NaNs only with `equal_nan`.
     """
-    if not (isinstance(a1, usm_ndarray) and isinstance(a2, usm_ndarray)) and \
-            (not numpy_rule or not (isinstance(a1, usm_ndarray) or isinstance(a2, usm_ndarray))):
-        # (dpctl.tensor's allclose takes usm_ndarrays only)
+    arrays = [v for v in (a1, a2) if isinstance(v, usm_ndarray)]
+    if len(arrays) < (1 if numpy_rule else 2):   # (dpctl.tensor's allclose takes two)
         raise TypeError(f"{what}: expected usm_ndarrays, got "
                         f"{type(a1).__name__} and {type(a2).__name__}")
-    qi = (a1 if isinstance(a1, usm_ndarray) else a2)._q
-    if isinstance(a1, usm_ndarray) and isinstance(a2, usm_ndarray) and \
-            a1.sycl_queue != a2.sycl_queue:
+    qi = arrays[0]._q
+    if len(arrays) == 2 and a1.sycl_queue != a2.sycl_queue:
         raise ExecutionPlacementError(f"{what}: the arrays are bound to different SYCL queues")
     # Python numbers stay weak (NEP 50), as in NumPy's formula; anything
     # else becomes an array on the other operand's queue
@@ -105,11 +99,9 @@ def close_mask(a1, a2, atol, rtol, equal_nan, numpy_rule=False, what="allclose")
         atol, rtol = float(atol), float(rtol)
         if atol < 0 or rtol < 0:
             raise ValueError(f"{what}: atol and rtol must be non-negative")
-        x, y = a1, a2
-        if x.dtype.kind not in "fc" and y.dtype.kind not in "fc":
-            return ew.equal(x, y)
-        ins, _, _ = ew.OP["subtract"].resolve((x.dtype, y.dtype), qi)
-        a1, a2 = x, y
+        if a1.dtype.kind not in "fc" and a2.dtype.kind not in "fc":
+            return ew.equal(a1, a2)
+        ins, _, _ = ew.OP["subtract"].resolve((a1.dtype, a2.dtype), qi)
         p_dt = y_dt = ins[0]
     p_dt = _dtypes.device_dtype(_dtypes.to_dtype(p_dt), qi)
     y_dt = _dtypes.device_dtype(_dtypes.to_dtype(y_dt), qi)

@@ -101,7 +101,8 @@ def getitem(x, key):
         # integers (NumPy's, 0-d integer arrays) for every dimension: a copy
         # as above; with an Ellipsis (x[0, ...]) a 0-d view, as in NumPy
         return item_copy(x, off)
-    if any(isinstance(k, np.ndarray) for k in (key if isinstance(key, tuple) else (key,))):
+    if isinstance(key, np.ndarray) or (
+            type(key) is tuple and any(isinstance(k, np.ndarray) for k in key)):
         # NumPy counts its 0-d index arrays as advanced indices: their result
         # is a copy (of the basic view's shape). A 0-d usm_ndarray is an
         # integer (the array API's rule) and gives a view, as dpctl.tensor's;

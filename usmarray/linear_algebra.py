@@ -16,6 +16,7 @@ from ._core._views import normalize_axis
 from .creation import as_pair
 from .manipulation import permute_dims, reshape
 from .reduction import any as rany
+from .user_kernels import device_items, warm_up
 from .user_reductions import ReductionKernel
 
 __all__ = ["matmul", "vecdot", "matvec", "vecmat", "tensordot", "inner", "vdot"]
@@ -53,16 +54,12 @@ def products_summed(x1, x2, dt, axis=None, conj=False, keepdims=False):
 def _warm(qi):
     """Register the dot kernels for the device's types, so that ``usmarray
     warmup`` compiles them."""
-    for d in (_dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.complex64,
-              _dtypes.complex128, _dtypes.int32, _dtypes.int64):
-        if _dtypes.device_dtype(d, qi) is d:
-            one = empty_array((1,), d, qi, "device")
-            _dot_kernel(d).prepare(one, one)
+    for d, one in device_items(qi, _dtypes.REAL_FLOATING + _dtypes.COMPLEX +
+                               (_dtypes.int32, _dtypes.int64)):
+        _dot_kernel(d).prepare(one, one)
 
 
-for _k in _DOTS.values():
-    _k.warm = True
-_kernels.WARM_HOOKS.append(_warm)
+warm_up(_warm, *_DOTS.values())
 
 
 def _operands(name, x1, x2):

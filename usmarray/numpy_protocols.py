@@ -924,19 +924,17 @@ def _pinv(args):
     return args
 
 
-def _uplo(name):
-    def prep(args):
-        """np.linalg.eigh/eigvalsh: ``UPLO="U"`` reads the upper triangle (the
-        lower one of the conjugate transpose, which ua.linalg reads)."""
-        uplo = args.pop("UPLO", "L")
-        if uplo not in ("L", "U"):
-            raise ValueError("UPLO argument must be 'L' or 'U'")
-        if uplo == "U":
-            a = args["a"]
-            t = manipulation.matrix_transpose(a)
-            args["a"] = elementwise.conj(t) if a.dtype.kind == "c" else t
-        return args
-    return prep
+def _uplo(args):
+    """np.linalg.eigh/eigvalsh: ``UPLO="U"`` reads the upper triangle (the
+    lower one of the conjugate transpose, which ua.linalg reads)."""
+    uplo = args.pop("UPLO", "L")
+    if uplo not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    if uplo == "U":
+        a = args["a"]
+        t = manipulation.matrix_transpose(a)
+        args["a"] = elementwise.conj(t) if a.dtype.kind == "c" else t
+    return args
 
 
 def _matrix_rank(args):
@@ -1265,8 +1263,8 @@ ADAPTED = {
     "fft.irfft2": (fft.irfftn, _irfftn_s((-2, -1)), {"axes": (-2, -1)}),
     "fft.irfftn": (fft.irfftn, _irfftn_s(None), None),
     "linalg.pinv": (linalg.pinv, _pinv, None),
-    "linalg.eigh": (linalg.eigh, _uplo("eigh"), None),
-    "linalg.eigvalsh": (linalg.eigvalsh, _uplo("eigvalsh"), None),
+    "linalg.eigh": (linalg.eigh, _uplo, None),
+    "linalg.eigvalsh": (linalg.eigvalsh, _uplo, None),
     "linalg.matrix_rank": (linalg.matrix_rank, _matrix_rank, None),
 }
 

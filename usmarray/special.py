@@ -9,14 +9,14 @@ import math
 import numpy as np
 
 from . import elementwise as ew
-from ._core import _dtypes, _kernels
+from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import astype
 from ._core._exceptions import DTypeError
 from ._core._views import check_array
 from .creation import asarray, empty
 from .searching import where
-from .user_kernels import ElementwiseKernel
+from .user_kernels import ElementwiseKernel, device_items, warm_up
 
 __all__ = ["sinc", "divmod", "modf", "frexp", "ldexp", "bitwise_count", "i0", "isposinf",
            "isneginf", "fix"]
@@ -139,22 +139,17 @@ def _warm(qi):
     ``usmarray warmup`` compiles them with the bundles (a first call then
     finds them on disk): per float type (and integer type for
     bitwise_count), ldexp with an array and with a scalar exponent."""
-    floats = [d for d, ok in ((_dtypes.float16, qi.fp16), (_dtypes.float32, True),
-                              (_dtypes.float64, qi.fp64)) if ok]
-    one = lambda d: empty((1,), dtype=d, sycl_queue=qi.queue)   # noqa: E731
-    for d in floats:
+    exponent = empty((1,), dtype=_dtypes.int64, sycl_queue=qi.queue)
+    for _, one in device_items(qi, _dtypes.REAL_FLOATING):
         for k in (_FREXP, _I0):
-            k.source(one(d))
-        _LDEXP.source(one(d), one(_dtypes.int64))
-        _LDEXP.source(one(d), 1)
-    for d in (_dtypes.int8, _dtypes.uint8, _dtypes.int16, _dtypes.uint16, _dtypes.int32,
-              _dtypes.uint32, _dtypes.int64, _dtypes.uint64):
-        _BITWISE_COUNT.source(one(d))
+            k.source(one)
+        _LDEXP.source(one, exponent)
+        _LDEXP.source(one, 1)
+    for _, one in device_items(qi, _dtypes.INTEGRAL):
+        _BITWISE_COUNT.source(one)
 
 
-for _k in (_FREXP, _LDEXP, _BITWISE_COUNT, _I0):
-    _k.warm = True
-_kernels.WARM_HOOKS.append(_warm)
+warm_up(_warm, _FREXP, _LDEXP, _BITWISE_COUNT, _I0)
 
 
 def frexp(x, /):

@@ -285,6 +285,25 @@ def _layout_of(name):
     return "strided" if tail.startswith("strided") else tail if tail in ("contig", "vec") else "all"
 
 
+def warm_up(hook, *kernels):
+    """Make usmarray's own kernels of user-kernel form (isclose's, the dot
+    products', usmarray.special's, ...) part of ``usmarray warmup``: mark
+    `kernels` warm and run ``hook(qi)`` first, which registers their
+    variants for the device (``kernel.source``/``prepare`` on
+    device_items)."""
+    for k in kernels:
+        k.warm = True
+    _kernels.WARM_HOOKS.append(hook)
+
+
+def device_items(qi, dtypes):
+    """(dtype, a 1-item array of it) for each of `dtypes` the queue's device
+    holds: the arguments a warm-up hook registers a kernel's variants with."""
+    for d in dtypes:
+        if _dtypes.device_dtype(d, qi) is d:
+            yield d, empty_array((1,), d, qi, "device")
+
+
 def register_kernel(names, source, label, part_of=_layout_of, operations=(), warm=False):
     """Make kernels `names` of `source` available to the resolver (they
     compile on first use, and in warm-up if `warm`); returns their UserFamily."""

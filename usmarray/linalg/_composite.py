@@ -5,7 +5,7 @@ import math
 import operator
 
 from .. import elementwise as ew
-from .._core import _dtypes, _kernels
+from .._core import _dtypes
 from .._core._array import empty_array, usm_ndarray, view
 from .._core._copy import astype, broadcast_view, copy
 from .._core._device import coerce_usm_type
@@ -15,7 +15,7 @@ from ..linear_algebra import matmul, products_summed
 from ..manipulation import expand_dims, matrix_transpose, reshape
 from ..reduction import max as rmax, min as rmin, normalize_axes, sum as rsum
 from ..searching import count_nonzero, where
-from ..user_kernels import ElementwiseKernel
+from ..user_kernels import ElementwiseKernel, device_items, warm_up
 from ._lapack import compute_dtype, inv, matrices, real_dtype, svd, svdvals
 
 __all__ = ["cross", "diagonal", "matrix_norm", "matrix_power", "matrix_rank", "outer", "pinv",
@@ -33,14 +33,12 @@ _CROSS = ElementwiseKernel(
 def _warm(qi):
     """Register the cross kernel for the device's floating types (warm-up
     compiles it)."""
-    for d in (_dtypes.float32, _dtypes.float64, _dtypes.complex64, _dtypes.complex128):
-        if _dtypes.device_dtype(d, qi) is d:
-            one = empty_array((1,), d, qi, "device")
-            _CROSS.source(*[one] * 9)
+    for _, one in device_items(qi, (_dtypes.float32, _dtypes.float64, _dtypes.complex64,
+                                    _dtypes.complex128)):
+        _CROSS.source(*[one] * 9)
 
 
-_CROSS.warm = True
-_kernels.WARM_HOOKS.append(_warm)
+warm_up(_warm, _CROSS)
 
 
 def _array(name, x):
