@@ -1115,3 +1115,32 @@ def test_warmup_stops_at_an_interrupt(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         _warmup.warmup(default_queue(), progress=False)
     assert stopped == ["terminate", ("shutdown", False, True)]
+
+
+# ------------------------------------------------------------------ CPU ISA
+def test_host_isa_reads_the_instruction_set_flags(tmp_path):
+    from usmarray._core import _kernels
+
+    f = tmp_path / "cpuinfo"
+    f.write_text("processor\t: 0\nflags\t\t: fpu avx2 sse2 hypervisor avx512f fma\n"
+                 "processor\t: 1\nflags\t\t: fpu sse2\n")
+    assert _kernels.host_isa(str(f)) == "avx2 avx512f fma sse2"
+    f.write_text("processor\t: 0\nFeatures\t: fp asimd evtstrm sve\n")
+    assert _kernels.host_isa(str(f)) == "asimd sve"
+    assert _kernels.host_isa(str(tmp_path / "missing")) != ""
+
+
+def test_cpu_entries_are_keyed_by_the_instruction_set(monkeypatch):
+    """A virtual machine that hides AVX-512 reports the same CPU device name
+    as one that has it; a binary of the one would stop the other with
+    SIGILL, so the entry name depends on the host's ISA."""
+    from usmarray._core import _device, _kernels
+
+    qi = _device.queue_info(ua.asarray([1]).sycl_queue)
+    if not qi.device.is_cpu:
+        pytest.skip("the default device is not a CPU")
+    spec = _kernels.bundle_of("move_strided<u4, 1>", qi)
+    here = _kernels._entry_path(spec, "source", qi)
+    assert _kernels._entry_path(spec, "source", qi) == here
+    monkeypatch.setattr(_kernels, "_host_isa", "sse2")
+    assert _kernels._entry_path(spec, "source", qi) != here

@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import os
+import platform
 import re
 import struct
 import subprocess
@@ -310,10 +311,41 @@ def _runtime_identity():
     return _runtime_id
 
 
+# Instruction-set extensions a CPU device's compiler may target: virtual
+# machines of one CPU model (one device name) can hide some of them, and a
+# binary built where they exist stops with SIGILL where they don't.
+_ISA_FLAG = re.compile(r"(sse|ssse|avx|amx|fma|f16c|bmi|adx|aes|vaes|pclmul|vpclmul|gfni"
+                       r"|popcnt|lzcnt|abm|movbe|sha|xop|fp16|sve|asimd|neon)")
+
+
+def host_isa(cpuinfo="/proc/cpuinfo"):
+    """The host CPU's instruction-set extensions, sorted and joined by
+    spaces, from the first processor's ``flags`` (x86) or ``Features``
+    (Arm) line of ``cpuinfo``; the machine's name where that is unreadable."""
+    try:
+        with open(cpuinfo) as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("flags", "Features"):
+                    return " ".join(sorted(v for v in value.split() if _ISA_FLAG.match(v)))
+    except OSError:
+        pass
+    return platform.machine()
+
+
+_host_isa = None
+
+
 def _device_identity(qi):
+    global _host_isa
     d = qi.device
-    return "|".join(str(x) for x in (d.backend, d.name, d.vendor, d.driver_version,
-                                     d.sycl_platform.version, qi.fp64, qi.fp16))
+    parts = [d.backend, d.name, d.vendor, d.driver_version, d.sycl_platform.version,
+             qi.fp64, qi.fp16]
+    if d.is_cpu:
+        if _host_isa is None:
+            _host_isa = host_isa()
+        parts.append(_host_isa)
+    return "|".join(str(x) for x in parts)
 
 
 _includes_digest = None
