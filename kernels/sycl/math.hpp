@@ -505,6 +505,15 @@ template <typename T> inline T floor_divide_(T a, T b) {
   }
 }
 
+// C's a % b of integers, and 0 where C leaves it undefined (b == 0,
+// INT_MIN % -1), as NumPy gives: fmod's result and remainder's start.
+template <typename T> inline T int_rem_(T a, T b) {
+  if (b == 0) return T(0);
+  if constexpr (std::is_signed_v<T>)
+    if (b == T(-1)) return T(0);
+  return static_cast<T>(a % b);
+}
+
 template <typename T> inline T remainder_(T a, T b) {
   if constexpr (is_float_v<T>) {
     using C = calc_t<T>;
@@ -524,15 +533,10 @@ template <typename T> inline T remainder_(T a, T b) {
   } else if constexpr (std::is_same_v<T, bool>) {
     return false;
   } else {
-    if (b == 0) return T(0);
-    if constexpr (std::is_signed_v<T>) {
-      if (b == T(-1)) return T(0);
-      T m = static_cast<T>(a % b);
+    T m = int_rem_(a, b);
+    if constexpr (std::is_signed_v<T>)
       if (m != 0 && ((m < 0) != (b < 0))) m = static_cast<T>(m + b);
-      return m;
-    } else {
-      return static_cast<T>(a % b);
-    }
+    return m;
   }
 }
 
@@ -636,11 +640,7 @@ template <typename T> inline T fmod_(T a, T b) {
   } else if constexpr (std::is_same_v<T, bool>) {
     return false;
   } else {
-    if (b == 0) return T(0);
-    if constexpr (std::is_signed_v<T>) {
-      if (b == T(-1)) return T(0);
-    }
-    return static_cast<T>(a % b);
+    return int_rem_(a, b);
   }
 }
 template <typename T> inline T heaviside_(T a, T b) {
