@@ -86,6 +86,8 @@ _SECTIONS = {
     "usmarray.special": ("numpy_functions", "Special functions"),
     "usmarray.functional": ("numpy_functions", "Functional programming"),
     "usmarray.bitpacking": ("numpy_functions", "Packing bits"),
+    "usmarray.numpy_names": ("numpy_functions", "NumPy's names"),
+    "usmarray.windows": ("numpy_functions", "Window functions"),
     "usmarray.io": ("io", "Saving and loading"),
     "usmarray._core._dtypes": ("dtypes", "Data type functions"),
     "usmarray._core._device": ("devices", "Devices and queues"),
@@ -112,7 +114,7 @@ _PAGE_TITLES = {
     "utilities": "Printing, testing and exceptions",
     "other": "Other",
 }
-_ARRAY_CLASSES = ("usm_ndarray", "Flags")
+_ARRAY_CLASSES = ("usm_ndarray", "ndarray", "Flags")
 
 
 def _directive(qualname, obj):
@@ -173,6 +175,8 @@ def _array_page():
              "   :undoc-members:",
              "   :special-members: __array_namespace__, __dlpack__, __dlpack_device__, "
              "__getitem__, __setitem__, __array__, __reduce_ex__",
+             "",
+             "``usmarray.ndarray`` is the same class (NumPy's and CuPy's name for it).",
              "",
              ".. autoclass:: usmarray.Flags",
              "   :members:",

@@ -467,6 +467,8 @@ CASES = {
     "may_share_memory": [((_f(), _f()), {})],
     "array_equal": [((_f(), _f()), {}), ((_f(), _f((4, 3))), {}), ((_NANS, _NANS), {}),
                     ((_NANS, _NANS), dict(equal_nan=True))],
+    "array_equiv": [((_f(), _f()), {}), ((_f(), _f()[:1]), {}), ((_f()[:1], _f()[:1]), {}),
+                    ((_f(), _f((4, 3))), {})],
     "median": [((_f(),), {}), ((_f(),), dict(axis=1, keepdims=True)), ((_NANS,), dict(axis=0)),
                ((_f(dt=np.int32),), {})],
     "quantile": [((_f(), 0.3), {}), ((_f(), [0.25, 0.75]), dict(axis=0)),

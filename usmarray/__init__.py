@@ -63,7 +63,7 @@ from .manipulation import (reshape, broadcast_to, broadcast_arrays, broadcast_sh
                            matrix_transpose, unstack, concat, stack, roll, repeat, tile, diff,
                            ediff1d, resize, rollaxis)
 from .indexing import take, take_along_axis, put, put_along_axis, place, extract
-from .comparison import allclose, isclose, array_equal
+from .comparison import allclose, isclose, array_equal, array_equiv
 from .statistics import (median, quantile, percentile, nanmedian, nanquantile, nanpercentile,
                          average, ptp, cov, corrcoef)
 from .nanfunctions import (nanmin, nanmax, nanargmin, nanargmax, nansum, nanprod, nanmean,
@@ -97,6 +97,8 @@ from . import random
 from .user_kernels import ElementwiseKernel, RawKernel, RawModule
 from .user_reductions import ReductionKernel
 from .fusion import fuse
+from .windows import bartlett, blackman, hamming, hanning, kaiser
+from .numpy_names import *  # noqa: F401,F403  (NumPy's names: arccos, concatenate, array, ...)
 from ._core._copy import with_out as _with_out
 
 # dpctl.tensor's out= keyword on the functions that had it (and NumPy's

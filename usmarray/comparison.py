@@ -1,5 +1,6 @@
 """Comparing arrays as wholes: ``allclose`` (dpctl.tensor's symmetric rule), NumPy's
-``isclose``, ``allclose`` and ``array_equal``, and the closeness mask they share."""
+``isclose``, ``allclose``, ``array_equal`` and ``array_equiv``, and the closeness mask
+they share."""
 
 import numpy as np
 
@@ -8,12 +9,13 @@ from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import astype
 from ._core._device import ExecutionPlacementError
+from ._core._layout import broadcast_shapes
 from ._core._kernels import compiled_together
 from .creation import as_pair, asarray
 from .reduction import all as _all
 from .user_kernels import ElementwiseKernel, device_items, warm_up
 
-__all__ = ["allclose", "close_mask", "isclose", "numpy_allclose", "array_equal"]
+__all__ = ["allclose", "close_mask", "isclose", "numpy_allclose", "array_equal", "array_equiv"]
 
 
 # One kernel for both rules (a flag picks one): the composition of table
@@ -184,3 +186,26 @@ def array_equal(a1, a2, equal_nan=False):
     if equal_nan and (a1.dtype.kind in "fc" or a2.dtype.kind in "fc"):
         eq = ew.logical_or(eq, ew.logical_and(ew.isnan(a1), ew.isnan(a2)))
     return bool(_all(eq))
+
+
+@compiled_together
+def array_equiv(a1, a2):
+    """Whether two arrays are equal after broadcasting, as ``numpy.array_equiv``.
+
+    Parameters
+    ----------
+    a1, a2 : usm_ndarray
+        The arrays (one may be a Python scalar).
+
+    Returns
+    -------
+    bool
+        False when the shapes do not broadcast, else whether every pair of
+        elements is equal (a Python bool; the host waits for the comparison).
+    """
+    a1, a2 = as_pair("array_equiv", a1, a2)
+    try:
+        broadcast_shapes(a1.shape, a2.shape)
+    except ValueError:
+        return False
+    return bool(_all(ew.equal(a1, a2)))

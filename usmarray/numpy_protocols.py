@@ -1190,7 +1190,7 @@ SAME_NAME = (
     "delete insert unravel_index ravel_multi_index ix_ histogram histogram_bin_edges "
     "histogram2d histogramdd bincount digitize interp einsum_path save"
 ).split() + (statistics.__all__ + nanfunctions.__all__ + stacking.__all__ + calculus.__all__
-             + convolution.__all__ + polynomials.__all__ + ["isclose", "array_equal"])
+             + convolution.__all__ + polynomials.__all__ + ["isclose", "array_equal", "array_equiv"])
 
 # parameters of the computation rather than its data, which may be host
 # values (docs/numpy.md): NumPy name -> parameter names

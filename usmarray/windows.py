@@ -1,0 +1,136 @@
+"""NumPy's window functions (``numpy.hanning`` and friends), made on the device.
+
+They take no array, so NumPy's dispatch never reaches usmarray for them;
+CuPy has them as ``cupy.hanning`` etc. Each follows NumPy's formula in the
+same order of operations, in the device's default float type (float64, or
+float32 on devices without fp64) or the ``dtype`` given.
+"""
+
+import math
+import operator
+
+import numpy as np
+
+from ._core import _dtypes
+from ._core._device import resolve_queue
+from .creation import arange, ones, empty
+from . import elementwise as ew
+from .searching import where
+from .special import i0
+
+__all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
+
+
+def _window(name, M, dtype, device, usm_type, sycl_queue):
+    """(length, float dtype, queue info), or an answer of its own for M <= 1."""
+    try:
+        M = operator.index(M)
+    except TypeError:
+        if not isinstance(M, (float, np.floating)) or M != math.floor(M):
+            raise TypeError(f"{name}: M must be an integer, got {M!r}") from None
+        M = int(M)
+    qi = resolve_queue(device, sycl_queue)
+    dt = _dtypes.device_dtype(np.dtype(np.float64) if dtype is None else _dtypes.to_dtype(dtype),
+                              qi)
+    if dt.kind != "f":
+        raise TypeError(f"{name}: dtype must be a real floating type, got {dt}")
+    if M < 1:
+        return M, dt, qi, empty((0,), dtype=dt, sycl_queue=qi.queue, usm_type=usm_type)
+    if M == 1:
+        return M, dt, qi, ones((1,), dtype=dt, sycl_queue=qi.queue, usm_type=usm_type)
+    return M, dt, qi, None
+
+
+def _doc(fn, what, formula):
+    fn.__doc__ = f"""The {what} window of `M` points, as ``numpy.{fn.__name__}``.
+
+    ``{formula}``, with ``n = arange(1 - M, M, 2)`` (symmetric about the middle).
+
+    Parameters
+    ----------
+    M : int
+        Number of points; an empty array for ``M < 1``, ``[1.0]`` for ``M == 1``.
+    dtype : real floating dtype, optional
+        Default: the device's default float type (float64 where the device has fp64).
+    device, usm_type, sycl_queue
+        Where the array is made.
+
+    Returns
+    -------
+    usm_ndarray
+        Shape ``(max(M, 0),)``.
+    """
+    return fn
+
+
+def _centred(M, dt, qi, usm_type):
+    return arange(1 - M, M, 2, dtype=dt, sycl_queue=qi.queue, usm_type=usm_type)
+
+
+def bartlett(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
+    M, dt, qi, done = _window("bartlett", M, dtype, device, usm_type, sycl_queue)
+    if done is not None:
+        return done
+    n = _centred(M, dt, qi, usm_type)
+    return where(ew.less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))
+
+
+def blackman(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
+    M, dt, qi, done = _window("blackman", M, dtype, device, usm_type, sycl_queue)
+    if done is not None:
+        return done
+    n = _centred(M, dt, qi, usm_type)
+    return 0.42 + 0.5 * ew.cos(math.pi * n / (M - 1)) + 0.08 * ew.cos(2.0 * math.pi * n / (M - 1))
+
+
+def hamming(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
+    M, dt, qi, done = _window("hamming", M, dtype, device, usm_type, sycl_queue)
+    if done is not None:
+        return done
+    n = _centred(M, dt, qi, usm_type)
+    return 0.54 + 0.46 * ew.cos(math.pi * n / (M - 1))
+
+
+def hanning(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
+    M, dt, qi, done = _window("hanning", M, dtype, device, usm_type, sycl_queue)
+    if done is not None:
+        return done
+    n = _centred(M, dt, qi, usm_type)
+    return 0.5 + 0.5 * ew.cos(math.pi * n / (M - 1))
+
+
+def kaiser(M, beta, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
+    """The Kaiser window of `M` points and shape `beta`, as ``numpy.kaiser``.
+
+    ``i0(beta * sqrt(1 - ((n - alpha) / alpha)**2)) / i0(beta)`` with
+    ``n = arange(M)`` and ``alpha = (M - 1) / 2``.
+
+    Parameters
+    ----------
+    M : int
+        Number of points; an empty array for ``M < 1``, ``[1.0]`` for ``M == 1``.
+    beta : float
+        Shape parameter (0: rectangular; 5: like a Hamming window; 8.6: like Blackman).
+    dtype : real floating dtype, optional
+        Default: the device's default float type (float64 where the device has fp64).
+    device, usm_type, sycl_queue
+        Where the array is made.
+
+    Returns
+    -------
+    usm_ndarray
+        Shape ``(max(M, 0),)``.
+    """
+    beta = float(beta)
+    M, dt, qi, done = _window("kaiser", M, dtype, device, usm_type, sycl_queue)
+    if done is not None:
+        return done
+    n = arange(0, M, dtype=dt, sycl_queue=qi.queue, usm_type=usm_type)
+    alpha = (M - 1) / 2.0
+    return i0(beta * ew.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / float(np.i0(beta))
+
+
+_doc(blackman, "Blackman", "0.42 + 0.5 cos(pi n / (M - 1)) + 0.08 cos(2 pi n / (M - 1))")
+_doc(hamming, "Hamming", "0.54 + 0.46 cos(pi n / (M - 1))")
+_doc(hanning, "Hann", "0.5 + 0.5 cos(pi n / (M - 1))")
+_doc(bartlett, "Bartlett (triangular)", "1 - |n| / (M - 1)")
