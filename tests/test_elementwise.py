@@ -1191,3 +1191,126 @@ def test_float_only_operations_of_two_integer_types(name):
             if not device_supports(expected.dtype):
                 continue
             check(getattr(ua, name)(ua.asarray(x), ua.asarray(y)), expected, what=f"{a} {b}")
+
+
+# ---- extreme operands (found by differential fuzzing against NumPy)
+_COMPLEX = [d for d in SUPPORTED_DTYPES if np.dtype(d).kind == "c"]
+
+
+@pytest.mark.parametrize("dt", _COMPLEX, ids=str)
+def test_complex_division_does_not_overflow_where_the_quotient_is_finite(dt):
+    big = np.finfo(np.float32 if dt == ua.complex64 else np.float64).max
+    a = np.array([big + 1j, big * 0.8 + 0j, -big - big * 1j, 1e30 + 1e30j, 3 - 4j], dt)
+    b = np.array([3 + 1j, 100 + 0j, 126 + 0j, 1e30 + 1e30j, 0.5 + 2j], dt)
+    got = to_host(ua.asarray(a) / ua.asarray(b))
+    want = a / b
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=4 * np.finfo(want.real.dtype).eps)
+
+
+@pytest.mark.parametrize("dt", _COMPLEX, ids=str)
+def test_complex_square_does_not_overflow_its_imaginary_part(dt):
+    big = np.finfo(np.float32 if dt == ua.complex64 else np.float64).max
+    tiny = np.finfo(np.float32 if dt == ua.complex64 else np.float64).smallest_subnormal
+    z = np.array([big + 0.5j, big + 0j, big + tiny * 1j], dt)
+    with np.errstate(over="ignore"):
+        want = np.square(z)
+    got = to_host(ua.square(ua.asarray(z)))
+    np.testing.assert_array_equal(got.imag, want.imag)
+    assert np.all(np.isinf(got.real))
+
+
+@pytest.mark.parametrize("dt", _COMPLEX, ids=str)
+def test_complex_pow_integer_exponents_and_extremes(dt):
+    base = ua.asarray(np.array([2j, 1 + 1j, 0.5 - 0.25j], dt))
+    for n in (3, 7, 65, -5, 99):
+        got = to_host(base ** n)
+        want = np.array([2j, 1 + 1j, 0.5 - 0.25j], dt) ** n
+        np.testing.assert_allclose(got, want, rtol=64 * np.finfo(want.real.dtype).eps)
+    assert to_host(ua.asarray(np.array([2j], dt)) ** 7)[0].real == 0   # exact, as NumPy's
+    r = np.finfo(np.float32 if dt == ua.complex64 else np.float64)
+    z = np.array([r.max / 2 + 0j, r.smallest_subnormal * (1 + 1j)], dt)
+    w = np.array([1 + 2j, 0.5 + 0.5j], dt)
+    with np.errstate(all="ignore"):
+        want = z ** w
+    got = to_host(ua.asarray(z) ** ua.asarray(w))
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=1e-4 if dt == ua.complex64 else 1e-12)
+
+
+@pytest.mark.parametrize("dt", _COMPLEX, ids=str)
+@pytest.mark.parametrize("name", ["sin", "cos", "sinh", "cosh"])
+def test_complex_trig_keeps_a_subnormal_part_next_to_a_large_one(dt, name):
+    r = np.finfo(np.float32 if dt == ua.complex64 else np.float64)
+    y = 100.0 if dt == ua.complex64 else 1000.0
+    z = np.array([r.smallest_subnormal + y * 1j, y + r.smallest_subnormal * 1j], dt)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(z)
+    got = to_host(getattr(ua, name)(ua.asarray(z)))
+    for part in ("real", "imag"):   # (assert_allclose mishandles complex infinities)
+        np.testing.assert_allclose(getattr(got, part), getattr(want, part),
+                                   rtol=1e-5 if dt == ua.complex64 else 1e-13)
+
+
+@pytest.mark.parametrize("dt", REAL_DTYPES, ids=REAL_IDS)
+def test_float_remainders_of_tiny_exact_multiples(dt):
+    """The OpenCL CPU runtime's fmod gave y for exact multiples of a y near
+    the smallest normal; fmod, remainder and floor_divide are exact."""
+    if dt == ua.float16:
+        pytest.skip("float16 is computed in float32")
+    f = np.finfo(dt)
+    rng = np.random.default_rng(3)
+    y = rng.uniform(0, 8 * float(f.tiny), 4000).astype(dt)
+    x = (y * rng.integers(1, 9, y.size)).astype(dt)
+    y = np.concatenate([y, np.array([f.smallest_subnormal, f.tiny], dt)])
+    x = np.concatenate([x, np.array([1, 1], dt)])
+    for name in ("fmod", "remainder", "floor_divide"):
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(x, y)
+        got = to_host(getattr(ua, name)(ua.asarray(x), ua.asarray(y)))
+        np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+@pytest.mark.parametrize("op", ["+=", "-=", "*=", "//=", "%=", ">>=", "<<=", "**=", "&="])
+def test_inplace_computes_in_the_result_dtype_as_numpy(op):
+    xh = np.array([100, 9, -127, 5], np.int8)
+    yh = np.array([256, 257, 300, 3], np.int16)
+    x = ua.asarray(xh)
+    exec(f"x {op} ua.asarray(yh)")
+    exec(f"xh {op} yh")
+    check(x, xh)
+
+
+def test_inplace_float_into_narrower_float_rounds_once():
+    xh = np.array([1.0, 3.0], np.float32)
+    yh = np.array([2.0 ** -30, 1e-9])
+    x = ua.asarray(xh)
+    x += ua.asarray(yh)
+    xh += yh
+    check(x, xh)
+
+
+def test_inplace_refusals_in_numpys_order():
+    x = ua.asarray(np.array([5, -3], np.int8))
+    with pytest.raises(ua.DTypeError):
+        x += ua.asarray(np.array([7, 2 ** 64 - 1], np.uint64))   # float64 result
+    check(x, np.array([5, -3], np.int8))
+    xb = ua.asarray(np.array([True, False]))
+    with pytest.raises(OverflowError):
+        xb += 2 ** 63                 # the int's range first
+    with pytest.raises(TypeError):
+        xb **= -1                     # then the cast (int64 into bool)
+    with pytest.raises(ValueError):
+        x **= -1                      # then the negative power
+
+
+def test_power_checks_follow_numpy():
+    got = ua.asarray(np.array([2, 3], np.uint64)) ** ua.asarray(np.array([2, -1], np.int64))
+    check(got, np.array([2, 3], np.uint64) ** np.array([2, -1], np.int64))   # float64
+    xu = ua.asarray(np.array([2], np.uint8))
+    xi = ua.asarray(np.array([2, -1], np.int8))
+    for f in (lambda: xu ** -1, lambda: xi ** -129, lambda: 128 ** xi):
+        with pytest.raises(OverflowError):
+            f()
+    with pytest.raises(ValueError):
+        xi ** ua.asarray(np.array([1, -1], np.int8))

@@ -310,8 +310,18 @@ def _check_integer_power(x1, x2):
         return
     if any(isinstance(v, usm_ndarray) and v.size == 0 for v in (x1, x2)):
         return   # (no power computed: nothing to refuse, as NumPy)
-    if isinstance(x2, usm_ndarray):
-        negative = x2.size > 0 and int(reduce("min", x2, None, False)) < 0
+    a1, a2 = isinstance(x1, usm_ndarray), isinstance(x2, usm_ndarray)
+    if a1 and a2 and np.result_type(x1._dtype, x2._dtype).kind not in "biu":
+        return   # (uint64 ** int64 is float64, as NumPy's)
+    if a1 != a2:
+        # a Python int outside the array's type is the OverflowError the
+        # operation itself raises, first as in NumPy
+        arr, s = (x1, as_scalar(x2)) if a1 else (x2, as_scalar(x1))
+        lo, hi = int_range(weak_scalar_dtype(s, arr._dtype, arr._q))
+        if not lo <= s <= hi:
+            return
+    if a2:
+        negative = int(reduce("min", x2, None, False)) < 0
     else:
         negative = as_scalar(x2) < 0
     if negative:
@@ -511,22 +521,18 @@ def _inplace(op, x1, x2):
         dt2 = weak_scalar_dtype(s, x1._dtype, x1._q)
     if not x1._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
-    if op.name == "pow":
-        _check_integer_power(x1, x2)
+    if s is not None and type(s) is int and dt2.kind in "iu":
+        scalar_value(s, dt2)   # (OverflowError for an int out of range, first as in NumPy)
     qi = x1._q
     ins, out_dt, sig = op.resolve((x1._dtype, dt2), qi)
-    if not _dtypes.can_cast(out_dt, x1._dtype):
-        # dpctl.tensor's rule: the right operand is cast to the left one's
-        # dtype when that is a same-kind cast (float32 += float64 array) and
-        # the operation then gives the left operand's dtype
-        r = None
-        if np.can_cast(dt2, x1._dtype, "same_kind"):
-            r = op.resolve((x1._dtype, x1._dtype), qi)
-        if r is None or r[1] is not x1._dtype:
-            raise DTypeError(
-                f"in-place {op.name}: the result dtype {out_dt.name} cannot be cast to the left "
-                f"operand's dtype {x1._dtype.name}")
-        ins, out_dt, sig = r
+    if not np.can_cast(out_dt, x1._dtype, "same_kind"):
+        # NumPy's rule: computed in the promoted dtype, then cast into x1
+        # when that is a same-kind cast (int8 //= int16 divides in int16)
+        raise DTypeError(
+            f"in-place {op.name}: the result dtype {out_dt.name} cannot be cast to the left "
+            f"operand's dtype {x1._dtype.name} (same_kind)")
+    if op.name == "pow":
+        _check_integer_power(x1, x2)
     if s is None and x2._shape != x1._shape:
         if broadcast_shapes(x1._shape, x2._shape) != x1._shape:
             raise ValueError(f"in-place {op.name}: an operand of shape {x2._shape} cannot be "

@@ -11,7 +11,6 @@ namespace usmk {
 // sycl::vec views of raw vectors (common.hpp), for the sycl:: builtins in the
 // vector forms of elementwise operations (sycl/vector.hpp comes with
 // builtins.hpp: only bundles that call builtins parse it)
-// sycl::vec views of raw vectors, for the sycl:: builtins (math functions).
 template <typename T, int L> inline sycl::vec<T, L> to_sycl(const raw_vec<T, L> &r) {
   sycl::vec<T, L> v;
   __builtin_memcpy(&v, &r, sizeof(r));
@@ -90,6 +89,8 @@ template <typename T> inline T round_(T a) {
   else return a;
 }
 
+template <typename T> inline T divide_(T a, T b);   // (below; complex pow takes 1 / r)
+
 // ------------------------------------------------------------ complex
 // Complex elementary functions on (real, imaginary) components of type R
 // (float for complex64, double for complex128): C99 Annex G special cases
@@ -110,14 +111,16 @@ template <typename R> constexpr R exp_big = R(std::is_same_v<R, float> ? 88 : 70
 template <typename R> inline R nan() { return std::numeric_limits<R>::quiet_NaN(); }
 template <typename R> inline R infty() { return std::numeric_limits<R>::infinity(); }
 
-// exp(x) * (c, s) without overflow of exp(x) where the product is finite
-template <typename R> inline C<R> exp_scaled(R x, R c, R s) {
+// exp(x) * (c, s) * f without overflow of exp(x) where the product is
+// finite; f (1 or 1/2) is applied last, so that a subnormal c or s next to a
+// large exp(x) is not lost by halving it first
+template <typename R> inline C<R> exp_scaled(R x, R c, R s, R f = R(1)) {
   if (x > exp_big<R>) {
-    R h = sycl::exp(x / 2);
-    return C<R>(c * h * h, s * h * h);
+    R h = sycl::exp(x / 2), hf = h * f;
+    return C<R>(c * h * hf, s * h * hf);
   }
   R e = sycl::exp(x);
-  return C<R>(e * c, e * s);
+  return C<R>(e * c * f, e * s * f);
 }
 
 template <typename R> inline C<R> exp(R x, R y) {
@@ -214,7 +217,7 @@ template <typename R> inline C<R> sinh(R x, R y) {
   R c = sycl::cos(y), s = sycl::sin(y);
   if (sycl::fabs(x) > exp_big<R> - 1) {
     // sinh x ~ cosh x ~ sign(x) e^|x| / 2
-    C<R> e = exp_scaled(sycl::fabs(x), c / 2, s / 2);
+    C<R> e = exp_scaled(sycl::fabs(x), c, s, R(0.5));
     return C<R>(sycl::copysign(R(1), x) * e.real(), e.imag());
   }
   return C<R>(sycl::sinh(x) * c, sycl::cosh(x) * s);
@@ -233,7 +236,7 @@ template <typename R> inline C<R> cosh(R x, R y) {
   if (y == 0) return C<R>(sycl::cosh(x), (x == 0 ? x : sycl::copysign(R(1), x)) * y);
   R c = sycl::cos(y), s = sycl::sin(y);
   if (sycl::fabs(x) > exp_big<R> - 1) {
-    C<R> e = exp_scaled(sycl::fabs(x), c / 2, s / 2);
+    C<R> e = exp_scaled(sycl::fabs(x), c, s, R(0.5));
     return C<R>(e.real(), sycl::copysign(R(1), x) * e.imag());
   }
   return C<R>(sycl::cosh(x) * c, sycl::sinh(x) * s);
@@ -388,6 +391,29 @@ template <typename R> inline C<R> tan(R x, R y) {
   return C<R>(a.imag(), -a.real());
 }
 
+// a ** b for finite a != 0 and finite b, as NumPy's npy_cpow: integer
+// exponents below 100 in magnitude by repeated squaring (exact where the
+// products are: (2j) ** 65 has no real part), others as exp(b log a) with
+// the log above (no overflow of |a| near the largest values, full accuracy
+// for subnormal ones, where std::pow's abs-and-log lost both)
+template <typename R> inline C<R> pow(C<R> a, C<R> b) {
+  const R br = b.real(), bi = b.imag();
+  if (bi == 0 && br == sycl::trunc(br) && sycl::fabs(br) < 100) {
+    int n = static_cast<int>(sycl::fabs(br));
+    C<R> r(1, 0), p = a;
+    for (;;) {
+      if (n & 1) r = C<R>(r.real() * p.real() - r.imag() * p.imag(),
+                          r.real() * p.imag() + r.imag() * p.real());
+      n >>= 1;
+      if (!n) break;
+      p = C<R>(p.real() * p.real() - p.imag() * p.imag(), 2 * (p.real() * p.imag()));
+    }
+    return br < 0 ? divide_(C<R>(1, 0), r) : r;
+  }
+  const C<R> l = log(a.real(), a.imag());
+  return exp(br * l.real() - bi * l.imag(), br * l.imag() + bi * l.real());
+}
+
 } // namespace cx
 
 // ------------------------------------------------------------ transcendental
@@ -464,8 +490,39 @@ template <typename T> inline T proj_(T a) {
 
 // ------------------------------------------------------------ binary
 template <typename T> inline T divide_(T a, T b) {
-  if constexpr (is_complex_v<T>) return a / b;
-  else return static_cast<T>(up(a) / up(b));
+  if constexpr (is_complex_v<T>) {
+    using R = typename T::value_type;
+    const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    if (sycl::isfinite(ar) && sycl::isfinite(ai) && sycl::isfinite(br) && sycl::isfinite(bi) &&
+        (br != 0 || bi != 0)) {
+      // Smith's algorithm, NumPy's: no product overflows where the quotient
+      // is finite ((ar br + ai bi) / |b|^2 overflowed from |a| ~ max / 1.5)
+      if (sycl::fabs(br) >= sycl::fabs(bi)) {
+        const R rat = bi / br, scl = R(1) / (br + bi * rat);
+        return T((ar + ai * rat) * scl, (ai - ar * rat) * scl);
+      }
+      const R rat = br / bi, scl = R(1) / (bi + br * rat);
+      return T((ar * rat + ai) * scl, (ai * rat - ar) * scl);
+    }
+    return a / b;   // (infinities, NaNs and division by zero: C99's rules)
+  } else {
+    return static_cast<T>(up(a) / up(b));
+  }
+}
+
+// fmod(x, y) of floats, exact also where the OpenCL CPU runtime's is not: it
+// gives y instead of 0 for exact multiples of y below about 8 times the
+// smallest normal. So a tiny y is scaled up by s (exactly, a power of two):
+// fmod(x, y s) leaves r with |r| < y s, small, and fmod(r s, y s) / s =
+// fmod(r, y) = fmod(x, y), as y s is a multiple of y.
+template <typename C> inline C fmod_exact(C x, C y) {
+  constexpr bool f = std::is_same_v<C, float>;
+  constexpr C tiny = C(f ? 0x1p-100 : 0x1p-900), s = C(f ? 0x1p64 : 0x1p128);
+  if (sycl::fabs(y) < tiny && y != 0 && sycl::isfinite(x)) {
+    const C ys = y * s;
+    return sycl::fmod(sycl::fmod(x, ys) * s, ys) / s;
+  }
+  return sycl::fmod(x, y);
 }
 
 // Floor division: for floats floor(x / y) where x or y is not finite or y is
@@ -477,7 +534,7 @@ template <typename T> inline T floor_divide_(T a, T b) {
     using C = calc_t<T>;
     C x = up(a), y = up(b);
     if (y == 0 || !sycl::isfinite(x) || !sycl::isfinite(y)) return static_cast<T>(sycl::floor(x / y));
-    C mod = sycl::fmod(x, y);
+    C mod = fmod_exact(x, y);
     C div = (x - mod) / y;
     if (mod != 0) {
       if ((y < 0) != (mod < 0)) div -= 1;
@@ -523,7 +580,7 @@ template <typename T> inline T remainder_(T a, T b) {
       if (x == 0) return static_cast<T>(sycl::copysign(C(0), y));
       return static_cast<T>((x > 0) == (y > 0) ? x : y);
     }
-    C mod = sycl::fmod(x, y);
+    C mod = fmod_exact(x, y);
     if (mod != 0) {
       if ((y < 0) != (mod < 0)) mod += y;
     } else {
@@ -547,7 +604,10 @@ template <typename T> inline T pow_(T a, T b) {
     if (b == T(1)) return a;
     if (b.imag() == R(0) && b.real() == R(2)) return a * a;
 #if USM_COMPLEX
-    return std::pow(a, b);
+    if (a != T(0) && sycl::isfinite(a.real()) && sycl::isfinite(a.imag()) &&
+        sycl::isfinite(b.real()) && sycl::isfinite(b.imag()))
+      return cx::pow(a, b);
+    return std::pow(a, b);   // (zeros, infinities and NaNs: the C library's special cases)
 #else
     return a;   // (a bundle without complex kernels never instantiates this)
 #endif
@@ -636,7 +696,7 @@ template <typename T> inline T spacing_(T a) {
 // integers x1 % x2, 0 where x2 is 0 (and for INT_MIN % -1), as NumPy's
 template <typename T> inline T fmod_(T a, T b) {
   if constexpr (is_float_v<T>) {
-    return static_cast<T>(sycl::fmod(up(a), up(b)));
+    return static_cast<T>(fmod_exact(up(a), up(b)));
   } else if constexpr (std::is_same_v<T, bool>) {
     return false;
   } else {

@@ -55,10 +55,11 @@ template <typename T> inline T negative_(T a) {
 template <typename T> inline T square_(T a) {
   if constexpr (is_complex_v<T>) {
     // (x - y)(x + y) has no cancellation and does not overflow where x^2 - y^2
-    // does not; + 0 makes its -0 the +0 of x*x - y*y
+    // does not; + 0 makes its -0 the +0 of x*x - y*y. 2 (x y) is x y + y x,
+    // NumPy's, exactly.
     using R = typename T::value_type;
     R x = a.real(), y = a.imag();
-    return T((x - y) * (x + y) + R(0), 2 * x * y);
+    return T((x - y) * (x + y) + R(0), 2 * (x * y));   // (2x overflows first)
   } else {
     return static_cast<T>(a * a);
   }
