@@ -1266,3 +1266,28 @@ def test_numpy_linalg_fft_calls(name):
     assert got.shape == np.shape(expected)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6 * max(
         1.0, float(np.max(np.abs(expected), initial=0))))
+
+
+def test_ufunc_dtype_names_the_loop():
+    """NumPy 2's ``dtype=`` picks the loop by its output: one whose output is
+    not that dtype is a TypeError, not a result of another dtype."""
+    h = np.array([1, 2, 3], np.int32)
+    x = ua.asarray(h)
+    for call in (lambda a: np.less(a, 1, dtype=np.float64), lambda a: np.sin(a, dtype=np.int64)):
+        with pytest.raises(TypeError):
+            call(h)
+        with pytest.raises(TypeError):
+            call(x)
+    for call in (lambda a: np.add(a, 1, dtype=np.float32), lambda a: np.sin(a, dtype=np.float32),
+                 lambda a: np.logical_and(a, a - 1, dtype=bool)):
+        got, want = call(x), call(h)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(ua.asnumpy(got), want, rtol=1e-6)
+
+
+def test_bool_square_by_power_is_int8():
+    b = np.array([True, False])
+    for e in (2, 3, 2.0):
+        got = ua.asarray(b) ** e
+        assert got.dtype == (b ** e).dtype
+        np.testing.assert_array_equal(ua.asnumpy(got), b ** e)

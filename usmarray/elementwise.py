@@ -412,9 +412,9 @@ def squares(op, x_dtype, s, left):
     scalar exponent of 2 (x * x, exact, where pow is a far costlier call
     within an ulp of it) where the result keeps x's dtype: an int 2 for
     numeric x, a float 2.0 for inexact x (an integer array ** 2.0 is
-    float64)."""
+    float64); a bool x ** 2 is square's int8, as NumPy's (** 3 is int64)."""
     return (op.name == "pow" and not left and s == 2
-            and (type(s) is int and x_dtype.kind in "iufc"
+            and (type(s) is int and x_dtype.kind in "biufc"
                  or type(s) is float and x_dtype.kind in "fc"))
 
 

@@ -230,6 +230,24 @@ def _cast_inputs(what, inputs, dtype):
                  for a in inputs)
 
 
+def _check_loop(what, fn, inputs, dtype):
+    """TypeError unless `fn` has a loop of the inputs cast to `dtype` giving
+    `dtype` (NumPy 2's ``dtype=`` names the loop: ``np.less(x, 1,
+    dtype=float64)`` has none, where the cast inputs would give bool)."""
+    op = getattr(fn, "_op", None)
+    if op is None:
+        return
+    qi = next(v for v in inputs if isinstance(v, usm_ndarray))._q
+    dt = np.dtype(dtype)
+    try:
+        out_dt = op.resolve((dt,) * op.nin, qi)[1]
+    except TypeError:
+        out_dt = None
+    if out_dt != dt:
+        raise TypeError(f"{what}: no loop matching the specified signature and casting was "
+                        f"found (dtype={dt.name})")
+
+
 def _single_out(what, out):
     if out is None:
         return None
@@ -374,12 +392,16 @@ def _ufunc_call(what, ufunc, inputs, out, kwargs):
     if kwargs:
         k, v = next(iter(kwargs.items()))
         raise _unsupported(what, k, v, fn.__name__)
+    if dtype is not None and getattr(getattr(fn, "_op", None), "truthy", False) \
+            and np.dtype(dtype) == np.bool_:
+        dtype = None   # (NumPy's logical_and(ints, ints, dtype=bool): their truth values)
     if dtype is not None:
         if "dtype" in params:
             _check_same_kind(what, inputs, dtype)
             kw["dtype"] = dtype
         else:
             inputs = _cast_inputs(what, inputs, dtype)
+            _check_loop(what, fn, inputs, dtype)
     elementwise = ufunc.signature is None   # (not matmul, vecdot: gufuncs)
     if not elementwise and "axis" in kw:
         # a gufunc's core axis counts in each operand's own dimensions
