@@ -542,7 +542,11 @@ def test_flags_contiguity():
     assert f["c"]
     t = x.T
     assert t.flags.f_contiguous and not t.flags.c_contiguous
-    assert t.flags["FNC"] and t.flags["FC"]
+    assert t.flags["FNC"] and not t.flags["FC"]
+    # dpctl.tensor's FC: C- and F-contiguous at once (1-d arrays); its integer flags
+    v = ua.empty(5, dtype="f4")
+    assert v.flags.fc and v.flags["FC"] and not v.flags.fnc
+    assert f.flags == 1 | 4 and t.flags.flags == 2 | 4 and v.flags.flags == 7
     s = x[:, ::2]
     assert not s.flags.c_contiguous and not s.flags.f_contiguous and not s.flags.forc
     col = x[:, 1:2]
@@ -1025,3 +1029,54 @@ def test_contains_like_numpy(dt):
     assert (ua.asarray(h[0]) in x) is (h[0] in h)
     assert ("a" in x) is False
     assert (3 in ua.asarray(np.zeros((0,), dt))) is False
+
+
+def test_view_refuses_a_non_native_byte_order():
+    x = ua.asarray([1.0, 2.0])
+    other = ">f8" if np.little_endian else "<f8"
+    with pytest.raises(ValueError):
+        x.view(other)
+    assert x.view("=f8").dtype == np.float64
+    np.testing.assert_array_equal(ua.asnumpy(x.view("i8")), np.array([1.0, 2.0]).view("i8"))
+
+
+def test_element_assignment_takes_no_sequence():
+    x = ua.zeros((3, 4))
+    h = np.zeros((3, 4))
+    for v in ([5.0], (5.0,), [[5.0]], []):
+        with pytest.raises(ValueError):
+            h[1, 2] = v
+        with pytest.raises(ValueError):
+            x[1, 2] = v
+    x[1] = [1, 2, 3, 4]
+    x[2, 1:2] = [7.0]
+    h[1] = [1, 2, 3, 4]
+    h[2, 1:2] = [7.0]
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+def test_asarray_of_a_range_and_an_array_interface():
+    for r in (range(4), range(0), range(10, -3, -4)):
+        want = np.asarray(r)
+        got = ua.asarray(r)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(ua.asnumpy(got), want)
+    assert ua.asarray(range(3), dtype=ua.float32).dtype == ua.float32
+
+    class OnlyInterface:
+        def __init__(self, a):
+            self.a = a
+            self.__array_interface__ = a.__array_interface__
+
+    h = np.arange(6.0).reshape(2, 3)[:, ::2]
+    np.testing.assert_array_equal(ua.asnumpy(ua.asarray(OnlyInterface(h))), h)
+
+
+def test_masked_assignment_with_a_mask_of_another_queue():
+    q2 = dpctl.SyclQueue(ua.get_default_queue().sycl_device)
+    x = ua.arange(6.0)
+    m = ua.asarray([True, False] * 3, sycl_queue=q2)
+    x[m] = 1.0
+    x[ua.asarray([1], sycl_queue=q2)] = 9.0
+    np.testing.assert_array_equal(ua.asnumpy(x), [1, 9, 1, 3, 1, 5])
+    np.testing.assert_array_equal(ua.asnumpy(x[m]), [1, 1, 1])

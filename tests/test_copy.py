@@ -561,8 +561,16 @@ def test_asarray_device_same_context_and_other_context(same_ctx_queues, distinct
     qa, qb = distinct_context_queues
     h = np.arange(8.0)
     x = ua.asarray(h, sycl_queue=q1)
-    y = ua.asarray(x, device=q2, copy=False)
-    assert y.sycl_queue == q2 and y._pointer == x._pointer
+    # dpctl.tensor's rule: memory is shared only on the array's own queue (a
+    # result bound to another queue is a copy, which copy=False refuses);
+    # to_device shares memory within the context
+    with pytest.raises(ValueError):
+        ua.asarray(x, device=q2, copy=False)
+    y = ua.asarray(x, device=q2)
+    assert y.sycl_queue == q2 and y._pointer != x._pointer
+    _assert_equal(y, h)
+    assert x.to_device(q2)._pointer == x._pointer
+    assert ua.asarray(x, sycl_queue=x.sycl_queue, copy=False)._pointer == x._pointer
     z = ua.asarray(x, sycl_queue=q2, copy=True)
     assert z.sycl_queue == q2 and z._pointer != x._pointer
     _assert_equal(z, h)

@@ -488,3 +488,37 @@ def test_numpy_round_trip_every_dtype(dt):
     h = sample((2, 3), dt)
     x = ua.from_dlpack(h)
     np.testing.assert_array_equal(np.from_dlpack(x, device="cpu"), h)
+
+
+def test_from_dlpack_device_as_a_dlpack_device():
+    """dpctl.tensor's form of ``device``: (kDLCPU, 0) gives a NumPy array,
+    (kDLOneAPI, i) an array on root device i."""
+    h = np.arange(5.0)
+    got = ua.from_dlpack(ua.asarray(h), device=(KDL_CPU, 0))
+    assert isinstance(got, np.ndarray)
+    np.testing.assert_array_equal(got, h)
+    dev_id = ua.sycl_device_to_dldevice(ua.asarray(h).sycl_device)[1]
+    y = ua.from_dlpack(h, device=(KDL_ONEAPI, dev_id))
+    assert isinstance(y, ua.usm_ndarray)
+    np.testing.assert_array_equal(ua.asnumpy(y), h)
+    with pytest.raises(ValueError):
+        ua.from_dlpack(h, device=(KDL_CPU, 1))
+    with pytest.raises(TypeError):
+        ua.from_dlpack(h, device=(KDL_CPU, 0, 0))
+
+
+def test_from_dlpack_of_a_usm_ndarray_views_any_strides():
+    x = ua.arange(6.0)
+    v = ua.from_dlpack(x[::-1], copy=False)
+    v[0] = 100.0
+    assert ua.asnumpy(x)[-1] == 100.0
+    c = ua.from_dlpack(x[::-2], copy=True)
+    c[0] = -1.0
+    np.testing.assert_array_equal(ua.asnumpy(c), ua.asnumpy(x)[::-2] * [0, 1, 1] + [-1, 0, 0])
+
+
+def test_import_of_strides_beyond_int64_byte_arithmetic_is_a_buffer_error():
+    import torch
+    t = torch.zeros(1, dtype=torch.float64).as_strided((1,), (2 ** 60,))
+    with pytest.raises((BufferError, ValueError)):
+        ua.from_dlpack(t)

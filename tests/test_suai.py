@@ -624,3 +624,20 @@ def test_interface_property_raising_is_reported():
 
     with pytest.raises((TypeError, ValueError, RuntimeError), match="broken"):
         ua.asarray(Broken())
+
+
+class _Iface:
+    def __init__(self, d, keep):
+        self.__sycl_usm_array_interface__ = d
+        self.keep = keep
+
+
+@pytest.mark.parametrize("shape, strides, offset", [((1,), (2 ** 64,), 0), ((0,), (2 ** 70,), 0),
+                                                     ((2,), (1,), 2 ** 63)])
+def test_strides_and_offsets_beyond_int64_are_refused(shape, strides, offset):
+    x = ua.arange(4.0)
+    with pytest.raises(ValueError):
+        ua.usm_ndarray(shape, dtype="f8", strides=strides, buffer=x, offset=offset)
+    d = dict(x.__sycl_usm_array_interface__, shape=shape, strides=strides, offset=offset)
+    with pytest.raises(ValueError):
+        ua.asarray(_Iface(d, x))

@@ -465,6 +465,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
         raise ValueError(f"order must be 'K', 'A', 'C' or 'F', got {order!r}")
     if usm_type is not None:
         _usm_type(usm_type)
+    if isinstance(obj, range):
+        obj = list(obj)   # (as NumPy and dpctl.tensor: a sequence of Python ints)
     d = obj if isinstance(obj, usm_ndarray) else _device_array(obj)
     if d is not None:
         return _asarray_usm(d, dtype, device, copy, usm_type, sycl_queue, order)
@@ -499,7 +501,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None, sycl_q
             raise ValueError(f"cannot convert the input to an array: {e}") from None
         if h.dtype == object:
             raise TypeError(f"cannot convert {type(obj).__name__} with non-numeric items to an array")
-    elif isinstance(obj, np.ndarray) or hasattr(obj, "__array__") or isinstance(obj, np.generic):
+    elif isinstance(obj, (np.ndarray, np.generic)) or hasattr(obj, "__array__") \
+            or hasattr(obj, "__array_interface__"):
         h = np.asarray(obj)
     else:
         try:
@@ -535,7 +538,9 @@ def _asarray_usm(x, dtype, device, copy, usm_type, sycl_queue, order):
     dt = x._dtype if dtype is None else _dtype(dtype, qi, None)
     ut = x._alloc.kind if usm_type is None else usm_type
     layout_ok = (order in "KA" or (order == "C" and x._flags & 1) or (order == "F" and x._flags & 2))
-    reachable = qi is x._q or (qi.context == x._q.context and qi.device == x._q.device)
+    # dpctl.tensor's rule: the same queue, or a copy (a view bound to another
+    # queue of the device would share memory with x unasked; to_device shares)
+    reachable = qi is x._q or qi.queue == x._q.queue
     if copy is not True and dt is x._dtype and ut == x._alloc.kind and layout_ok and reachable:
         return to_queue(x, qi)
     if copy is False:

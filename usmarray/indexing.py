@@ -22,7 +22,6 @@ from ._core import _dtypes, _engine
 from ._core import _indexing as plans
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import assign, broadcast_view, cast, copy, to_queue, with_out
-from ._core._device import common_queue
 from ._core._exceptions import DTypeError, IndexShapeError
 from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kind, int_key_offset,
                               item_copy, scatter, store)
@@ -231,8 +230,9 @@ def _set_masked(x, mask, value):
                          f"array's shape {x._shape}")
     if mask._shape != x._shape[:mask.ndim]:
         return   # an empty mask selects nothing (as in _getitem_mask)
-    if mask._q is not x._q:
-        common_queue(x, mask)
+    # (an index on another queue is moved to x's, as integer index arrays
+    # and the mask of x[mask] are: the index is not data the result follows)
+    mask = to_queue(mask, x._q)
     m = view(mask, mask._off, mask._shape + (1,) * (x.ndim - mask.ndim),
              mask._strides + (0,) * (x.ndim - mask.ndim))
     m = broadcast_view(m, x._shape)
@@ -295,10 +295,11 @@ def setitem(x, key, value):
         scatter(y, adv, value)
         return
     dst = view(x, off, shape, strides)
-    if not shape and isinstance(value, (usm_ndarray, np.ndarray)) and value.ndim:
+    if not shape and (isinstance(value, (list, tuple)) or (
+            isinstance(value, (usm_ndarray, np.ndarray)) and value.ndim)):
         # (an element is no sequence: NumPy 2's error; (1,) does not broadcast to ())
         raise ValueError("setting an array element with a sequence: the value has shape "
-                         f"{value.shape}, the element none")
+                         f"{np.shape(value)}, the element none")
     if is_scalar(value) and 0 in shape:
         scalar_bytes(value, x._dtype)  # still validate
     store(dst, value)

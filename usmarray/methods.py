@@ -272,12 +272,13 @@ def view(self, dtype=None, type=None):
         raise TypeError("view: type= is not supported (usm_ndarray has no subclasses)")
     if dtype is None:
         return _view(self, self._off, self._shape, self._strides)
-    dt = _dtypes.to_dtype(dtype)
+    # (a non-native byte order would misread the bytes: a ValueError, as for
+    # usm_ndarray(..., buffer=x))
+    dt = usm_ndarray._dtype_for(dtype, self._q, data=True)
     if dt.itemsize != self._dtype.itemsize:
         raise ValueError(f"view: {dt.name} has item size {dt.itemsize}, the array's dtype "
                          f"{self._dtype.name} has {self._dtype.itemsize}; only views as a dtype "
                          "of the same size are supported")
-    _dtypes.check_device_support(dt, self._q)
     return _view(self, self._off, self._shape, self._strides, dt)
 
 

@@ -24,8 +24,9 @@ import numpy as np
 
 from . import _dtypes, _engine, _suai
 from ._device import Device, queue_info, resolve_queue
-from ._layout import (C_CONTIG, F_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags,
-                      displacement_bounds, f_strides, normalize_shape)
+from ._layout import (C_CONTIG, F_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides,
+                      check_strides, contig_flags, displacement_bounds, f_strides,
+                      normalize_shape)
 
 __all__ = ["usm_ndarray", "Flags", "make", "empty_array", "empty_c", "view", "c_view", "from_suai"]
 
@@ -147,8 +148,14 @@ class Flags:
             a._flags &= ~WRITABLE
 
     @property
+    def flags(self):
+        """dpctl.tensor's integer of the flags: 1 C-contiguous, 2 F-contiguous, 4 writable."""
+        return self._arr._flags & 7
+
+    @property
     def fc(self):
-        return self.f_contiguous and not self.c_contiguous
+        """Both C- and F-contiguous (dpctl.tensor's meaning: 1-d and empty arrays)."""
+        return self.f_contiguous and self.c_contiguous
 
     @property
     def forc(self):
@@ -277,6 +284,7 @@ class usm_ndarray:
                 raise TypeError(f"strides must be a sequence of ints, got {strides!r}") from None
             if len(strides) != len(shape):
                 raise ValueError(f"strides {strides} do not match shape {shape}")
+        check_strides(strides, offset)
         flags = WRITABLE
         if isinstance(buffer, str):
             kw = dict(buffer_ctor_kwargs)

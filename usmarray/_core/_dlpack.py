@@ -17,10 +17,11 @@ import dpctl
 import numpy as np
 
 from . import _dtypes, _engine
-from ._array import empty_array, make
+from ._array import empty_array, make, usm_ndarray, view
 from ._copy import asnumpy, copy as copy_array, from_host, host_accessible, host_view, to_queue
 from ._device import _queue_for_device, queue_info, resolve_queue
-from ._layout import KIND_CODE, RO_LOCK, WRITABLE, c_strides, contig_flags, displacement_bounds
+from ._layout import (KIND_CODE, RO_LOCK, WRITABLE, c_strides, check_strides, contig_flags,
+                      displacement_bounds)
 from ._suai import _queue_in
 
 __all__ = ["DLDeviceType", "from_dlpack", "CopyRequiredError", "dldevice_to_sycl_device",
@@ -218,6 +219,15 @@ class _HostMemory:
             "strides": None if strides is None else tuple(s * dt.itemsize for s in strides)}
 
 
+def _check_strides(strides):
+    """BufferError for strides the engine's int64 byte arithmetic cannot hold."""
+    if strides is not None:
+        try:
+            check_strides(tuple(strides), 0, "DLPack")
+        except ValueError as e:
+            raise BufferError(str(e)) from None
+
+
 def _oneapi_plan(info):
     """What viewing a kDLOneAPI tensor needs, checked before its capsule is
     consumed: (dtype, shape, strides, lo, start, end, USM kind, context
@@ -227,6 +237,7 @@ def _oneapi_plan(info):
     strides = info["strides"]
     if strides is None:
         strides = c_strides(shape)
+    _check_strides(strides)
     device_id = info["device_id"]
     target = _target(device_id)
     if target is None:
@@ -296,6 +307,21 @@ def from_dlpack(x, /, *, device=None, copy=None):
     """
     if copy not in (None, True, False):
         raise ValueError(f"copy must be None, True or False, got {copy!r}")
+    if isinstance(device, tuple):
+        # dpctl.tensor's form: a DLPack device, (kDLCPU, 0) for a NumPy array
+        if len(device) != 2:
+            raise TypeError(f"a DLPack device is (device_type, device_id), got {device!r}")
+        if int(device[0]) == _CPU:
+            if int(device[1]) != 0:
+                raise ValueError(f"kDLCPU device_id must be 0, got {device[1]}")
+            if not hasattr(x, "__dlpack__"):
+                raise TypeError("from_dlpack to kDLCPU needs an object with __dlpack__")
+            return np.from_dlpack(x, device="cpu", copy=copy)
+        device = dldevice_to_sycl_device(device)
+    if isinstance(x, usm_ndarray) and device is None and x._alloc.in_default_context:
+        # our own array in the memory a capsule would share: a view (any
+        # strides, where DLPack's export of negative ones copies) or a copy
+        return copy_array(x) if copy else view(x, x._off, x._shape, x._strides)
     qi = None if device is None else resolve_queue(device)
     ordered = None   # the queue the producer ordered its work before
     if type(x).__name__ == "PyCapsule":
@@ -344,6 +370,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
         if copy is False:
             raise CopyRequiredError("the DLPack tensor is in host memory, which is not USM: "
                                     "importing it needs a copy, but copy=False")
+        _check_strides(info["strides"])
         holder, info = _engine.dlpack_consume(cap)
         dt = _dtypes.DTYPES[info["tc"]]
         if info["data"] == 0 or 0 in info["shape"]:

@@ -128,6 +128,21 @@ def check_shape(shp):
         raise ValueError(f"the shape {shp} is too large: its dimensions multiply past 2**63 - 1")
 
 
+# strides and offsets in elements whose byte counts (up to 16-byte items)
+# stay within int64, the engine's type for them
+_MAX_STRIDE = 2 ** 59
+
+
+def check_strides(strides, offset, what="strides"):
+    """ValueError for strides or an offset (in elements) beyond what the
+    engine's int64 byte arithmetic holds, also where a dimension of length 0
+    or 1 never uses its stride."""
+    for v in strides + (offset,):
+        if not -_MAX_STRIDE <= v <= _MAX_STRIDE:
+            raise ValueError(f"{what}: stride or offset {v} is out of range "
+                             f"(at most 2**59 elements in magnitude)")
+
+
 def merged_stride(shape, strides):
     """The one stride that walks dimensions `shape` in C order (1 when they
     hold at most one element), or None when they do not merge."""

@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtypes, _engine
 from ._device import _queue_for_device, queue_info
 from ._layout import (C_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides, check_shape,
-                      contig_flags, displacement_bounds)
+                      check_strides, contig_flags, displacement_bounds)
 
 __all__ = ["export_suai", "import_suai", "import_suai_memory"]
 
@@ -141,6 +141,7 @@ def _parse(obj):
     if not isinstance(offset, int) or isinstance(offset, bool):
         raise ValueError(f"SUAI 'offset' must be an int, got {offset!r}")
     offset = int(offset)
+    check_strides(strides, offset, "SUAI")
     return ptr, bool(ro), shape, dt, strides, offset, iface["syclobj"]
 
 
