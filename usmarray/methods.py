@@ -26,7 +26,7 @@ import dpctl
 import numpy as np
 
 from . import _pickle, elementwise, indexing, linear_algebra, manipulation, numpy_protocols, sorting
-from ._core import _copy, _dlpack, _dtypes, _print
+from ._core import _copy, _dlpack, _print
 from ._core._array import usm_ndarray, view as _view
 from ._core._device import resolve_queue
 from ._core._indexing import basic_view
