@@ -432,7 +432,9 @@ CASES = {
     "clip": [((_f(), -1, 1), {}), ((_f(),), dict(min=0)), ((_f(), None, 0.5), {})],
     "take": [((_f(), np.array([0, 2])), dict(axis=1)), ((_f(), np.array([5, 1])), {}),
              ((_f(), np.array([11, 1])), dict(axis=None))],
-    "take_along_axis": [((_f(), np.argsort(_f(), axis=1)), dict(axis=1))],
+    "take_along_axis": [((_f(), np.argsort(_f(), axis=1)), dict(axis=1)),
+                        ((_f(), np.array([3, 0, 11])), dict(axis=None))],
+    "can_cast": [((_f(), np.float64), {}), ((_f(), np.int8), dict(casting="same_kind"))],
     "tensordot": [((_f((3, 4)), _f((4, 5))), dict(axes=1))],
     "dot": [((_f((3, 4)), _f((4, 2))), {}), ((_f((4,)), _f((4,), seed=1)), {}),
             ((_f((2, 3, 4)), _f((4, 2))), {}), ((_f((3, 4)), _f((4,))), {})],
@@ -1291,3 +1293,55 @@ def test_bool_square_by_power_is_int8():
         got = ua.asarray(b) ** e
         assert got.dtype == (b ** e).dtype
         np.testing.assert_array_equal(ua.asnumpy(got), b ** e)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumulative_sum", "nancumsum", "cumprod",
+                                  "cumulative_prod", "nancumprod"])
+def test_cumulative_with_dtype_bool_takes_truth_values_first(name):
+    for h in (np.array([2, -6, 4, 0, 1]), np.array([0.2, 3.0, 0.0, np.nan, -0.5])):
+        want = getattr(np, name)(h, dtype=bool)
+        got = getattr(np, name)(ua.asarray(h), dtype=bool)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(ua.asnumpy(got), want)
+
+
+def test_extra_positional_and_keyword_arguments_reach_the_function():
+    h = np.arange(6.0).reshape(2, 3)
+    u = ua.asarray(h)
+    f = lambda v, k=1: v * k  # noqa: E731
+    for args, kw in (((2,), {}), ((), {"k": 3})):
+        want = np.apply_along_axis(f, 1, h, *args, **kw)
+        np.testing.assert_array_equal(ua.asnumpy(np.apply_along_axis(f, 1, u, *args, **kw)), want)
+    c = [np.array([True, False])]
+    want = np.piecewise(np.array([1.0, 2.0]), c, [f, 0.5], 3)
+    got = np.piecewise(ua.asarray([1.0, 2.0]), [ua.asarray(c[0])], [f, 0.5], 3)
+    np.testing.assert_array_equal(ua.asnumpy(got), want)
+
+
+def test_take_along_axis_none_flattens():
+    h = np.arange(6).reshape(2, 3)
+    i = np.array([5, 0, 3])
+    got = np.take_along_axis(ua.asarray(h), ua.asarray(i), None)
+    np.testing.assert_array_equal(ua.asnumpy(got), np.take_along_axis(h, i, None))
+    with pytest.raises(ValueError):
+        np.take_along_axis(ua.asarray(h), ua.asarray(i.reshape(3, 1)), None)
+
+
+def test_interp_and_digitize_of_a_number():
+    xp, fp = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, -1.0])
+    for x in (0.5, 2, np.float32(1.5)):
+        got = np.interp(x, ua.asarray(xp), ua.asarray(fp))
+        assert isinstance(got, ua.usm_ndarray) and got.ndim == 0
+        assert float(got) == np.interp(x, xp, fp)
+        assert int(np.digitize(x, ua.asarray(xp))) == np.digitize(x, xp)
+
+
+def test_can_cast_of_an_array_and_linalg_errors_are_numpys():
+    for dt, to in ((ua.int64, np.int8), (ua.int8, np.int64), (ua.float32, np.float64)):
+        x = ua.asarray([1], dtype=dt)
+        for casting in ("safe", "same_kind", "unsafe"):
+            assert np.can_cast(x, to, casting) == np.can_cast(np.dtype(dt), to, casting)
+    with pytest.raises(np.linalg.LinAlgError):
+        ua.linalg.inv(ua.zeros((2, 2)))
+    assert issubclass(ua.linalg.LinAlgError, ValueError)
+    assert ua.tri(-1).shape == np.tri(-1).shape and ua.tri(2, -3).shape == np.tri(2, -3).shape

@@ -272,6 +272,9 @@ def digitize(x, bins, right=False):
         bins[i]``), NumPy's conventions for decreasing ones. The host waits
         for the monotonicity check.
     """
+    if not isinstance(x, usm_ndarray) and isinstance(bins, usm_ndarray) \
+            and isinstance(x, (int, float, np.generic)) and np.ndim(x) == 0:
+        x = asarray(x, sycl_queue=bins.sycl_queue)   # (a number: a 0-d result, on bins' queue)
     check_array(x, "digitize")
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
@@ -342,6 +345,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         float64 (complex128 for complex `fp`; float32/complex64 on a device
         without fp64) of `x`'s shape.
     """
+    if not isinstance(x, usm_ndarray) and isinstance(xp, usm_ndarray) and np.ndim(x) == 0 \
+            and isinstance(x, (int, float, np.generic)):
+        x = asarray(x, sycl_queue=xp.sycl_queue)   # (a number: a 0-d result, on xp's queue)
     check_array(x, "interp")
     xp, fp = _device("interp", xp, x), _device("interp", fp, x)
     for name, v in (("x", x), ("xp", xp)):

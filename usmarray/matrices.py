@@ -238,8 +238,8 @@ def tri(N, M=None, k=0, dtype=None, *, device=None, usm_type="device", sycl_queu
     usm_ndarray
         Shape (N, M).
     """
-    N = operator.index(N)
-    M = N if M is None else operator.index(M)
+    N = max(operator.index(N), 0)   # (negative: empty, as NumPy)
+    M = N if M is None else max(operator.index(M), 0)
     qi = resolve_queue(device, sycl_queue)
     if dtype is not None and np.dtype(dtype) == np.dtype(float):
         dtype = None   # NumPy's float: the device's default floating dtype

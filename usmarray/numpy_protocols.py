@@ -528,7 +528,7 @@ class Function:
 
     __slots__ = ("np_func", "what", "target", "rename", "defaults", "prep", "_np_params",
                  "_npos", "_tparams", "host_operands", "_sig", "_by_name", "_npos_np",
-                 "_simple")
+                 "_simple", "_var_pos", "_t_var_kw")
 
     def __init__(self, np_func, target, rename=None, defaults=None, prep=None,
                  host_operands=False):
@@ -547,7 +547,11 @@ class Function:
         self._by_name = {p.name: p for p in self._np_params if p.kind is not p.POSITIONAL_ONLY}
         self._npos_np = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                             for p in self._np_params)
+        # (NumPy's *args: the parameters before it go to the target by position)
+        self._var_pos = next((i for i, p in enumerate(self._np_params)
+                              if p.kind is p.VAR_POSITIONAL), None)
         tparams = list(_params(target).values())
+        self._t_var_kw = any(p.kind is p.VAR_KEYWORD for p in tparams)
         self._npos = sum(p.kind is p.POSITIONAL_ONLY for p in tparams)
         self._tparams = {p.name for p in tparams if p.kind is not p.POSITIONAL_ONLY}
 
@@ -601,6 +605,9 @@ class Function:
         if extra:
             kw.update(extra)
         out = dtype = None
+        npos = self._npos
+        if self._var_pos is not None and given.get(self._np_params[self._var_pos].name):
+            npos = self._var_pos   # (apply_along_axis(f, 1, x, 2): f, 1, x by position)
         for i, p in enumerate(self._np_params):
             if p.name not in given:
                 continue
@@ -609,11 +616,12 @@ class Function:
                 pos.extend(v)
                 continue
             if p.kind is p.VAR_KEYWORD:
-                if v:
+                if v and not self._t_var_kw:
                     raise _unsupported(self.what, next(iter(v)), next(iter(v.values())),
                                        self.target_name)
+                kw.update(v)
                 continue
-            if i < self._npos:
+            if i < npos:
                 if len(pos) != i:
                     raise TypeError(f"{self.what}: argument {p.name} given without the ones "
                                     "before it")
@@ -656,14 +664,15 @@ class Function:
 # ---- adapters (argument rules NumPy and the array API spell differently)
 def _flat_when_axis_none(default_none):
     """NumPy's functions that work on the flattened array for axis=None
-    (cumsum, take: also when axis is not given; sort, argsort: only when it is
-    given as None, their default being -1); the array API's need 1-D input then."""
+    (cumsum, take: also when axis is not given; sort, argsort, take_along_axis:
+    only when it is given as None, their default being -1); the array API's need 1-D input then."""
     def prep(args):
         flat = args.get("axis") is None if default_none else \
             ("axis" in args and args["axis"] is None)
-        a = args.get("a")
+        name = next(iter(args))   # (the array: "a", take_along_axis's "arr")
+        a = args[name]
         if flat and isinstance(a, usm_ndarray):
-            args["a"] = manipulation.reshape(a, (-1,))
+            args[name] = manipulation.reshape(a, (-1,))
             args["axis"] = 0
         return args
     return prep
@@ -1029,6 +1038,11 @@ def _shape(a, /):
     return a.shape
 
 
+def _can_cast(from_, to, casting="safe"):
+    """``numpy.can_cast`` of an array: its dtype's cast, as NumPy's."""
+    return np.can_cast(from_.dtype if isinstance(from_, usm_ndarray) else from_, to, casting)
+
+
 def _ndim(a, /):
     return a.ndim
 
@@ -1243,6 +1257,7 @@ ADAPTED = {
     "triu": (creation.triu, _matrix_of_1d, None),
     "cumprod": (reduction.cumulative_prod, _flat_when_axis_none(True), None),
     "take": (_take, None, None),
+    "take_along_axis": (indexing.take_along_axis, _flat_when_axis_none(False), None),
     "sort": (sorting.sort, _sort_args, None),
     "argsort": (sorting.argsort, _argsort_args, None),
     "transpose": (manipulation.permute_dims, _transpose, None),
@@ -1330,7 +1345,7 @@ def _build_functions():
     for n, (target, prep, defaults) in ADAPTED.items():
         _add(n, target, prep, defaults)
     for np_func, target in ((np.shares_memory, _shares_memory),
-                            (np.may_share_memory, _may_share_memory)):
+                            (np.may_share_memory, _may_share_memory), (np.can_cast, _can_cast)):
         # (NumPy's permutation of a usm_ndarray asks whether its host copy is one)
         FUNCTIONS[np_func] = Function(np_func, target, host_operands=True)
     for n, target in LIKE.items():

@@ -223,6 +223,10 @@ def _cumulative(name, struct, x, axis, dtype, include_initial):
     if dtype is not None:
         dtype = _dtypes.to_dtype(dtype)
         _dtypes.check_device_support(dtype, qi)
+        if dtype is _dtypes.bool and x._dtype is not _dtypes.bool:
+            # NumPy's bool accumulation: the truth values first, then a
+            # logical or (sum) or and (prod); 0.2 is True, 2 + -2 is no False
+            x = astype(x, _dtypes.bool)
     acc, res = sum_types(_TN[x._tc], dtype, qi)
     if acc in ("b1", "f2"):
         acc = "i8" if acc == "b1" else "f4"

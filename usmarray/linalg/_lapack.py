@@ -31,7 +31,7 @@ __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr", "s
            "SVDResult", "EigResult"]
 
 
-class LinAlgError(ValueError):
+class LinAlgError(np.linalg.LinAlgError):   # (a ValueError too, as NumPy's)
     """A matrix is singular (solve, inv), not positive-definite (cholesky), or
     a factorisation did not converge (svd, eigh)."""
 
