@@ -97,11 +97,13 @@ const U u = x < T(0) ? static_cast<U>(U(0) - static_cast<U>(x)) : static_cast<U>
 c = static_cast<std::uint8_t>(sycl::popcount(u));
 """, "usmarray_bitwise_count")
 
-# I0(x) = sum_k ((x/2)^2)^k / (k!)^2: terms all positive, so the sum is
-# accurate to a few ulp; it is used up to |x| = 30 (k < 70). Beyond, the
-# asymptotic series e^x / sqrt(2 pi x) sum_k ((2k - 1)!!)^2 / (k! (8x)^k),
-# whose terms fall below the type's epsilon by k = 16 at x = 30. e^x
-# overflows where NumPy's does (x > 88.7 in float32, 709.8 in float64;
+# I0(x) = sum_k ((x/2)^2)^k / (k!)^2 up to |x| = 60 (k < 120), in
+# double-double steps: q = (x/2)^2, each term's factor q / k^2 and the
+# running sum carry their rounding errors, which plain steps let grow with k
+# (11 ulp at x = 26, 1 now). Beyond, the asymptotic series e^x / sqrt(2 pi
+# x) sum_k ((2k - 1)!!)^2 / (k! (8x)^k), whose terms fall below the type's
+# epsilon by k = 16 at x = 30 (within 5 ulp: the prefactor's roundings).
+# e^x overflows where NumPy's does (x > 88.7 in float32, 709.8 in float64;
 # float16 computes in float32, finite up to 11.8 where NumPy's overflows
 # above 11.1).
 _I0 = ElementwiseKernel("T x", "T y", r"""
@@ -111,14 +113,21 @@ const F a = sycl::fabs(static_cast<F>(x));
 F s = F(1);
 if (!(a - a == F(0))) {   // NaN, and inf for +-inf (NumPy's gives NaN there)
   s = a;
-} else if (a <= F(30)) {
-  const F q = F(0.25) * a * a;
-  F t = F(1);
+} else if (a <= F(60)) {
+  const F h = F(0.5) * a, qh = h * h, ql = sycl::fma(h, h, -qh);   // q = qh + ql
+  F th = F(1), tl = F(0), sl = F(0);   // the term (th + tl), the sum's error sl
   for (int k = 1; k < 200; ++k) {
-    t *= q / (F(k) * F(k));
-    s += t;
-    if (t <= s * eps) break;
+    const F d = F(k) * F(k);
+    const F ch = qh / d, cl = (sycl::fma(-ch, d, qh) + ql) / d;   // q / d = ch + cl
+    const F p = th * ch, pl = sycl::fma(th, ch, -p) + (th * cl + tl * ch);
+    th = p + pl;
+    tl = pl - (th - p);
+    const F u = s + th, v = u - s;   // s + th = u + its error (two-sum)
+    sl += ((s - (u - v)) + (th - v)) + tl;
+    s = u;
+    if (th <= s * eps) break;
   }
+  s += sl;
 } else {
   F t = F(1), sum = F(1);
   const F r = F(1) / (F(8) * a);
