@@ -72,7 +72,7 @@ KIND = {
     "logical_not": "all", "negative": "numeric-nobool", "positive": "numeric",
     "real": "numeric", "reciprocal": "float", "round": "numeric", "sign": "numeric",
     "signbit": "real", "sin": "float", "sinh": "float", "sqrt": "float", "square": "numeric",
-    "tan": "float", "tanh": "float", "trunc": "real", "cbrt": "real", "exp2": "real",
+    "tan": "float", "tanh": "float", "trunc": "real", "cbrt": "real", "exp2": "float",
     "rsqrt": "real", "angle": "float", "proj": "float",
     # binary
     "add": "numeric", "atan2": "real", "bitwise_and": "intbool", "bitwise_left_shift": "intbool",
@@ -560,7 +560,7 @@ def test_scalar_operand_errors():
     ("logaddexp", "complex64"), ("nextafter", "complex64"),
     ("floor_divide", "complex64"), ("remainder", "complex64"),
     ("ceil", "complex64"), ("floor", "complex128"), ("trunc", "complex64"),
-    ("signbit", "complex64"), ("cbrt", "complex64"), ("exp2", "complex64"),
+    ("signbit", "complex64"), ("cbrt", "complex64"),
     ("rsqrt", "complex64"), ("subtract", "bool"), ("negative", "bool"),
 ])
 def test_unsupported_dtype_raises(name, dt):
@@ -1316,3 +1316,37 @@ def test_power_checks_follow_numpy():
             f()
     with pytest.raises(ValueError):
         xi ** ua.asarray(np.array([1, -1], np.int8))
+
+
+@pytest.mark.parametrize("dt", _COMPLEX, ids=str)
+def test_complex_exp2_as_numpy(dt):
+    z = np.array([0, 1 + 1j, -2.5 + 0.5j, 10 - 3j, 1j, -0.0 - 0.0j], dt)
+    got = to_host(ua.exp2(ua.asarray(z)))
+    want = np.exp2(z)
+    assert got.dtype == want.dtype
+    for part in ("real", "imag"):
+        np.testing.assert_allclose(getattr(got, part), getattr(want, part),
+                                   rtol=1e-5 if dt == ua.complex64 else 1e-13, atol=1e-30)
+
+
+def test_clip_refuses_bounds_of_a_higher_kind():
+    """The result keeps x's dtype (dpctl.tensor's clip): a float bound of an
+    integer array, or a complex bound of a real one, is refused, not cast
+    (-5.0 into uint8 wrapped to 251)."""
+    x = ua.asarray(np.array([3, 200], np.uint8))
+    for lo, hi in ((None, -5.0), (0.5, None), (None, ua.asarray([-5.0]))):
+        with pytest.raises(ua.DTypeError):
+            ua.clip(x, lo, hi)
+    xf = ua.asarray(np.array([1.0, 2.0], np.float32))
+    with pytest.raises(ua.DTypeError):
+        ua.clip(xf, None, ua.asarray(np.array([1.5 + 2j], np.complex64)))
+    # NumPy's clip (dispatch) promotes instead
+    check(np.clip(x, None, -5.0), np.clip(np.array([3, 200], np.uint8), None, -5.0))
+
+
+def test_clip_by_a_wider_integer_array_saturates():
+    x = ua.asarray(np.array([-100, 0, 100], np.int8))
+    r = ua.clip(x, ua.asarray(np.array([-1000, -1000, 500], np.int16)),
+                ua.asarray(np.array([-300, 1000, 1000], np.int16)))
+    assert r.dtype == ua.int8
+    check(r, np.array([-128, 0, 127], np.int8))

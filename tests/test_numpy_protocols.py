@@ -1345,3 +1345,30 @@ def test_can_cast_of_an_array_and_linalg_errors_are_numpys():
         ua.linalg.inv(ua.zeros((2, 2)))
     assert issubclass(ua.linalg.LinAlgError, ValueError)
     assert ua.tri(-1).shape == np.tri(-1).shape and ua.tri(2, -3).shape == np.tri(2, -3).shape
+
+
+def test_strict_arguments_as_numpy():
+    """Arguments NumPy 2.4 refuses, refused through dispatch too."""
+    a, v = ua.asarray([1.0, 2.0, 3.0]), ua.asarray([1.0, 1.0])
+    for mode in ("f", "FULL", "Same"):
+        with pytest.raises(ValueError):
+            np.convolve(a, v, mode=mode)
+    np.testing.assert_array_equal(ua.asnumpy(np.convolve(a, v, mode=2)), [1, 3, 5, 3])
+    x = ua.ones((2, 3, 4))
+    with pytest.raises(ValueError):
+        np.einsum("...ij->j", x)            # the ellipsis' dimension is not summed implicitly
+    np.testing.assert_array_equal(ua.asnumpy(np.einsum("...cab->b", x)),
+                                  np.einsum("...cab->b", np.ones((2, 3, 4))))
+    with pytest.raises(TypeError):
+        np.interp(ua.asarray([0.5]), ua.asarray([0.0, 1.0]), ua.asarray([0.0, 2.0]), right=1 + 2j)
+    h = np.arange(5.0)
+    np.testing.assert_allclose(ua.asnumpy(np.polyfit(ua.asarray(h), ua.asarray(h ** 2), 2.0)),
+                               np.polyfit(h, h ** 2, 2.0), atol=1e-9)
+
+
+def test_bool_indices_are_cast_as_numpy():
+    assert int(np.choose(ua.asarray(True), [ua.asarray(10), ua.asarray(20)])) == 20
+    got = np.unravel_index(ua.asarray([True, False]), (2,))
+    np.testing.assert_array_equal(ua.asnumpy(got[0]), [1, 0])
+    got = np.ravel_multi_index((ua.asarray([True]), ua.asarray([False])), (2, 2))
+    np.testing.assert_array_equal(ua.asnumpy(got), [2])

@@ -562,3 +562,71 @@ def test_split_calls_of_box_muller_methods():
     g = R.default_rng(9)
     a, b = ua.asnumpy(g.standard_normal(3)), ua.asnumpy(g.standard_normal(5))
     np.testing.assert_array_equal(np.concatenate([a, b]), np.concatenate([whole[:3], whole[4:9]]))
+
+
+# ---- argument handling found by fuzzing against NumPy's Generator
+def _position(g):
+    st = g.bit_generator.state
+    return st["state"]["counter"].tolist(), st["buffer_pos"], st["has_uint32"]
+
+
+def test_0d_array_parameters_as_numpy():
+    g = ua.random.default_rng(0)
+    m = g.random()   # a 0-d usm_ndarray
+    for call in (lambda: g.normal(0.0, m), lambda: g.exponential(m), lambda: g.gamma(m + 1),
+                 lambda: g.uniform(m, 2.0), lambda: g.poisson(ua.asarray(3.0)),
+                 lambda: g.binomial(ua.asarray(5), 0.5)):
+        r = call()
+        assert isinstance(r, ua.usm_ndarray) and r.shape == ()
+    assert 0 <= int(g.integers(ua.asarray(5))) < 5
+    c = ua.asnumpy(g.choice(ua.asarray(5), 3))
+    assert c.shape == (3,) and set(c) <= set(range(5))
+
+
+def test_failed_calls_do_not_advance_the_stream():
+    g = ua.random.default_rng(1)
+    before = _position(g)
+    with pytest.raises(ValueError):
+        g.normal(0.0, ua.asarray([1.0, 2.0]), size=3)
+    assert _position(g) == before
+
+
+def test_float32_parameters_beyond_float32_are_inf_as_numpy():
+    g = ua.random.default_rng(2)
+    n = np.random.default_rng(2)
+    got = ua.asnumpy(g.standard_gamma(1e300, 3, dtype=np.float32))
+    assert got.dtype == np.float32
+    with np.errstate(over="ignore"):
+        want = n.standard_gamma(1e300, 3, dtype=np.float32)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_generator_and_philox_pickle_and_deepcopy():
+    import copy
+    import pickle
+    g = ua.random.Generator(ua.random.Philox(11))
+    g.random(5)
+    for clone in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+        np.testing.assert_array_equal(ua.asnumpy(clone.random(7)), ua.asnumpy(
+            pickle.loads(pickle.dumps(g)).random(7)))
+    n = np.random.Generator(np.random.Philox(11))
+    n.random(5)
+    np.testing.assert_array_equal(ua.asnumpy(copy.deepcopy(g).random(7)), n.random(7))
+    bg = pickle.loads(pickle.dumps(ua.random.Philox(3)))
+    want = [np.random.Philox(s).random_raw(2) for s in np.random.Philox(3).seed_seq.spawn(2)]
+    got = [ua.asnumpy(b.random_raw(2)) for b in bg.spawn(2)]
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("length", [-9, -8, -5, -4, -3, -1, 0, 1, 3, 4, 5, 9])
+def test_bytes_of_any_length_as_numpy(length):
+    n = np.random.Generator(np.random.Philox(7))
+    u = ua.random.Generator(ua.random.Philox(7))
+    try:
+        want = n.bytes(length)
+    except ValueError:
+        with pytest.raises(ValueError):
+            u.bytes(length)
+        return
+    assert u.bytes(length) == want
+    assert n.random() == float(u.random())   # the streams stay together

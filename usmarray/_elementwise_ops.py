@@ -123,7 +123,7 @@ OPS = [
     ("trunc", 1, "real+bool", "usmk::trunc_(a)", "round towards zero", "sycl::trunc(a)"),
     # dpctl.tensor extras
     ("cbrt", 1, "realfloat", "usmk::cbrt_(a)", "cube root", "sycl::cbrt(a)"),
-    ("exp2", 1, "realfloat", "usmk::exp2_(a)", "2 ** x", "sycl::exp2(a)"),
+    ("exp2", 1, "float", "usmk::exp2_(a)", "2 ** x", "sycl::exp2(a)"),
     ("rsqrt", 1, "realfloat", "usmk::rsqrt_(a)", "1 / sqrt(x)", "sycl::rsqrt(a)"),
     ("angle", 1, "complex->real", "usmk::angle_(a)", "argument of a complex number"),
     ("proj", 1, "complex", "usmk::proj_(a)", "projection onto the Riemann sphere"),

@@ -378,6 +378,10 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         xpf = _join(_join(ew.subtract(xpf[n - 1:], period), xpf), ew.add(xpf[:1], period))
         fpf = _join(_join(fpf[n - 1:], fpf), fpf[:1])
     if out_t.kind != "c":
+        for v in (left, right):
+            if v is not None and np.iscomplexobj(v):
+                raise TypeError(f"interp: left and right must be real numbers for real fp, "
+                                f"not {type(v).__name__}")
         return _interp_real(xf, xpf, fpf, left, right)
     out = empty_array(x.shape, out_t, qi, x.usm_type)
     lv = None if left is None else complex(left)

@@ -109,6 +109,11 @@ def _parse(subscripts, shapes):
             if out.count(".") != 3 or out.count("...") != 1:
                 raise ValueError("Invalid Ellipses.")
             out = out.replace("...", ell)
+        elif longest:
+            # (NumPy does not sum the dimensions an ellipsis covers implicitly)
+            raise ValueError("output has more dimensions than subscripts given in einstein "
+                             "sum, but no '...' ellipsis provided to broadcast the extra "
+                             "dimensions.")
         for c in out:
             if out.count(c) > 1:
                 raise ValueError(f"einstein sum subscripts string includes output subscript "

@@ -41,10 +41,10 @@ def _kernel(dt):
 
 
 def _mode(mode):
-    # NumPy takes a name ("valid", "same", "full": only the first letter
-    # counts) or its number 0, 1, 2
-    if isinstance(mode, str) and mode[:1].lower() in ("v", "s", "f"):
-        return mode[0].lower()
+    # NumPy 2.4 takes the names "valid", "same", "full" exactly (earlier ones
+    # read only the first letter) or their numbers 0, 1, 2
+    if isinstance(mode, str) and mode in ("valid", "same", "full"):
+        return mode[0]
     if not isinstance(mode, (bool, np.bool_)):
         try:
             return {0: "v", 1: "s", 2: "f"}[operator.index(mode)]

@@ -640,6 +640,14 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
         if bound is None:
             continue
         s = as_scalar(bound)
+        kind = bound._dtype.kind if isinstance(bound, usm_ndarray) else None if s is None else \
+            "b" if isinstance(s, bool) else "i" if isinstance(s, int) else \
+            "f" if isinstance(s, float) else "c"
+        if kind is not None and _CLIP_RANK[kind] > _CLIP_RANK[x._dtype.kind]:
+            # (the result keeps x's dtype: a float bound of an integer array
+            # would be cast into it, -5.0 of uint8 wrapping to 251)
+            raise DTypeError(f"clip: a bound of kind {_KIND_NAMES[kind]} cannot clip an array "
+                             f"of dtype {x._dtype.name} (the result keeps x's dtype)")
         if x._dtype.kind in "iu" and isinstance(s, int) and not isinstance(s, bool):
             # a bound outside x's range clamps like the nearest value in range
             info = np.iinfo(x._dtype)
@@ -648,8 +656,17 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
     if r is x:
         return _unary(OP["positive"], x)
     if r._dtype is not x._dtype:
+        if x._dtype.kind in "iu":
+            # (a wider integer bound beyond x's range clamps as a Python int does)
+            info = np.iinfo(x._dtype)
+            r = clip(r, int(info.min), int(info.max))
         r = cast(r, x._dtype)
     return r
+
+
+_CLIP_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+_KIND_NAMES = {"b": "bool", "i": "integer", "u": "integer", "f": "real floating",
+               "c": "complex floating"}
 
 
 # ----------------------------------------------------------------- operators

@@ -289,11 +289,13 @@ def _shape(shape):
 
 def _as_int_array(name, a, q=None):
     if isinstance(a, usm_ndarray):
+        if a.dtype.kind == "b":
+            return astype(a, _dtypes.int64)   # (NumPy casts bools safely to indices)
         if a.dtype.kind not in "iu":
             raise TypeError(f"{name}: only int indices permitted")
         return a
     s = np.asarray(a)
-    if s.dtype.kind not in "iu":
+    if s.dtype.kind not in "biu":
         raise TypeError(f"{name}: only int indices permitted")
     if s.ndim:
         raise mixed_operand_error(name, a)

@@ -10,7 +10,6 @@ also reads the coefficients, whose zeros decide the degree. ``polydiv``
 divides on the host: the remainder's length depends on its values, and
 the coefficients are few."""
 
-import operator
 import warnings
 
 import numpy as np
@@ -105,7 +104,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     q = next((a.sycl_queue for a in (x, y, w) if isinstance(a, usm_ndarray)), None)
     if q is None:
         raise TypeError("polyfit: expected a usm_ndarray operand")
-    order = operator.index(deg) + 1
+    order = int(deg) + 1   # (NumPy's int(): a float degree is truncated)
     x, y = ew.add(_on_queue(x, q), 0.0), ew.add(_on_queue(y, q), 0.0)
     if order < 1:
         raise ValueError("expected deg >= 0")

@@ -81,6 +81,8 @@ def choose(a, choices, mode="raise"):
     dpctl.tensor's."""
     if not isinstance(a, usm_ndarray):
         raise TypeError("choose: a must be a usm_ndarray of indices")
+    if a.dtype.kind == "b":
+        a = astype(a, _dtypes.int64)   # (NumPy casts bool indices safely, to 0 and 1)
     if a.dtype.kind not in "iu":
         raise TypeError(f"choose: indices must be integers, not {a.dtype}")
     if mode not in ("raise", "wrap", "clip"):

@@ -391,6 +391,9 @@ template <typename R> inline C<R> tan(R x, R y) {
   return C<R>(a.imag(), -a.real());
 }
 
+// 2 ** z = exp(z ln 2), as NumPy's
+template <typename R> inline C<R> exp2(R x, R y) { return exp(x * ln2<R>, y * ln2<R>); }
+
 // a ** b for finite a != 0 and finite b, as NumPy's npy_cpow: integer
 // exponents below 100 in magnitude by repeated squaring (exact where the
 // products are: (2j) ** 65 has no real part), others as exp(b log a) with
@@ -441,12 +444,12 @@ USMK_UNARY_MATH(expm1_, expm1)
 USMK_UNARY_MATH(log_, log)
 USMK_UNARY_MATH(log1p_, log1p)
 USMK_UNARY_MATH(sqrt_, sqrt)
+USMK_UNARY_MATH(exp2_, exp2)
 #undef USMK_UNARY_MATH
 
 #define USMK_REAL_MATH(NAME, FN)                                               \
   template <typename T> inline T NAME(T a) { return static_cast<T>(sycl::FN(up(a))); }
 USMK_REAL_MATH(cbrt_, cbrt)
-USMK_REAL_MATH(exp2_, exp2)
 USMK_REAL_MATH(rsqrt_, rsqrt)
 #undef USMK_REAL_MATH
 

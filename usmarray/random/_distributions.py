@@ -21,6 +21,8 @@ position (kernels/sycl/philox.hpp).
 import struct
 from typing import NamedTuple
 
+import numpy as np
+
 from .._core import _dtypes, _engine, _kernels
 from .._core._array import view
 from .._core._dtypes import TYPE_NAMES
@@ -113,7 +115,8 @@ def bits_of(value, tname):
     if tname == "f8":
         return struct.unpack("<Q", struct.pack("<d", value))[0]
     if tname == "f4":
-        return struct.unpack("<I", struct.pack("<f", value))[0]
+        with np.errstate(over="ignore"):   # (beyond float32: inf, as NumPy's cast)
+            return int(np.float32(value).view(np.uint32))
     return int(value) & 0xFFFFFFFFFFFFFFFF
 
 
@@ -132,6 +135,12 @@ def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
         t = TYPE_NAMES[out._tc]
     ctc = _compute_type(t, qi) if d.kernel == "rng_dist" else (t if t in _FLOATS else "u8")
     n = out.size
+    for arr in (pa, pb):
+        if arr is not None and arr.shape != out.shape:
+            raise ValueError(f"{name}: a parameter array of shape {arr.shape} for a result "
+                             f"of shape {out.shape}")
+    # (everything that can fail before the stream advances)
+    ba, bb = bits_of(a, "i8" if name == "binomial" else ctc), bits_of(b, ctc)
     unit = d.unit
     if unit == "bits":
         unit = "halves" if out.dtype.itemsize == 4 else "words"
@@ -140,6 +149,5 @@ def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
     else:
         p, code = bg._reserve_words(n, pairs=unit == "pairs"), 2 if unit == "element" else 0
     _engine.random_fill(qi.ref, qi.kc, d.kernel, d.id, TYPE_NAMES.index(_compute_type(t, qi)),
-                        code, out, p.key, p.ctr, p.first, p.lead, p.lead_bits,
-                        bits_of(a, "i8" if name == "binomial" else ctc), bits_of(b, ctc), pa, pb)
+                        code, out, p.key, p.ctr, p.first, p.lead, p.lead_bits, ba, bb, pa, pb)
     return ctc

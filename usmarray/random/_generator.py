@@ -191,6 +191,9 @@ class Generator:
     def __repr__(self):
         return f"Generator(Philox) at {id(self):#x}"
 
+    def __reduce__(self):
+        return type(self), (self._bg,)   # (pickles with its bit generator's state)
+
     def spawn(self, n_children):
         """`n_children` independent generators (NumPy's ``Generator.spawn``)."""
         return [type(self)(bg) for bg in self._bg.spawn(n_children)]
@@ -231,7 +234,8 @@ class Generator:
     def _param_arrays(self, fill, arrays, dtype=None):
         """Parameter arrays on fill's queue, in its C order and compute type."""
         dt = dtype or (fill.dtype if fill.dtype.kind == "f" else fill._q.float)
-        return [asarray(np.ascontiguousarray(a, dtype=dt), sycl_queue=fill._q.queue)
+        # (order="C" keeps a 0-d parameter 0-d: ascontiguousarray made it (1,))
+        return [asarray(np.array(a, dtype=dt, order="C"), sycl_queue=fill._q.queue)
                 for a in arrays]
 
     def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False, *, out=None,
@@ -274,7 +278,7 @@ class Generator:
             raise ValueError(f"high is out of bounds for {dt}")
         if np.any(lo > hi):
             raise ValueError("low > high" if endpoint else "low >= high")
-        rm1 = hi - lo
+        rm1 = np.asarray(hi - lo, dtype=object)   # (0-d: a Python int otherwise)
         wide = bool(rm1.size) and max(rm1.flat) >= (1 << 32)
         pa, pb = self._param_arrays(fill, [np.vectorize(lambda v: v & _MASK64, otypes=[np.uint64])(x)
                                            for x in (lo, rm1)], np.uint64)
@@ -286,8 +290,14 @@ class Generator:
         """`length` random bytes: NumPy's bytes bit for bit (the 32-bit
         halves of the stream, little-endian)."""
         length = operator.index(length)
-        # NumPy's count of 32-bit draws, C division included: bytes(0) draws one
-        n = (length - 1) // 4 + 1 if length > 0 else 1
+        # NumPy's count of 32-bit draws, C's truncating division included:
+        # bytes(0) draws one, bytes(-3) none, bytes(-8) is a negative size
+        q = length - 1
+        n = (q // 4 if q >= 0 else -(-q // 4)) + 1
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        if n == 0:
+            return b""
         x = self.integers(0, 1 << 32, size=n, dtype=np.uint32)
         return asnumpy(x).astype("<u4").tobytes()[:length]
 

@@ -246,3 +246,15 @@ class Philox:
     def __repr__(self):
         return f"Philox(key={self._key!r}, counter={self._ctr:#x})"
 
+    def __reduce__(self):
+        # (pickles and deep copies, as NumPy's: the state and the seed
+        # sequence, whose spawn counter later children depend on)
+        return _restore, (self.state, self._seed_seq)
+
+
+def _restore(state, seed_seq):
+    bg = Philox()
+    bg._seed_seq = seed_seq
+    bg.state = state
+    return bg
+

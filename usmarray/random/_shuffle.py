@@ -148,6 +148,8 @@ def _sample_without_replacement(gen, pop_size, k, qi):
 
 
 def choice(gen, a, size, replace, p, axis, shuffle):
+    if isinstance(a, usm_ndarray) and a.ndim == 0 and a.dtype.kind in "iu":
+        a = int(a)   # (a 0-d array of an integer is that integer, as NumPy reads it)
     if isinstance(a, usm_ndarray) or np.ndim(a) > 0:
         arr = _array(a)
         if arr.ndim == 0:
