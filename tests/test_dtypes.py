@@ -50,3 +50,13 @@ def test_dtype_functions_still_take_arrays_and_reject_non_dtypes():
         ua.iinfo(np.float32)
     with pytest.raises(TypeError):
         ua.isdtype(np.str_, "numeric")
+
+
+def test_can_cast_casting_keyword_as_dpctl_tensor():
+    for f, t in ((ua.float64, ua.float32), (ua.int64, ua.int8), (ua.int8, ua.uint8),
+                 (ua.float32, ua.int32), (ua.complex64, ua.float32), (ua.int16, ua.int16)):
+        for casting in ("no", "equiv", "same_kind", "unsafe"):
+            assert ua.can_cast(f, t, casting=casting) == np.can_cast(f, t, casting=casting)
+    assert ua.can_cast(ua.float32, ua.float64) and not ua.can_cast(ua.float64, ua.float32)
+    with pytest.raises(ValueError):
+        ua.can_cast(ua.float32, ua.float64, casting="bogus")

@@ -189,10 +189,18 @@ def result_type(*arrays_and_dtypes):
     return res
 
 
-def can_cast(from_, to, /):
-    """Whether `from_` can be cast to `to` by the promotion rules."""
+def can_cast(from_, to, /, *, casting="safe"):
+    """Whether `from_` can be cast to `to`: by the promotion rules
+    (``casting="safe"``, the array API's function), or by NumPy's rule of
+    another `casting` ("no", "equiv", "same_kind", "unsafe"; dpctl.tensor's
+    keyword)."""
     f = to_dtype(dtype_of(from_))
     t = to_dtype(to)
+    if casting != "safe":
+        if casting not in ("no", "equiv", "same_kind", "unsafe"):
+            raise ValueError(f"casting must be 'no', 'equiv', 'safe', 'same_kind' or 'unsafe', "
+                             f"got {casting!r}")
+        return builtins.bool(np.can_cast(f, t, casting=casting))
     if f is t:
         return True
     if f is bool:
