@@ -775,3 +775,12 @@ def test_cumulative_first_item_is_the_input(variant, n):
         f[: min(n, 40)] = np.exp(1j * np.arange(min(n, 40)) / 7).astype(dt)
         np.testing.assert_allclose(ua.asnumpy(ua.cumulative_prod(ua.asarray(f))), np.cumprod(f),
                                    rtol=1e-5)
+
+
+def test_special_reductions_of_empty_input_keep_the_usm_type_and_refuse_complex():
+    for f in (ua.logsumexp, ua.reduce_hypot):
+        for kind in ("host", "shared", "device"):
+            r = f(ua.zeros((3, 0), usm_type=kind), axis=1)
+            assert r.usm_type == kind and r.shape == (3,)
+        with pytest.raises(ValueError):   # (a DTypeError: dpctl.tensor raised ValueError)
+            f(ua.asarray([1 + 1j]))

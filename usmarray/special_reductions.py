@@ -5,6 +5,7 @@ from . import elementwise as ew
 from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import astype
+from ._core._exceptions import DTypeError
 from ._core._kernels import compiled_together
 from .creation import full
 from .manipulation import squeeze
@@ -20,7 +21,7 @@ def _float_input(name, x, dtype):
     qi = x._q
     if dtype is None:
         if x.dtype.kind == "c":
-            raise TypeError(f"{name} is not defined for complex inputs")
+            raise DTypeError(f"{name} is not defined for complex inputs")
         dt = x.dtype if x.dtype.kind == "f" else qi.float
     else:
         dt = _dtypes.to_dtype(dtype)
@@ -51,7 +52,7 @@ def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False):
     axes = normalize_axes(axis, x.ndim)
     if any(x.shape[a] == 0 for a in axes) or x.size == 0:
         return full(_reduced_shape(x, axes, keepdims), -float("inf"), dtype=dt,
-                    sycl_queue=x.sycl_queue)
+                    sycl_queue=x.sycl_queue, usm_type=x.usm_type)
     m = rmax(x, axis=axes, keepdims=True)
     # a group whose maximum is ±inf (or NaN) needs no shift: exp gives the answer
     shift = where(ew.isfinite(m), m, 0.0)
@@ -68,7 +69,8 @@ def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False):
     x, dt = _float_input("reduce_hypot", x, dtype)
     axes = normalize_axes(axis, x.ndim)
     if any(x.shape[a] == 0 for a in axes) or x.size == 0:
-        return full(_reduced_shape(x, axes, keepdims), 0.0, dtype=dt, sycl_queue=x.sycl_queue)
+        return full(_reduced_shape(x, axes, keepdims), 0.0, dtype=dt, sycl_queue=x.sycl_queue,
+                    usm_type=x.usm_type)
     a = ew.abs(x)
     m = rmax(a, axis=axes, keepdims=True)
     scale = where(ew.logical_and(ew.isfinite(m), ew.greater(m, 0)), m, 1.0)
