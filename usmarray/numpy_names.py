@@ -108,9 +108,14 @@ def array(object, dtype=None, *, copy=True, order="K", ndmin=0, device=None, usm
     return r
 
 
-def ascontiguousarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None):
-    """`a` as a C-contiguous array of at least one dimension, copied only
-    when needed, as ``numpy.ascontiguousarray``.
+def _in_layout(name, order, layout):
+    def f(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None):
+        return array(a, dtype, copy=None, order=order, ndmin=1, device=device,
+                     usm_type=usm_type, sycl_queue=sycl_queue)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"""`a` as {layout} array of at least one dimension, copied only
+    when needed, as ``numpy.{name}``.
 
     Parameters
     ----------
@@ -123,27 +128,11 @@ def ascontiguousarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=N
     -------
     usm_ndarray
     """
-    return array(a, dtype, copy=None, order="C", ndmin=1, device=device, usm_type=usm_type,
-                 sycl_queue=sycl_queue)
+    return f
 
 
-def asfortranarray(a, dtype=None, *, device=None, usm_type=None, sycl_queue=None):
-    """`a` as an F-contiguous array of at least one dimension, copied only
-    when needed, as ``numpy.asfortranarray``.
-
-    Parameters
-    ----------
-    a : array_like
-    dtype : dtype, optional
-    device, usm_type, sycl_queue
-        As for ``array``.
-
-    Returns
-    -------
-    usm_ndarray
-    """
-    return array(a, dtype, copy=None, order="F", ndmin=1, device=device, usm_type=usm_type,
-                 sycl_queue=sycl_queue)
+ascontiguousarray = _in_layout("ascontiguousarray", "C", "a C-contiguous")
+asfortranarray = _in_layout("asfortranarray", "F", "an F-contiguous")
 
 
 def fromfunction(function, shape, *, dtype=float, device=None, usm_type="device",

@@ -41,15 +41,15 @@ def _window(name, M, dtype, device, usm_type, sycl_queue):
     return M, dt, qi, None
 
 
-def _doc(fn, what, formula):
+def _doc(fn, what, formula, n="arange(1 - M, M, 2)", extra=""):
     fn.__doc__ = f"""The {what} window of `M` points, as ``numpy.{fn.__name__}``.
 
-    ``{formula}``, with ``n = arange(1 - M, M, 2)`` (symmetric about the middle).
+    ``{formula}``, with ``n = {n}``.
 
     Parameters
     ----------
     M : int
-        Number of points; an empty array for ``M < 1``, ``[1.0]`` for ``M == 1``.
+        Number of points; an empty array for ``M < 1``, ``[1.0]`` for ``M == 1``.{extra}
     dtype : real floating dtype, optional
         Default: the device's default float type (float64 where the device has fp64).
     device, usm_type, sycl_queue
@@ -100,27 +100,6 @@ def hanning(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
 
 
 def kaiser(M, beta, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
-    """The Kaiser window of `M` points and shape `beta`, as ``numpy.kaiser``.
-
-    ``i0(beta * sqrt(1 - ((n - alpha) / alpha)**2)) / i0(beta)`` with
-    ``n = arange(M)`` and ``alpha = (M - 1) / 2``.
-
-    Parameters
-    ----------
-    M : int
-        Number of points; an empty array for ``M < 1``, ``[1.0]`` for ``M == 1``.
-    beta : float
-        Shape parameter (0: rectangular; 5: like a Hamming window; 8.6: like Blackman).
-    dtype : real floating dtype, optional
-        Default: the device's default float type (float64 where the device has fp64).
-    device, usm_type, sycl_queue
-        Where the array is made.
-
-    Returns
-    -------
-    usm_ndarray
-        Shape ``(max(M, 0),)``.
-    """
     beta = float(beta)
     M, dt, qi, done = _window("kaiser", M, dtype, device, usm_type, sycl_queue)
     if done is not None:
@@ -134,3 +113,7 @@ _doc(blackman, "Blackman", "0.42 + 0.5 cos(pi n / (M - 1)) + 0.08 cos(2 pi n / (
 _doc(hamming, "Hamming", "0.54 + 0.46 cos(pi n / (M - 1))")
 _doc(hanning, "Hann", "0.5 + 0.5 cos(pi n / (M - 1))")
 _doc(bartlett, "Bartlett (triangular)", "1 - |n| / (M - 1)")
+_doc(kaiser, "Kaiser", "i0(beta sqrt(1 - ((n - alpha) / alpha)**2)) / i0(beta)",
+     "arange(M)`` and ``alpha = (M - 1) / 2", """
+    beta : float
+        Shape parameter (0: rectangular; 5: like a Hamming window; 8.6: like Blackman).""")
