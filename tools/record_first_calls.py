@@ -57,6 +57,7 @@ CALLS = {
     "allclose": "ua.allclose(x, y)",
     "isclose": "ua.isclose(x, y)",
     "array_equal": "ua.array_equal(x, y)",
+    "array_equiv": "ua.array_equiv(x, y)",
     "logsumexp": "ua.logsumexp(x)",
     "reduce_hypot": "ua.reduce_hypot(x)",
     "unique_values": "ua.unique_values(x)",
