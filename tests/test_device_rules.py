@@ -73,3 +73,17 @@ def test_fp64_dtype_is_refused_on_a_device_without_it():
         _dtypes.check_device_support(_dtypes.float16, NO_FP16)
     assert _dtypes.device_dtype(_dtypes.float64, NO_FP64) is _dtypes.float32
     assert _dtypes.device_dtype(_dtypes.complex128, NO_FP64) is _dtypes.complex64
+
+
+def test_index_results_coerce_usm_types_as_dpctl_tensor():
+    """A gather's result has the coerced USM type of the array and its
+    indices (device > shared > host), as dpctl.tensor's."""
+    for xk, ik, want in (("host", "device", "device"), ("shared", "host", "shared"),
+                         ("device", "host", "device"), ("host", "host", "host")):
+        x = ua.arange(6.0, usm_type=xk)
+        i = ua.asarray([4, 0], usm_type=ik)
+        m = ua.asarray([True, False] * 3, usm_type=ik)
+        x2 = ua.reshape(x, (2, 3))
+        for r in (ua.take(x, i), x[i], x[m], x2[m[:2]], x2[ua.reshape(m, (2, 3))],
+                  ua.take_along_axis(x, i, axis=0)):
+            assert r.usm_type == want, (xk, ik, r.usm_type)

@@ -22,6 +22,7 @@ from ._core import _dtypes, _engine
 from ._core import _indexing as plans
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import assign, broadcast_view, cast, copy, to_queue, with_out
+from ._core._device import coerce_usm_type
 from ._core._exceptions import DTypeError, IndexShapeError
 from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kind, int_key_offset,
                               item_copy, scatter, store)
@@ -50,15 +51,16 @@ def _getitem_mask(x, mask):
     if k > x.ndim or any(m not in (d, 0) for m, d in zip(mask._shape, x._shape)):
         raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
                          f"dimensions {x.shape[:k]} of the array")
+    kind = coerce_usm_type((x._alloc.kind, mask._alloc.kind))   # (as dpctl.tensor's)
     if mask._shape != x._shape[:k]:
         # an empty mask selects nothing from any length (NumPy's rule)
-        return empty_array((0,) + x._shape[k:], x._dtype, x._q, x._alloc.kind)
+        return empty_array((0,) + x._shape[k:], x._dtype, x._q, kind)
     xf = flat_view(x) if k == x.ndim else None
     if xf is not None:
         # one count, one compacting copy of the values
         m = flat_mask(mask)
         off, count = mask_offsets(m)
-        out = empty_array((count,), x._dtype, x._q, x._alloc.kind)
+        out = empty_array((count,), x._dtype, x._q, kind)
         if count:
             qi = x._q
             _engine.mask_compact(qi.ref, qi.kc, m, xf, off, out, False)

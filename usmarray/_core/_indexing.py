@@ -12,6 +12,7 @@ import numpy as np
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, make, usm_ndarray, view
 from ._copy import assign, astype, broadcast_view, from_host, to_queue
+from ._device import coerce_usm_type
 from ._exceptions import IndexShapeError
 from ._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes, merged_stride
 from ._reduce import reduce
@@ -226,7 +227,10 @@ def gather(x, key):
     gather (the array API's integer array indexing; NumPy's result layout)."""
     qi = x._q
     i, xv, out_shape, rows = _axis0_plan(x, key) or _gather_plan(x, key)
-    out = empty_array(out_shape, x._dtype, qi, x._alloc.kind)
+    # (the USM type of x and its index arrays coerced, as dpctl.tensor's)
+    kind = coerce_usm_type([x._alloc.kind] + [k._alloc.kind for k in (
+        key if isinstance(key, tuple) else (key,)) if isinstance(k, usm_ndarray)])
+    out = empty_array(out_shape, x._dtype, qi, kind)
     if rows:
         # rows of xv at int64 positions i: the gather of one axis (bounds
         # checked on the device)
@@ -487,7 +491,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
     NumPy's take_along_axis)."""
     i, xv, shape, n, sa = _along_axis_plan("take_along_axis", x, indices, axis)
     qi = x._q
-    out = empty_array(shape, x._dtype, qi, x._alloc.kind)
+    out = empty_array(shape, x._dtype, qi, coerce_usm_type((x._alloc.kind, indices._alloc.kind)))
     if out.size:
         _engine.take(qi.ref, qi.kc, i, xv, out, n, sa)
     return out
