@@ -819,3 +819,14 @@ def test_transposing_copies(dt, shape, variant):
     o = ua.zeros(shape[::-1], dtype=dt)
     o[::-1].T[...] = x[:, ::-1]
     np.testing.assert_array_equal(ua.asnumpy(o), h[:, ::-1].T[::-1])
+
+
+def test_astype_copy_false_keeps_x_only_in_the_order_asked():
+    h = np.arange(12.0).reshape(3, 4)
+    x = ua.asarray(h)
+    assert ua.astype(x, x.dtype, copy=False) is x
+    assert ua.astype(x, x.dtype, copy=False, order="C") is x
+    f = ua.astype(x, x.dtype, copy=False, order="F")
+    assert f is not x and f.flags.f_contiguous and not f.flags.c_contiguous
+    _assert_equal(f, h)
+    assert ua.astype(f, f.dtype, copy=False, order="F") is f

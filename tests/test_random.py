@@ -630,3 +630,14 @@ def test_bytes_of_any_length_as_numpy(length):
         return
     assert u.bytes(length) == want
     assert n.random() == float(u.random())   # the streams stay together
+
+
+def test_beta_at_extreme_shapes_is_finite():
+    """Subnormal shapes give 0s and 1s as NumPy's (the logarithm fallback
+    gave NaN), float32 shapes near its largest values 0.5 (ga + gb overflowed)."""
+    g = ua.random.default_rng(4)
+    x = ua.asnumpy(g.beta(1e-310, 1e-310, 20000))
+    assert not np.isnan(x).any() and set(np.unique(x)) <= {0.0, 0.5, 1.0}
+    assert 0.45 < x.mean() < 0.55
+    x = ua.asnumpy(g.beta(2e38, 2e38, 1000, dtype=np.float32))
+    np.testing.assert_allclose(x, 0.5, rtol=1e-3)

@@ -167,14 +167,21 @@ template <typename C> C beta(Draws<C> &d, C a, C b) {
         // the other may not: the ratio in logarithms
         C lx = sycl::log(u) / a, ly = sycl::log(v) / b;
         const C lm = lx > ly ? lx : ly;
+        if (sycl::isinf(lm)) {
+          // both quotients overflowed (subnormal a and b): the larger power
+          // takes all, as NumPy's 0s and 1s (-inf - -inf was NaN)
+          const C sx = sycl::log(u) * b, sy = sycl::log(v) * a;
+          return sx > sy ? C(1) : sx < sy ? C(0) : C(0.5);
+        }
         lx -= lm;
         ly -= lm;
         return sycl::exp(lx - sycl::log(sycl::exp(lx) + sycl::exp(ly)));
       }
     }
   }
-  const C ga = standard_gamma(d, a), gb = standard_gamma(d, b);
-  return ga / (ga + gb);
+  const C ga = standard_gamma(d, a), gb = standard_gamma(d, b), s = ga + gb;
+  if (sycl::isinf(s)) return C(1) / (C(1) + gb / ga);   // (huge shapes in float32: no 0)
+  return ga / s;
 }
 
 // Poisson: NumPy's algorithms, multiplication of uniforms below lam = 10,

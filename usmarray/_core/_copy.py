@@ -297,7 +297,9 @@ def astype(x, dtype, /, *, copy=True, device=None, order="K", casting="unsafe"):
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
     if not np.can_cast(x._dtype, dt, casting=casting):
         raise TypeError(f"cannot cast from {x._dtype.name} to {dt.name} with casting={casting!r}")
-    if not copy and dt is x._dtype:
+    layout_ok = (order in ("K", "A") or (order == "C" and x._flags & C_CONTIG)
+                 or (order == "F" and x._flags & F_CONTIG))
+    if not copy and dt is x._dtype and layout_ok:   # (else a copy in the order asked)
         if qi is x._q:
             return x
         if qi.context == x._q.context and qi.device == x._q.device:
