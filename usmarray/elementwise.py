@@ -296,17 +296,21 @@ def _unary(op, x, out=None, order="K"):
     return _deliver(dest, res)
 
 
+def _kind_of(v):
+    """The dtype kind of an array or Python scalar ("b", "i", "u", "f", "c"),
+    "O" for anything else."""
+    if isinstance(v, usm_ndarray):
+        return v._dtype.kind
+    v = as_scalar(v)
+    return ("b" if isinstance(v, bool) else "i" if isinstance(v, int) else
+            "f" if isinstance(v, float) else "c" if isinstance(v, complex) else "O")
+
+
 def _check_integer_power(x1, x2):
     """ValueError for integers to negative integer powers, as NumPy: the
     result would be an integer that cannot hold 1/x. Checking an exponent
     array means a reduction and a host wait, paid only by integer ** integer."""
-    def kind(v):
-        if isinstance(v, usm_ndarray):
-            return v._dtype.kind
-        v = as_scalar(v)
-        return "b" if isinstance(v, bool) else "i" if isinstance(v, int) else "f"
-
-    if kind(x1) not in "biu" or kind(x2) != "i":
+    if _kind_of(x1) not in "biu" or _kind_of(x2) != "i":
         return
     if any(isinstance(v, usm_ndarray) and v.size == 0 for v in (x1, x2)):
         return   # (no power computed: nothing to refuse, as NumPy)
@@ -640,10 +644,8 @@ def clip(x, /, min=None, max=None, *, out=None, order="K"):
         if bound is None:
             continue
         s = as_scalar(bound)
-        kind = bound._dtype.kind if isinstance(bound, usm_ndarray) else None if s is None else \
-            "b" if isinstance(s, bool) else "i" if isinstance(s, int) else \
-            "f" if isinstance(s, float) else "c"
-        if kind is not None and _CLIP_RANK[kind] > _CLIP_RANK[x._dtype.kind]:
+        kind = _kind_of(bound)
+        if kind in _CLIP_RANK and _CLIP_RANK[kind] > _CLIP_RANK[x._dtype.kind]:
             # (the result keeps x's dtype: a float bound of an integer array
             # would be cast into it, -5.0 of uint8 wrapping to 251)
             raise DTypeError(f"clip: a bound of kind {_KIND_NAMES[kind]} cannot clip an array "

@@ -235,9 +235,10 @@ def _check_loop(what, fn, inputs, dtype):
     `dtype` (NumPy 2's ``dtype=`` names the loop: ``np.less(x, 1,
     dtype=float64)`` has none, where the cast inputs would give bool)."""
     op = getattr(fn, "_op", None)
-    if op is None:
+    arr = next((v for v in inputs if isinstance(v, usm_ndarray)), None)
+    if op is None or arr is None:   # (np.add(1, 2, out=x, dtype=...): computed as usual)
         return
-    qi = next(v for v in inputs if isinstance(v, usm_ndarray))._q
+    qi = arr._q
     dt = np.dtype(dtype)
     try:
         out_dt = op.resolve((dt,) * op.nin, qi)[1]
@@ -665,7 +666,8 @@ class Function:
 def _flat_when_axis_none(default_none):
     """NumPy's functions that work on the flattened array for axis=None
     (cumsum, take: also when axis is not given; sort, argsort, take_along_axis:
-    only when it is given as None, their default being -1); the array API's need 1-D input then."""
+    only when it is given as None, their default being -1); the array API's
+    need 1-D input then."""
     def prep(args):
         flat = args.get("axis") is None if default_none else \
             ("axis" in args and args["axis"] is None)
