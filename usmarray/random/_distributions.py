@@ -21,8 +21,6 @@ position (kernels/sycl/philox.hpp).
 import struct
 from typing import NamedTuple
 
-import numpy as np
-
 from .._core import _dtypes, _engine, _kernels
 from .._core._array import view
 from .._core._dtypes import TYPE_NAMES
@@ -115,8 +113,10 @@ def bits_of(value, tname):
     if tname == "f8":
         return struct.unpack("<Q", struct.pack("<d", value))[0]
     if tname == "f4":
-        with np.errstate(over="ignore"):   # (beyond float32: inf, as NumPy's cast)
-            return int(np.float32(value).view(np.uint32))
+        try:
+            return struct.unpack("<I", struct.pack("<f", value))[0]
+        except OverflowError:   # beyond float32: inf of its sign, as NumPy's cast
+            return 0xFF800000 if value < 0 else 0x7F800000
     return int(value) & 0xFFFFFFFFFFFFFFFF
 
 
