@@ -237,3 +237,19 @@ def test_cluster_reductions(client, data, op):
     r = getattr(d, op)(axis=0).compute()
     assert type(r) is ua.usm_ndarray
     np.testing.assert_allclose(ua.asnumpy(r), getattr(h, op)(axis=0), rtol=1e-12)
+
+
+def test_reductions_over_empty_chunks_and_percentile():
+    """Dask's empty-chunk max builds np.array([], like=chunk, ndmin=k), and
+    its percentile looks up the chunk type: both work on usm chunks."""
+    h = np.arange(10.0)
+    d = da.from_array(ua.asarray(h), chunks=3)
+    for f in ("max", "min"):
+        got = getattr(d[d > 7], f)().compute()
+        assert float(got) == getattr(h[h > 7], f)()
+    got = da.from_array(ua.zeros((4, 0)), chunks=(3, 3)).max(axis=0).compute()
+    assert got.shape == (0,)
+    h2 = np.arange(12.0)
+    got = da.percentile(da.from_array(ua.asarray(h2), chunks=4), [25, 50]).compute()
+    want = da.percentile(da.from_array(h2, chunks=4), [25, 50]).compute()   # (Dask's estimate)
+    np.testing.assert_allclose(ua.asnumpy(got) if isinstance(got, ua.usm_ndarray) else got, want)

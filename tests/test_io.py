@@ -68,3 +68,27 @@ def test_file_objects_and_pickles(tmp_path):
         ua.load(tmp_path / "o.npy")           # allow_pickle=False, as NumPy
     r = ua.load(tmp_path / "o.npy", allow_pickle=True)
     assert isinstance(r, np.ndarray) and r.dtype == object   # not device data: NumPy's
+
+
+def test_savez_through_numpy_takes_numpy_arrays_beside_usm_ones():
+    b = io.BytesIO()
+    np.savez(b, a=ua.arange(3), b=np.arange(2))
+    b.seek(0)
+    with np.load(b) as z:
+        np.testing.assert_array_equal(z["a"], np.arange(3))
+        np.testing.assert_array_equal(z["b"], np.arange(2))
+
+
+def test_npzfile_is_a_mapping_and_keeps_non_numeric_members_on_the_host():
+    b = io.BytesIO()
+    np.savez(b, s=np.array(["a", "b"]), n=np.arange(3))
+    b.seek(0)
+    z = ua.load(b)
+    assert isinstance(z["n"], ua.usm_ndarray)
+    s = z["s"]
+    assert isinstance(s, np.ndarray) and s.tolist() == ["a", "b"]
+    assert sorted(z) == ["n", "s"] and len(z) == 2 and "s" in z
+    assert z.get("missing") is None and z.get("n") is not None
+    assert sorted(k for k in z.keys()) == ["n", "s"] and len(list(z.values())) == 2
+    assert dict(z.items())["s"].tolist() == ["a", "b"]
+    z.close()

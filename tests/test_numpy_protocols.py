@@ -1011,8 +1011,8 @@ def test_creation_like(usm_type):
     assert isinstance(e, ua.usm_ndarray) and e.shape == (2, 3) and e.usm_type == usm_type
     r = np.zeros_like(x, shape=(3, 1))
     assert r.usm_type == usm_type and r.sycl_queue == x.sycl_queue
-    with pytest.raises(TypeError, match="ndmin"):
-        np.array([1, 2], ndmin=2, like=x)
+    r = np.array([1, 2], ndmin=2, like=x)   # (ndmin as NumPy's, which Dask asks for)
+    assert r.shape == (1, 2) and r.usm_type == usm_type and r.sycl_queue == x.sycl_queue
 
 
 # ------------------------------------------------------------------ out= and dtype=
@@ -1372,3 +1372,14 @@ def test_bool_indices_are_cast_as_numpy():
     np.testing.assert_array_equal(ua.asnumpy(got[0]), [1, 0])
     got = np.ravel_multi_index((ua.asarray([True]), ua.asarray([False])), (2, 2))
     np.testing.assert_array_equal(ua.asnumpy(got), [2])
+
+
+def test_array_like_takes_ndmin_and_copies():
+    x = ua.arange(3)
+    for obj, ndmin in (([], 1), ([1, 2], 3), (5, 2)):
+        got = np.array(obj, like=x, ndmin=ndmin)
+        assert isinstance(got, ua.usm_ndarray)
+        assert got.shape == np.array(obj, ndmin=ndmin).shape
+    y = np.array(x, like=x)
+    y[0] = 7
+    assert int(x[0]) == 0

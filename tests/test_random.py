@@ -641,3 +641,12 @@ def test_beta_at_extreme_shapes_is_finite():
     assert 0.45 < x.mean() < 0.55
     x = ua.asnumpy(g.beta(2e38, 2e38, 1000, dtype=np.float32))
     np.testing.assert_allclose(x, 0.5, rtol=1e-3)
+
+
+def test_argument_types_as_numpy():
+    g = ua.random.default_rng(5)
+    assert 3 <= int(g.integers(np.array(3.0), 10)) < 10   # a 0-d float bound
+    with pytest.raises(TypeError):
+        g.bit_generator.advance(1.5)
+    with pytest.raises(TypeError):
+        g.bit_generator.state = 5

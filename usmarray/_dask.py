@@ -51,3 +51,5 @@ def register_if_loaded():
     dispatch.empty_lookup.register(
         usm_ndarray, lambda shape, dtype=None, **kw: empty(shape, dtype=dtype))
     dispatch.to_numpy_dispatch.register(usm_ndarray, lambda x, **kw: asnumpy(x))
+    # (Dask's chunk percentiles: np.percentile of a chunk, which dispatches here)
+    dispatch.percentile_lookup.register(usm_ndarray, backends.percentile)

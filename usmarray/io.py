@@ -8,6 +8,8 @@ through ``__array_function__``. Loading reads with ``numpy.load`` and copies
 the arrays to the device; an ``.npz`` archive gives an :class:`NpzFile`
 whose members are copied to the device when they are read, as CuPy's."""
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from ._core._array import usm_ndarray
@@ -84,11 +86,13 @@ def savez_compressed(file, *args, allow_pickle=True, **kwds):
                         **{k: _host(v) for k, v in kwds.items()})
 
 
-class NpzFile:
+class NpzFile(Mapping):
     """An ``.npz`` archive opened by :func:`load`: NumPy's ``NpzFile``
     whose members come out as usm_ndarrays (each read and copied to the
-    device when it is asked for). A context manager; ``files`` lists the
-    member names."""
+    device when it is asked for; members of other dtypes, strings or
+    records, as the NumPy arrays ``load`` gives for them). A context manager
+    and a mapping (``get``, ``values``, ...); ``files`` lists the member
+    names."""
 
     def __init__(self, npz, device=None, usm_type=None, sycl_queue=None):
         self._npz = npz
@@ -100,7 +104,7 @@ class NpzFile:
         return self._npz.files
 
     def __getitem__(self, key):
-        return asarray(self._npz[key], **self._where)
+        return _to_device(self._npz[key], self._where)
 
     def __contains__(self, key):
         return key in self._npz
@@ -110,14 +114,6 @@ class NpzFile:
 
     def __len__(self):
         return len(self._npz)
-
-    def keys(self):
-        """The names of the arrays (as ``files``)."""
-        return self._npz.keys()
-
-    def items(self):
-        """(name, usm_ndarray) pairs, each array read when reached."""
-        return ((k, self[k]) for k in self._npz.files)
 
     def close(self):
         """Close the archive."""
@@ -157,6 +153,11 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
                   encoding=encoding, max_header_size=max_header_size)
     if isinstance(obj, np.lib.npyio.NpzFile):
         return NpzFile(obj, device=device, usm_type=usm_type, sycl_queue=sycl_queue)
+    return _to_device(obj, {"device": device, "usm_type": usm_type, "sycl_queue": sycl_queue})
+
+
+def _to_device(obj, where):
+    """A loaded NumPy array of numbers on the device; anything else as loaded."""
     if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc":
-        return asarray(obj, device=device, usm_type=usm_type, sycl_queue=sycl_queue)
+        return asarray(obj, **where)
     return obj

@@ -1202,8 +1202,8 @@ def _may_share_memory(a, b, /, max_work=None):
 # made on x's queue with x's USM kind (host data given to asarray/array is copied there)
 LIKE = {"empty": creation.empty, "zeros": creation.zeros, "ones": creation.ones,
         "full": creation.full, "arange": creation.arange, "asarray": creation.asarray,
-        "array": creation.asarray, "eye": creation.eye, "identity": creation.eye,
-        "tri": matrices.tri}
+        "array": None, "eye": creation.eye, "identity": creation.eye,
+        "tri": matrices.tri}   # (array: usmarray.array, found in the namespace at build)
 LIKE_FUNCTIONS = {}
 """NumPy creation function -> Function, for ``like=`` (filled by ``build``)."""
 
@@ -1328,11 +1328,17 @@ FUNCTIONS = {}
 """NumPy function -> Function (filled by ``build``)."""
 
 
+# NumPy functions that write their operands to the host (NumPy arrays among
+# them are data to save, not operands computed with usm_ndarrays)
+_TO_HOST = {"save", "savez", "savez_compressed"}
+
+
 def _add(np_name, target, prep=None, defaults=None):
     np_func, _ = _resolve(np_name)
     if np_func is None or isinstance(np_func, np.ufunc):
         return   # not in this NumPy version; ufuncs dispatch through __array_ufunc__
-    FUNCTIONS[np_func] = Function(np_func, target, PARAM_RENAMES, defaults, prep)
+    FUNCTIONS[np_func] = Function(np_func, target, PARAM_RENAMES, defaults, prep,
+                                  host_operands=np_name in _TO_HOST)
 
 
 def _build_functions():
@@ -1352,9 +1358,10 @@ def _build_functions():
         FUNCTIONS[np_func] = Function(np_func, target, host_operands=True)
     for n, target in LIKE.items():
         np_func = getattr(np, n)
-        LIKE_FUNCTIONS[np_func] = Function(
-            np_func, target, dict(PARAM_RENAMES, device=None),
-            {"copy": True} if n == "array" else None, host_operands=True)
+        if n == "array":   # (usmarray.array: NumPy's copy=True and ndmin, which Dask asks for)
+            target = _namespace().array
+        LIKE_FUNCTIONS[np_func] = Function(np_func, target, dict(PARAM_RENAMES, device=None),
+                                           host_operands=True)
 
 
 def array_function(self, func, types, args, kwargs):

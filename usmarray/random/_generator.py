@@ -124,6 +124,8 @@ def _int_bound(v):
     """A scalar bound of integers as a Python int: floats truncated and
     bools as 0 and 1 (as NumPy); ValueError for NaN, OverflowError for an
     infinity."""
+    if isinstance(v, (np.ndarray, usm_ndarray)):
+        v = _host(v)[()]   # (a 0-d array: its value, as NumPy reads it)
     if isinstance(v, (bool, np.bool_, float, np.floating)):
         return int(v)
     return operator.index(v)

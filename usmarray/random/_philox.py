@@ -9,6 +9,7 @@ counter and the offset: every value depends only on its position, so any
 device computes the same bits in any chunking.
 """
 
+import operator
 import os
 import threading
 import weakref
@@ -100,7 +101,9 @@ class Philox:
 
     # ---------------------------------------------------------- state
     def _set_numpy_state(self, st):
-        if not isinstance(st, dict) or st.get("bit_generator") != "Philox":
+        if not isinstance(st, dict):
+            raise TypeError("state must be a dict")
+        if st.get("bit_generator") != "Philox":
             raise ValueError("state must be a dict of a Philox bit generator")
         self._key = tuple(int(w) for w in st["state"]["key"])
         self._ctr = _value(st["state"]["counter"])
@@ -210,7 +213,7 @@ class Philox:
         """Advance the counter by `delta` blocks (of four words) as NumPy's
         ``advance``: drops the buffered words and kept half. Returns self."""
         with self._lock:
-            self._ctr = (self._ctr + int(delta)) & _MASK256
+            self._ctr = (self._ctr + operator.index(delta)) & _MASK256
             self._pos, self._fresh, self._left, self._has = 4, True, 0, False
         return self
 
