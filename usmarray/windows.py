@@ -63,40 +63,27 @@ def _doc(fn, what, formula, n="arange(1 - M, M, 2)", extra=""):
     return fn
 
 
-def _centred(M, dt, qi, usm_type):
-    return arange(1 - M, M, 2, dtype=dt, sycl_queue=qi.queue, usm_type=usm_type)
+def _symmetric(name, what, formula, f):
+    """A window of NumPy's form ``f(n, M - 1)`` over ``n = arange(1 - M, M, 2)``."""
+    def window(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
+        M, dt, qi, done = _window(name, M, dtype, device, usm_type, sycl_queue)
+        if done is not None:
+            return done
+        return f(arange(1 - M, M, 2, dtype=dt, sycl_queue=qi.queue, usm_type=usm_type), M - 1)
+
+    window.__name__ = window.__qualname__ = name
+    return _doc(window, what, formula)
 
 
-def bartlett(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
-    M, dt, qi, done = _window("bartlett", M, dtype, device, usm_type, sycl_queue)
-    if done is not None:
-        return done
-    n = _centred(M, dt, qi, usm_type)
-    return where(ew.less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))
-
-
-def blackman(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
-    M, dt, qi, done = _window("blackman", M, dtype, device, usm_type, sycl_queue)
-    if done is not None:
-        return done
-    n = _centred(M, dt, qi, usm_type)
-    return 0.42 + 0.5 * ew.cos(math.pi * n / (M - 1)) + 0.08 * ew.cos(2.0 * math.pi * n / (M - 1))
-
-
-def hamming(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
-    M, dt, qi, done = _window("hamming", M, dtype, device, usm_type, sycl_queue)
-    if done is not None:
-        return done
-    n = _centred(M, dt, qi, usm_type)
-    return 0.54 + 0.46 * ew.cos(math.pi * n / (M - 1))
-
-
-def hanning(M, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
-    M, dt, qi, done = _window("hanning", M, dtype, device, usm_type, sycl_queue)
-    if done is not None:
-        return done
-    n = _centred(M, dt, qi, usm_type)
-    return 0.5 + 0.5 * ew.cos(math.pi * n / (M - 1))
+bartlett = _symmetric("bartlett", "Bartlett (triangular)", "1 - |n| / (M - 1)",
+                      lambda n, m: where(ew.less_equal(n, 0), 1 + n / m, 1 - n / m))
+blackman = _symmetric(
+    "blackman", "Blackman", "0.42 + 0.5 cos(pi n / (M - 1)) + 0.08 cos(2 pi n / (M - 1))",
+    lambda n, m: 0.42 + 0.5 * ew.cos(math.pi * n / m) + 0.08 * ew.cos(2.0 * math.pi * n / m))
+hamming = _symmetric("hamming", "Hamming", "0.54 + 0.46 cos(pi n / (M - 1))",
+                     lambda n, m: 0.54 + 0.46 * ew.cos(math.pi * n / m))
+hanning = _symmetric("hanning", "Hann", "0.5 + 0.5 cos(pi n / (M - 1))",
+                     lambda n, m: 0.5 + 0.5 * ew.cos(math.pi * n / m))
 
 
 def kaiser(M, beta, *, dtype=None, device=None, usm_type="device", sycl_queue=None):
@@ -109,10 +96,6 @@ def kaiser(M, beta, *, dtype=None, device=None, usm_type="device", sycl_queue=No
     return i0(beta * ew.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / float(np.i0(beta))
 
 
-_doc(blackman, "Blackman", "0.42 + 0.5 cos(pi n / (M - 1)) + 0.08 cos(2 pi n / (M - 1))")
-_doc(hamming, "Hamming", "0.54 + 0.46 cos(pi n / (M - 1))")
-_doc(hanning, "Hann", "0.5 + 0.5 cos(pi n / (M - 1))")
-_doc(bartlett, "Bartlett (triangular)", "1 - |n| / (M - 1)")
 _doc(kaiser, "Kaiser", "i0(beta sqrt(1 - ((n - alpha) / alpha)**2)) / i0(beta)",
      "arange(M)`` and ``alpha = (M - 1) / 2", """
     beta : float
