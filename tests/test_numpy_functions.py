@@ -333,6 +333,19 @@ def test_nanarg(func, dt, shape, axis):
         check(got, expected, False, func.__name__)
 
 
+@pytest.mark.parametrize("func", [np.nanargmin, np.nanargmax], ids=lambda f: f.__name__)
+def test_nanarg_complex(func):
+    """Complex values order lexicographically; a NaN in either part is
+    skipped (NumPy fills it with -inf + 0j, or inf + 0j)."""
+    h = np.array([[1 + 2j, complex(np.nan, 0), 3 + 0j, 3 - 1j],
+                  [complex(1, np.nan), complex(-np.inf, 1), -2 + 5j, -2 + 5j],
+                  [complex(np.nan, np.nan), complex(np.inf, np.nan), 0j, -0j]])
+    for axis in (None, 0, 1):
+        check(func(ua.asarray(h), axis=axis), func(h, axis=axis), False, func.__name__)
+    with pytest.raises(ValueError, match="All-NaN"):
+        func(ua.asarray(h[2, :2]))
+
+
 @pytest.mark.parametrize("func", [np.nanargmin, np.nanargmax])
 def test_nanarg_all_nan_raises(func):
     h = np.array([[1.0, np.nan], [np.nan, np.nan]], np.float32)

@@ -1039,7 +1039,6 @@ def test_function_out():
     (lambda x: np.sum(x, initial=1.0), "initial"),
     (lambda x: np.max(x, initial=1.0), "initial"),
     (lambda x: np.round(ua.astype(x, ua.bool), decimals=-1), "decimals"),
-    (lambda x: np.unique(x, axis=0), "axis"),
     (lambda x: np.sort(x, order="a"), "order"),
 ])
 def test_unsupported_arguments(call, word):

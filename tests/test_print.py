@@ -306,6 +306,19 @@ def test_numpy_array_repr_str_array2string_dispatch():
         np.array2string(x, formatter={"float": str})
 
 
+def test_array2string_0d_takes_the_print_options():
+    """As numpy.array2string formats a 0-d array (not as its scalar's str):
+    usmarray's print options where no argument is given."""
+    x, h = ua.asarray(1 / 3), np.asarray(1 / 3)
+    with ua.print_options(precision=2, sign="+"):
+        assert np.array2string(x) == "+0.33" == ua.array2string(x)
+        assert np.array2string(x, precision=4) == np.array2string(h, precision=4, sign="+")
+    assert np.array2string(x) == np.array2string(h)
+    with ua.print_options(nanstr="NaN"):
+        assert ua.array2string(ua.asarray(np.nan)) == "NaN"
+    assert str(x) == str(h)   # (str stays the scalar's)
+
+
 @pytest.mark.parametrize("linewidth", [10, 20, 40, 120])
 def test_set_print_options_linewidth(linewidth):
     h = np.arange(40, dtype="f4").reshape(2, 20) / 3

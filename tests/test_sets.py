@@ -80,6 +80,68 @@ def test_isin_mixed_scalars_nans_and_errors():
         ua.unique_values(np.ones(3))
 
 
+def test_isin_signed_against_uint64_is_exact():
+    """int64 with uint64 promotes to float64, where integers above 2**53
+    collide: isin compares them as integers, as NumPy does."""
+    a = np.array([2 ** 62 + 1, 7, -1, 2 ** 63 - 1, 0], np.int64)
+    b = np.array([2 ** 62, 7, 2 ** 64 - 1, 2 ** 63 - 1], np.uint64)
+    x1, x2 = ua.asarray(a), ua.asarray(b)
+    for p, q, xp, xq in ((a, b, x1, x2), (b, a, x2, x1)):
+        for inv in (False, True):
+            np.testing.assert_array_equal(ua.asnumpy(ua.isin(xp, xq, invert=inv)),
+                                          np.isin(p, q, invert=inv))
+    np.testing.assert_array_equal(ua.asnumpy(ua.setdiff1d(x1, x2)), np.setdiff1d(a, b))
+
+
+def test_isin_scalars_take_the_arrays_dtype():
+    u = ua.asarray(np.array([1, 2 ** 64 - 1], np.uint64))
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(u, 2 ** 64 - 1)), [False, True])
+    assert bool(ua.isin(2 ** 64 - 1, u)) is True
+    # beyond the dtype: equal to nothing (NumPy compares the values)
+    i8 = ua.asarray(np.array([1, -1], np.int8))
+    for s in (300, -129, 2 ** 70):
+        np.testing.assert_array_equal(ua.asnumpy(ua.isin(i8, s)), [False, False])
+        np.testing.assert_array_equal(ua.asnumpy(ua.isin(i8, s, invert=True)), [True, True])
+        assert bool(ua.isin(s, i8)) is False
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(u, -1)), [False, False])
+    np.testing.assert_array_equal(ua.asnumpy(ua.isin(ua.asarray([True, False]), 1)),
+                                  [True, False])
+
+
+def _unique_oracle_case(h, axis, flags):
+    expected = np.unique(h, axis=axis, return_index=flags[0], return_inverse=flags[1],
+                         return_counts=flags[2])
+    got = np.unique(ua.asarray(h), axis=axis, return_index=flags[0],
+                    return_inverse=flags[1], return_counts=flags[2])
+    if not any(flags):
+        expected, got = (expected,), (got,)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        g = ua.asnumpy(g)
+        assert g.shape == e.shape and g.dtype == e.dtype
+        np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float32", "complex64"])
+@pytest.mark.parametrize("shape, axis", [((6, 3), 0), ((6, 3), 1), ((2, 5, 3), 1),
+                                         ((2, 5, 3), -1), ((3, 0), 0), ((0, 3), 0), ((4,), 0)])
+def test_numpy_unique_along_an_axis(dtype, shape, axis):
+    h = (np.arange(int(np.prod(shape))).reshape(shape) * 7 % 3).astype(dtype)
+    if h.ndim > 1 and h.shape[0] > 3:
+        h[3] = h[0]      # equal slices
+    for flags in ((False, False, False), (True, True, True), (False, True, False)):
+        _unique_oracle_case(h, axis, flags)
+
+
+def test_numpy_unique_along_an_axis_nans_and_zeros():
+    h = np.array([[1.0, np.nan], [0.0, 2.0], [1.0, np.nan], [-0.0, 2.0], [0.0, 1.0]])
+    _unique_oracle_case(h, 0, (True, True, True))
+    x = ua.asarray(h)
+    assert ua.unique(x, axis=0).shape == (4, 2)
+    with pytest.raises(ValueError):   # (NumPy's AxisError)
+        np.unique(x, axis=2)
+
+
 def test_unique_complex():
     h = np.array([1 + 2j, 1 - 1j, 1 + 2j, -3 + 0j, 1 - 1j], "c8")
     x = ua.asarray(h)

@@ -77,12 +77,11 @@ def _nan_arg(name, a, axis, keepdims, fill):
     check_array(a, name)
     red = searching.argmin if fill > 0 else searching.argmax
     if a.dtype.kind in "fc":
-        if a.dtype.kind == "c":
-            raise TypeError(f"{name}: complex input is not supported")
         nan = ew.isnan(a)
         if a.size and bool(reduction.any(reduction.all(nan, axis=axis))):   # the host waits
             raise ValueError(f"{name}: All-NaN slice encountered")
-        # NaNs as -inf (+inf), as NumPy does
+        # NaNs as -inf (+inf), as NumPy does (complex: -inf + 0j, which
+        # argmax orders lexicographically, as NumPy's)
         a = searching.where(nan, fill, a)
     return red(a, axis=axis, keepdims=keepdims)
 

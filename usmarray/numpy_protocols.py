@@ -827,9 +827,10 @@ def _ravel(args):
 
 def _unique(args):
     ar = args["ar"]
-    if args.get("axis") is not None:
-        raise _unsupported("numpy.unique", "axis", args["axis"], "unique_all")
     flags = [bool(args.get(k)) for k in ("return_index", "return_inverse", "return_counts")]
+    if args.get("axis") is not None:
+        r = sets.unique_along(ar, args["axis"], *flags)
+        return (r if any(flags) else r[0],)
     if not any(flags):
         return (sets.np_unique(ar) if args.get("equal_nan", True) else sets.unique_values(ar),)
     r = sets.unique_all(ar)
@@ -1113,17 +1114,10 @@ def _array2string(a, /, max_line_width=None, precision=None, suppress_small=None
     """np.array2string of a usm_ndarray: as str(x) with the options given
     (usmarray's print options for the others; NumPy's formatter= and legacy=
     are a TypeError)."""
-    if a.ndim == 0:
-        # (str of a 0-d array is its scalar's; array2string formats it)
-        return np.array2string(_copy.asnumpy(a), max_line_width=max_line_width,
-                               precision=precision, suppress_small=suppress_small,
-                               separator=separator, prefix=prefix, threshold=threshold,
-                               edgeitems=edgeitems, sign=sign, floatmode=floatmode,
-                               suffix=suffix)
     return _print.usm_ndarray_str(a, line_width=max_line_width, edge_items=edgeitems,
                                   threshold=threshold, precision=precision, floatmode=floatmode,
                                   suppress=suppress_small, sign=sign, separator=separator,
-                                  prefix=prefix, suffix=suffix)
+                                  prefix=prefix, suffix=suffix, scalar_str=False)
 
 
 def _trace(a, /, offset=0, axis1=0, axis2=1, dtype=None):

@@ -13,6 +13,7 @@ NumPy's set operations take NumPy's unique values: sorted, NaNs one value
 (the host reads how many values are NaN), and never equal to one another,
 so a NaN is in no intersection."""
 
+import math
 from collections import namedtuple
 
 from . import elementwise as ew
@@ -21,12 +22,17 @@ from ._core._array import empty_array, usm_ndarray
 from ._core._copy import astype
 from ._core._device import common_queue
 from ._core._dtypes import result_type
+from ._core._indexing import take
 from ._core._layout import C_CONTIG
+from ._core._scalars import as_scalar, int_range, weak_scalar_dtype
+from ._core._views import normalize_axis
 from ._core._kernels import compiled_together
-from .creation import asarray, full, zeros
-from .reduction import sum as _sum
-from .manipulation import concat, reshape
-from .sorting import sort, sort_with_order
+from . import reduction
+from .creation import arange, asarray, empty, full, ones, zeros
+from .reduction import cumulative_sum, sum as _sum
+from .manipulation import concat, diff, moveaxis, reshape
+from .searching import nonzero
+from .sorting import lexsort, sort, sort_with_order
 
 __all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "isin", "union1d",
            "intersect1d", "setdiff1d", "setxor1d"]
@@ -100,14 +106,57 @@ def unique_all(x, /):
 @compiled_together
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of `x1` occurs in `x2` (a bool array of x1's
-    shape; `invert` negates). Python scalars are accepted for either."""
+    shape; `invert` negates). Python scalars are accepted for either, and
+    take the other operand's dtype where their value allows (as in the
+    elementwise functions); integers compare exactly, also signed ones
+    against uint64."""
     arrays = [a for a in (x1, x2) if isinstance(a, usm_ndarray)]
     if not arrays:
         raise TypeError("isin: at least one of x1 and x2 must be a usm_ndarray")
     common_queue(*arrays)
-    q = arrays[0].sycl_queue
-    x1 = x1 if isinstance(x1, usm_ndarray) else asarray(x1, sycl_queue=q)
-    x2 = x2 if isinstance(x2, usm_ndarray) else asarray(x2, sycl_queue=q)
+    a = arrays[0]
+    q = a.sycl_queue
+    x1, out_of_range1 = _isin_operand(x1, a, q)
+    x2, out_of_range2 = _isin_operand(x2, a, q)
+    if out_of_range1 or out_of_range2:
+        # an integer beyond the array's dtype equals none of its values
+        found = zeros(x1.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=x1.usm_type)
+        return ew.logical_not(found) if invert else found
+    k1, k2 = x1.dtype.kind, x2.dtype.kind
+    if {k1, k2} == {"i", "u"} and _dtypes.uint64 in (x1.dtype, x2.dtype):
+        # (int64 and uint64 promote to float64, where distinct integers
+        # above 2**53 compare equal) In uint64, a negative value wraps to
+        # 2**63 or more, where no value of the other operand's type lies.
+        if k1 == "i":
+            keep = ew.greater_equal(x1, 0)
+        else:
+            keep = ew.less_equal(x1, int_range(_dtypes.int64)[1])
+        found = ew.logical_and(_isin_sorted(astype(x1, _dtypes.uint64, copy=False),
+                                            astype(x2, _dtypes.uint64, copy=False), False),
+                               keep)
+        return ew.logical_not(found) if invert else found
+    return _isin_sorted(x1, x2, invert)
+
+
+def _isin_operand(x, a, q):
+    """`x` as an array beside the array `a` (a weak scalar), and whether it
+    is an integer that no value of a's integer dtype equals."""
+    if isinstance(x, usm_ndarray):
+        return x, False
+    s = as_scalar(x)
+    if s is None:
+        return asarray(x, sycl_queue=q), False
+    dt = weak_scalar_dtype(s, a.dtype, a._q)
+    if type(s) is int and dt.kind in "iu":
+        lo, hi = int_range(dt)
+        if not lo <= s <= hi:
+            return asarray(0, dtype=dt, sycl_queue=q), True
+    return asarray(s, dtype=dt, sycl_queue=q), False
+
+
+def _isin_sorted(x1, x2, invert):
+    """isin of two arrays: x2 sorted in their result dtype, x1 searched in it."""
+    q = x1.sycl_queue
     dt = result_type(x1, x2)
     s = sort(reshape(astype(x2, dt, copy=False), (-1,)))
     v = astype(x1, dt, copy=False)
@@ -140,6 +189,42 @@ def np_unique(x):
         if v.shape[0] - k > 1:
             v = v[:k + 1]
     return v
+
+
+def unique_along(ar, axis, return_index=False, return_inverse=False, return_counts=False):
+    """``numpy.unique(ar, axis=axis, ...)``: the distinct slices of `ar`
+    along `axis`, sorted lexicographically (the first element the primary
+    key; slices with NaNs are never equal), with the first occurrence, the
+    inverse (1-D, as NumPy 2's) and the counts as asked. A tuple of the
+    arrays asked for."""
+    a = moveaxis(ar, normalize_axis(axis, ar.ndim), 0)
+    n, rest = a.shape[0], a.shape[1:]
+    flat = reshape(a, (n, math.prod(rest)))
+    q = ar.sycl_queue
+    if flat.shape[1] and n:
+        # (lexsort: the last key is the primary one)
+        order = lexsort([flat[:, j] for j in range(flat.shape[1] - 1, -1, -1)])
+    else:
+        order = arange(n, dtype=_dtypes.int64, sycl_queue=q)
+    srt = take(flat, order, axis=0)
+    if n:
+        new = reduction.any(ew.not_equal(srt[1:], srt[:-1]), axis=1)
+        starts = concat([ones(1, dtype=_dtypes.bool, sycl_queue=q), new])
+    else:
+        starts = zeros(0, dtype=_dtypes.bool, sycl_queue=q)
+    first = nonzero(starts)[0]   # (the host learns how many slices are distinct)
+    values = moveaxis(reshape(take(srt, first, axis=0), (first.shape[0],) + rest), 0, axis)
+    parts = [values]
+    if return_index:
+        parts.append(take(order, first))
+    if return_inverse:
+        inverse = empty(n, dtype=_dtypes.int64, sycl_queue=q)
+        if n:
+            inverse[order] = ew.subtract(cumulative_sum(astype(starts, _dtypes.int64)), 1)
+        parts.append(inverse)
+    if return_counts:
+        parts.append(diff(concat([first, full(1, n, dtype=_dtypes.int64, sycl_queue=q)])))
+    return tuple(parts)
 
 
 def _flat_or_unique(a, assume_unique):

@@ -166,7 +166,8 @@ def _kth(name, x, kth, axis):
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     if x.ndim == 0:
-        raise ValueError(f"{name}: a 0-d array cannot be partitioned")
+        # (NumPy's AxisError, a ValueError)
+        raise AxisError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
     n = x.shape[normalize_axis(axis, x.ndim)]
     ks = np.asarray(kth)
     if ks.dtype == np.bool_:

@@ -226,12 +226,14 @@ def usm_ndarray_repr(x, line_width=None, precision=None, suppress=None, prefix="
 
 def usm_ndarray_str(x, line_width=None, edge_items=None, threshold=None, precision=None,
                     floatmode=None, suppress=None, sign=None, numpy=False, separator=" ",
-                    prefix="", suffix=""):
+                    prefix="", suffix="", scalar_str=True):
     """NumPy-style str (``[0.5 1.5 3.5]``).
 
     The keywords (dpctl.tensor's signature) override the print options for
     this call, validated as by `set_print_options`; ``numpy=True`` starts
-    from NumPy's print options.
+    from NumPy's print options. A 0-d array prints as its scalar's str, or
+    with `scalar_str` False formatted with the options (as
+    ``numpy.array2string`` formats one).
     """
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
@@ -239,10 +241,11 @@ def usm_ndarray_str(x, line_width=None, edge_items=None, threshold=None, precisi
                            precision=precision, floatmode=floatmode, suppress=suppress, sign=sign)
     if given or numpy:
         with print_options(numpy=numpy, **given):
-            return usm_ndarray_str(x, separator=separator, prefix=prefix, suffix=suffix)
+            return usm_ndarray_str(x, separator=separator, prefix=prefix, suffix=suffix,
+                                   scalar_str=scalar_str)
     if x.size == 0:
         return "[]"
-    if x.ndim == 0:
+    if x.ndim == 0 and scalar_str:
         return str(asnumpy(x)[()])   # as NumPy: the scalar's str
     # prefix and suffix only indent continuation lines, as in numpy.array2string
     return _format(x, prefix, separator, suffix)
