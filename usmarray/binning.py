@@ -25,7 +25,7 @@ from . import elementwise as ew
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import asnumpy, astype, copy
-from ._core._device import common_queue
+from ._core._device import coerced_kind, common_queue
 from ._core._indexing import take
 from ._core._layout import C_CONTIG
 from ._core._views import check_array, flip, reshape
@@ -74,7 +74,7 @@ def _segment_sums(w, pos):
     (kernels/sycl/segments.cpp)."""
     qi = w._q
     m = pos.shape[0] - 1
-    out = empty_array((m,), w.dtype, qi, w.usm_type)
+    out = empty_array((m,), w.dtype, qi, coerced_kind([w, pos]))
     if m:
         _engine.launch_raw(qi.ref, qi.kc, f"segment_sums<{_dtypes.TYPE_NAMES[w._tc]}>",
                            [w, pos, np.int64(m).tobytes(), out], [m], [1])
@@ -151,7 +151,8 @@ def row_histogram(x, nbins, edges=None, weights=None, acc=None, scale=None):
     n = x.shape[0]
     nrows = max(1, min(-(-n // _ROW_CHUNK), 8 * qi.device.max_compute_units, _max_rows(nbins)))
     chunk = max(-(-n // nrows), 1)
-    rows = empty_array((nrows, nbins), w_dt, qi, x.usm_type)
+    rows = empty_array((nrows, nbins), w_dt, qi,
+                       coerced_kind([a for a in (x, edges, weights) if isinstance(a, usm_ndarray)]))
     if nbins:
         x = _contiguous(x, x.dtype)
         e = x if edges is None else _contiguous(edges, x.dtype)
@@ -233,7 +234,8 @@ def bincount(x, /, weights=None, minlength=0):
         return bin_counts(xi, n)
     if not x.size:
         # (the weights' sums are floats also for no values: NumPy's are int64 zeros)
-        return zeros((n,), dtype=x._q.float, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+        return zeros((n,), dtype=x._q.float, sycl_queue=x.sycl_queue,
+                     usm_type=coerced_kind([x, weights]))
     return bin_counts(xi, n, weights)
 
 

@@ -16,13 +16,13 @@ from .creation import asarray, zeros
 __all__ = ["packbits", "unpackbits"]
 
 
-def _shifts(bitorder, q):
+def _shifts(bitorder, like):
     """Each bit's position within its byte: 7..0 ("big", the first bit is
-    the most significant) or 0..7 ("little")."""
+    the most significant) or 0..7 ("little"), beside the array `like`."""
     if bitorder not in ("big", "little"):
         raise ValueError("'order' must be either 'little' or 'big'")
     s = list(range(7, -1, -1)) if bitorder == "big" else list(range(8))
-    return asarray(s, dtype=_dtypes.uint8, sycl_queue=q)
+    return asarray(s, dtype=_dtypes.uint8, sycl_queue=like.sycl_queue, usm_type=like.usm_type)
 
 
 def _along_last(a, axis, name):
@@ -42,7 +42,7 @@ def packbits(a, /, axis=None, bitorder="big"):
     if isinstance(a, usm_ndarray) and a.dtype.kind not in "biu":
         raise DTypeError("Expected an input array of integer or boolean data type")
     x, ax = _along_last(a, axis, "packbits")
-    shifts = _shifts(bitorder, a.sycl_queue)
+    shifts = _shifts(bitorder, a)
     n = x.shape[-1]
     nbytes = -(-n // 8)
     bits = astype(ew.not_equal(x, 0), _dtypes.uint8)
@@ -64,7 +64,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     if isinstance(a, usm_ndarray) and a.dtype != _dtypes.uint8:
         raise DTypeError("Expected an input array of unsigned byte data type")
     x, ax = _along_last(a, axis, "unpackbits")
-    shifts = _shifts(bitorder, a.sycl_queue)
+    shifts = _shifts(bitorder, a)
     bits = ew.bitwise_and(ew.bitwise_right_shift(x[..., None], shifts), 1)
     total = x.shape[-1] * 8
     bits = manipulation.reshape(bits, x.shape[:-1] + (total,))

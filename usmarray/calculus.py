@@ -10,6 +10,7 @@ import numpy as np
 from . import creation, elementwise as ew, manipulation, reduction
 from ._core import _dtypes
 from ._core._array import usm_ndarray
+from ._core._device import coerced_kind
 from ._core._views import check_array, normalize_axis
 from .searching import where
 
@@ -91,14 +92,14 @@ def gradient(f, /, *varargs, axis=None, edge_order=1):
     out = []
     for a, h in zip(axes, spacing):
         if not isinstance(h, usm_ndarray) and np.ndim(h) == 1:
-            h = creation.asarray(h, sycl_queue=f.sycl_queue)   # coordinates as a list
+            h = creation.asarray(h, sycl_queue=f.sycl_queue, usm_type=f.usm_type)   # a list
         elif np.ndim(h) > 1:
             raise ValueError("distances must be either scalars or 1d")
         m = f.shape[a]
         if m < edge_order + 1:
             raise ValueError("Shape of array too small to calculate a numerical gradient, "
                              "at least (edge_order + 1) elements are required.")
-        g = creation.empty_like(f)
+        g = creation.empty_like(f, usm_type=coerced_kind([f, h] if isinstance(h, usm_ndarray) else [f]))
         s = lambda sl: _along(f, a, sl)    # noqa: E731
         def put(sl, v):
             if v.dtype.kind == "c" and g.dtype.kind != "c":

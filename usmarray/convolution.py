@@ -11,6 +11,7 @@ from . import creation, elementwise as ew
 from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import astype
+from ._core._device import coerced_kind
 from ._core._views import reshape
 from .user_kernels import ElementwiseKernel
 
@@ -74,7 +75,7 @@ def _operands(name, a, v):
 
 def _full_part(a, w, lo, n, dt):
     """Items [lo, lo + n) of the full convolution of a and w."""
-    out = creation.empty((n,), dtype=dt, sycl_queue=a.sycl_queue, usm_type=a.usm_type)
+    out = creation.empty((n,), dtype=dt, sycl_queue=a.sycl_queue, usm_type=coerced_kind([a, w]))
     return _kernel(dt)(a, w, a.shape[0], w.shape[0], lo, out)
 
 

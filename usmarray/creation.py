@@ -555,9 +555,9 @@ def _asarray_usm(x, dtype, device, copy, usm_type, sycl_queue, order):
 def as_pair(name, a, b):
     """Two usm_ndarrays on one queue (a Python scalar is made an array on the other's)."""
     if not isinstance(a, usm_ndarray) and isinstance(b, usm_ndarray):
-        a = asarray(a, sycl_queue=b.sycl_queue)
+        a = asarray(a, sycl_queue=b.sycl_queue, usm_type=b.usm_type)
     if not isinstance(b, usm_ndarray) and isinstance(a, usm_ndarray):
-        b = asarray(b, sycl_queue=a.sycl_queue)
+        b = asarray(b, sycl_queue=a.sycl_queue, usm_type=a.usm_type)
     for v in (a, b):
         if not isinstance(v, usm_ndarray):
             raise TypeError(f"{name}: expected a usm_ndarray, got {type(v).__name__}")

@@ -27,7 +27,7 @@ from . import elementwise as ew
 from ._core import _dtypes, _engine
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype, broadcast_view
-from ._core._device import coerce_usm_type, common_queue
+from ._core._device import coerced_kind, common_queue
 from ._core import _kernels
 from ._core._kernels import KernelCompileError, simd_kernels
 from ._core._layout import broadcast_shapes
@@ -671,9 +671,7 @@ def _scalar_bytes(plan, args, pack):
 def _run(plan, args, fusion):
     arrays = [args[k] for k in plan.inputs]
     qi = common_queue(*arrays)
-    kind = arrays[0]._alloc.kind
-    if any(a._alloc.kind != kind for a in arrays):
-        kind = coerce_usm_type([a._alloc.kind for a in arrays])
+    kind = coerced_kind(arrays)
     if plan.reduction is not None:
         return _run_reduction(plan, args, arrays, qi, kind)
     shape = plan.shape

@@ -139,7 +139,8 @@ def _bin_stone(x, range):
     for nbins in _BUILTIN_RANGE(1, upper + 1):
         edges = _linspace_edges(first, last, nbins, x.dtype)
         p = ew.divide(astype(sorted_counts(_cast_sorted(s, edges.dtype),
-                                           asarray(edges, sycl_queue=x.sycl_queue)), x._q.float),
+                                           asarray(edges, sycl_queue=x.sycl_queue, usm_type=x.usm_type)),
+                                           x._q.float),
                       n)
         risks.append(_sum(ew.multiply(p, p)))
     pp = asnumpy(stack(risks))
@@ -267,7 +268,8 @@ def _weights(name, weights, a):
 
 
 def _on_device(edges, like):
-    return edges if isinstance(edges, usm_ndarray) else asarray(edges, sycl_queue=like.sycl_queue)
+    return edges if isinstance(edges, usm_ndarray) else asarray(edges, sycl_queue=like.sycl_queue,
+                                                                  usm_type=like.usm_type)
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):

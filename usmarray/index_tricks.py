@@ -448,7 +448,7 @@ def delete(arr, obj, axis=None):
         raise IndexError(str(e).replace("axis 0", f"axis {axis}")) from None
     if keep.size == n:
         return astype(arr, arr.dtype, copy=True)
-    return take(arr, asarray(keep, sycl_queue=arr.sycl_queue), axis=axis)
+    return take(arr, asarray(keep, sycl_queue=arr.sycl_queue, usm_type=arr.usm_type), axis=axis)
 
 
 def _values(arr, values):
@@ -460,7 +460,7 @@ def _values(arr, values):
     if isinstance(values, (complex, np.complexfloating)) and arr.dtype.kind != "c":
         # (NumPy makes the value an array of arr's dtype, which refuses it)
         raise TypeError(f"insert: cannot convert the complex value {values!r} to {arr.dtype}")
-    return full((), values, dtype=arr.dtype, sycl_queue=arr.sycl_queue)
+    return full((), values, dtype=arr.dtype, sycl_queue=arr.sycl_queue, usm_type=arr.usm_type)
 
 
 def insert(arr, obj, values, axis=None):
@@ -535,7 +535,7 @@ def insert(arr, obj, values, axis=None):
     new = empty_array(shape, arr.dtype, arr._q, arr.usm_type)
     q = arr.sycl_queue
     # (also with no index: values that cannot broadcast are NumPy's ValueError)
-    new[head + (asarray(idx, sycl_queue=q),)] = vals
+    new[head + (asarray(idx, sycl_queue=q, usm_type=arr.usm_type),)] = vals
     if n and new.size:
-        new[head + (asarray(np.flatnonzero(old), sycl_queue=q),)] = arr
+        new[head + (asarray(np.flatnonzero(old), sycl_queue=q, usm_type=arr.usm_type),)] = arr
     return new

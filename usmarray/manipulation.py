@@ -167,7 +167,7 @@ def repeat(x, repeats, /, *, axis=None):
             if (r < 0).any():
                 raise ValueError("repeats must not be negative")
             idx = np.repeat(np.arange(n, dtype=np.int64), r)
-            return take(x, asarray(idx, sycl_queue=x.sycl_queue), axis=a0)
+            return take(x, asarray(idx, sycl_queue=x.sycl_queue, usm_type=x.usm_type), axis=a0)
     repeats = operator.index(repeats)
     if repeats < 0:
         raise ValueError("repeats must not be negative")
@@ -221,7 +221,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     a0 = _normalize_axis(axis, x.ndim)
     if prepend is not None or append is not None:
         def edge(v):   # (NumPy's: scalars made arrays, 0-d ones one step along the axis)
-            v = v if isinstance(v, usm_ndarray) else asarray(v, sycl_queue=x.sycl_queue)
+            v = v if isinstance(v, usm_ndarray) else asarray(v, sycl_queue=x.sycl_queue,
+                                                             usm_type=x.usm_type)
             return v if v.ndim else broadcast_to(v, x._shape[:a0] + (1,) + x._shape[a0 + 1:])
         parts = [edge(p) if p is not x else p for p in (prepend, x, append) if p is not None]
         x = concat(parts, axis=a0)
@@ -247,7 +248,8 @@ def ediff1d(ary, to_end=None, to_begin=None):
     for v in (to_begin, diff(reshape(ary, (-1,))), to_end):
         if v is None:
             continue
-        v = v if isinstance(v, usm_ndarray) else asarray(v, sycl_queue=ary.sycl_queue)
+        v = v if isinstance(v, usm_ndarray) else asarray(v, sycl_queue=ary.sycl_queue,
+                                                         usm_type=ary.usm_type)
         if not np.can_cast(v.dtype, ary.dtype, "same_kind"):
             raise TypeError(f"ediff1d: dtype of to_begin/to_end ({v.dtype}) must be compatible "
                             f"with the input's ({ary.dtype}) under the 'same_kind' rule")

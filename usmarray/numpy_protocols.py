@@ -788,7 +788,7 @@ def _take(a, indices, axis=None, out=None, mode="raise"):
     if isinstance(indices, (list, tuple)) and np.size(indices) == 0:
         indices = np.zeros(np.shape(indices), np.int64)   # ([]: NumPy's float64 empty list)
     i = indices if isinstance(indices, usm_ndarray) else \
-        creation.asarray(indices, sycl_queue=a.sycl_queue)
+        creation.asarray(indices, sycl_queue=a.sycl_queue, usm_type=a.usm_type)
     if i.dtype.kind not in "iu":
         raise TypeError(f"numpy.take: indices must be integers, got {i.dtype.name}")
     n = a.shape[axis]

@@ -83,16 +83,18 @@ def _source_map(n, before, after, mode, odd):
     return src, (mirrored if odd else None), (k if odd else None)
 
 
-def _along(v, axis, nd, q):
-    """A host vector as a device array shaped to broadcast along `axis`."""
-    return reshape(asarray(v, sycl_queue=q), (1,) * axis + (v.size,) + (1,) * (nd - axis - 1))
+def _along(v, axis, like):
+    """A host vector as an array beside `like` (its queue and USM type),
+    shaped to broadcast along `axis` of it."""
+    return reshape(asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type),
+                   (1,) * axis + (v.size,) + (1,) * (like.ndim - axis - 1))
 
 
 def _gathered(x, axis, before, after, mode, odd):
     n = x.shape[axis]
     src, mirrored, k = _source_map(n, before, after, mode, odd)
     q = x.sycl_queue
-    y = take(x, asarray(src, sycl_queue=q), axis=axis)
+    y = take(x, asarray(src, sycl_queue=q, usm_type=x.usm_type), axis=axis)
     if mirrored is None:
         return y
     # odd reflection: y -> -y + 2 * (k + mirrored) * last - 2 * k * first, computed in a
@@ -101,9 +103,9 @@ def _gathered(x, axis, before, after, mode, odd):
     y = astype(y, ct, copy=False)
     first = astype(x[(slice(None),) * axis + (slice(0, 1),)], ct, copy=False)
     last = astype(x[(slice(None),) * axis + (slice(n - 1, n),)], ct, copy=False)
-    sign = _along(np.where(mirrored, -1, 1), axis, x.ndim, q)
-    c_last = _along(2 * (k + mirrored), axis, x.ndim, q)
-    c_first = _along(-2 * k, axis, x.ndim, q)
+    sign = _along(np.where(mirrored, -1, 1), axis, x)
+    c_last = _along(2 * (k + mirrored), axis, x)
+    c_first = _along(-2 * k, axis, x)
     r = ew.add(ew.multiply(y, sign),
                ew.add(ew.multiply(c_last, last), ew.multiply(c_first, first)))
     return astype(r, x.dtype, copy=False)
@@ -143,7 +145,7 @@ def _ramp(x, axis, width, end, edge, left):
     # (float16 ramps are computed in float32, integers in the default float)
     ft = x.dtype if x.dtype.kind in "fc" and x.dtype.itemsize > 2 else \
         (_dtypes.float32 if x.dtype.kind == "f" else x._q.float)
-    t = _along(np.arange(width), axis, x.ndim, x.sycl_queue)
+    t = _along(np.arange(width), axis, x)
     edge = astype(edge, ft, copy=False)
     y = ew.add(ew.multiply(astype(t, ft), ew.divide(ew.subtract(edge, end), width)), end)
     if x.dtype.kind in "iu":

@@ -15,7 +15,7 @@ from . import elementwise as ew, manipulation, reduction, searching
 from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import asnumpy, astype, with_out
-from ._core._device import common_queue
+from ._core._device import coerced_kind, common_queue
 from ._core._scalars import scalars_dtype
 from ._core._indexing import take
 from ._core._views import normalize_axis
@@ -64,8 +64,9 @@ def select(condlist, choicelist, default=0):
         dt = _dtypes.result_type(*choicelist, default)
     else:   # (scalars only: np.select([c], [1], default=2.5))
         dt = scalars_dtype(choicelist + [default], qi)
+    kind = coerced_kind([v for v in condlist + choicelist + [default] if isinstance(v, usm_ndarray)])
     result = default if isinstance(default, usm_ndarray) else \
-        full((), default, dtype=dt, sycl_queue=qi.queue)
+        full((), default, dtype=dt, sycl_queue=qi.queue, usm_type=kind)
     result = astype(result, dt, copy=False)
     for c, v in zip(reversed(condlist), reversed(choicelist)):
         result = where(c, v, result)
@@ -119,7 +120,8 @@ def compress(condition, a, axis=None):
     if not isinstance(a, usm_ndarray):
         raise TypeError("compress: a must be a usm_ndarray")
     c = condition if isinstance(condition, usm_ndarray) else asarray(condition,
-                                                                     sycl_queue=a.sycl_queue)
+                                                                     sycl_queue=a.sycl_queue,
+                                                                     usm_type=a.usm_type)
     if c.ndim != 1:
         raise ValueError("condition must be a 1-d array")
     if axis is None:
@@ -141,7 +143,7 @@ def _values(name, a, values):
             raise TypeError(f"{name}: cannot cast array data from dtype('{values.dtype}') to "
                             f"dtype('{a.dtype}') according to the rule 'safe'")
         return values
-    return asarray(np.asarray(values), sycl_queue=a.sycl_queue)
+    return asarray(np.asarray(values), sycl_queue=a.sycl_queue, usm_type=a.usm_type)
 
 
 def putmask(a, mask, values):

@@ -20,7 +20,7 @@ from . import elementwise as ew
 from ._core import _dtypes, _engine
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import astype
-from ._core._device import common_queue
+from ._core._device import coerced_kind, common_queue
 from ._core._dtypes import result_type
 from ._core._indexing import take
 from ._core._layout import C_CONTIG
@@ -116,11 +116,12 @@ def isin(x1, x2, /, *, invert=False):
     common_queue(*arrays)
     a = arrays[0]
     q = a.sycl_queue
+    kind = coerced_kind(arrays)
     x1, out_of_range1 = _isin_operand(x1, a, q)
     x2, out_of_range2 = _isin_operand(x2, a, q)
     if out_of_range1 or out_of_range2:
         # an integer beyond the array's dtype equals none of its values
-        found = zeros(x1.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=x1.usm_type)
+        found = zeros(x1.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=kind)
         return ew.logical_not(found) if invert else found
     k1, k2 = x1.dtype.kind, x2.dtype.kind
     if {k1, k2} == {"i", "u"} and _dtypes.uint64 in (x1.dtype, x2.dtype):
@@ -132,10 +133,10 @@ def isin(x1, x2, /, *, invert=False):
         else:
             keep = ew.less_equal(x1, int_range(_dtypes.int64)[1])
         found = ew.logical_and(_isin_sorted(astype(x1, _dtypes.uint64, copy=False),
-                                            astype(x2, _dtypes.uint64, copy=False), False),
-                               keep)
+                                            astype(x2, _dtypes.uint64, copy=False), False,
+                                            kind), keep)
         return ew.logical_not(found) if invert else found
-    return _isin_sorted(x1, x2, invert)
+    return _isin_sorted(x1, x2, invert, kind)
 
 
 def _isin_operand(x, a, q):
@@ -154,19 +155,20 @@ def _isin_operand(x, a, q):
     return asarray(s, dtype=dt, sycl_queue=q), False
 
 
-def _isin_sorted(x1, x2, invert):
-    """isin of two arrays: x2 sorted in their result dtype, x1 searched in it."""
+def _isin_sorted(x1, x2, invert, kind):
+    """isin of two arrays: x2 sorted in their result dtype, x1 searched in it
+    (a result of USM type `kind`)."""
     q = x1.sycl_queue
     dt = result_type(x1, x2)
     s = sort(reshape(astype(x2, dt, copy=False), (-1,)))
     v = astype(x1, dt, copy=False)
     if s.shape[0] == 0 or v.size == 0:
-        found = zeros(v.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=v.usm_type)
+        found = zeros(v.shape, dtype=_dtypes.bool, sycl_queue=q, usm_type=kind)
         return ew.logical_not(found) if invert else found
     if not v._flags & C_CONTIG:
         v = astype(v, dt, copy=True, order="C")
     qi = v._q
-    out = empty_array(v._shape, _dtypes.bool, qi, v._alloc.kind)
+    out = empty_array(v._shape, _dtypes.bool, qi, kind)
     _engine.isin_sorted(qi.ref, qi.kc, s, v, out, bool(invert))
     return out
 
@@ -200,30 +202,30 @@ def unique_along(ar, axis, return_index=False, return_inverse=False, return_coun
     a = moveaxis(ar, normalize_axis(axis, ar.ndim), 0)
     n, rest = a.shape[0], a.shape[1:]
     flat = reshape(a, (n, math.prod(rest)))
-    q = ar.sycl_queue
+    q, u = ar.sycl_queue, ar.usm_type
     if flat.shape[1] and n:
         # (lexsort: the last key is the primary one)
         order = lexsort([flat[:, j] for j in range(flat.shape[1] - 1, -1, -1)])
     else:
-        order = arange(n, dtype=_dtypes.int64, sycl_queue=q)
+        order = arange(n, dtype=_dtypes.int64, sycl_queue=q, usm_type=u)
     srt = take(flat, order, axis=0)
     if n:
         new = reduction.any(ew.not_equal(srt[1:], srt[:-1]), axis=1)
-        starts = concat([ones(1, dtype=_dtypes.bool, sycl_queue=q), new])
+        starts = concat([ones(1, dtype=_dtypes.bool, sycl_queue=q, usm_type=u), new])
     else:
-        starts = zeros(0, dtype=_dtypes.bool, sycl_queue=q)
+        starts = zeros(0, dtype=_dtypes.bool, sycl_queue=q, usm_type=u)
     first = nonzero(starts)[0]   # (the host learns how many slices are distinct)
     values = moveaxis(reshape(take(srt, first, axis=0), (first.shape[0],) + rest), 0, axis)
     parts = [values]
     if return_index:
         parts.append(take(order, first))
     if return_inverse:
-        inverse = empty(n, dtype=_dtypes.int64, sycl_queue=q)
+        inverse = empty(n, dtype=_dtypes.int64, sycl_queue=q, usm_type=u)
         if n:
             inverse[order] = ew.subtract(cumulative_sum(astype(starts, _dtypes.int64)), 1)
         parts.append(inverse)
     if return_counts:
-        parts.append(diff(concat([first, full(1, n, dtype=_dtypes.int64, sycl_queue=q)])))
+        parts.append(diff(concat([first, full(1, n, dtype=_dtypes.int64, sycl_queue=q, usm_type=u)])))
     return tuple(parts)
 
 
@@ -282,6 +284,6 @@ def setxor1d(ar1, ar2, assume_unique=False):
         return aux
     aux = sort(aux)
     # (a value is kept where it differs from both neighbours)
-    edge = full((1,), True, dtype=_dtypes.bool, sycl_queue=aux.sycl_queue)
+    edge = full((1,), True, dtype=_dtypes.bool, sycl_queue=aux.sycl_queue, usm_type=aux.usm_type)
     flag = concat([edge, ew.not_equal(aux[1:], aux[:-1]), edge])
     return aux[ew.logical_and(flag[1:], flag[:-1])]

@@ -58,7 +58,8 @@ def _finish(r, nan_where, q_shape, keep_shape, keepdims):
     the q axis first, NaN where `nan_where` (None: nowhere) is true."""
     if nan_where is not None:
         r = searching.where(nan_where, creation.asarray(float("nan"), dtype=r.dtype,
-                                                        sycl_queue=r.sycl_queue), r)
+                                                        sycl_queue=r.sycl_queue,
+                                                        usm_type=r.usm_type), r)
     r = manipulation.moveaxis(r, -1, 0)
     shape = keep_shape if keepdims else r.shape[1:]
     return manipulation.reshape(r, tuple(q_shape) + tuple(shape))
@@ -143,7 +144,7 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
         nq = math.prod(q_shape)
         r = creation.full(x.shape[:-1] + (nq,), float("nan"),
                           dtype=x.dtype if x.dtype.kind == "f" else x._q.float,
-                          sycl_queue=x.sycl_queue)
+                          sycl_queue=x.sycl_queue, usm_type=x.usm_type)
         return _finish(r, None, q_shape, keep_shape, keepdims)
     if n == 0:
         raise IndexError(f"{name}: cannot take a quantile of an empty slice")
@@ -164,13 +165,14 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
         if method == "midpoint":
             frac = (frac != 0).astype(frac.dtype) * frac.dtype.type(0.5)
         if per_slice:
-            nan_where = creation.asarray(kh == 0, sycl_queue=s.sycl_queue) if (kh == 0).any() else None
+            nan_where = creation.asarray(kh == 0, sycl_queue=s.sycl_queue, usm_type=s.usm_type) if (kh == 0).any() else None
         else:
             nan_where = _has_nan(s)
         q_shape, q_dtype = qh.shape, qh.dtype
         tdt = s.dtype if weak_q else _dtypes.result_type(s.dtype, q_dtype)   # (t, below)
-        lo, hi = (creation.asarray(v, sycl_queue=s.sycl_queue) for v in (lo, hi))
-        frac = None if discrete else creation.asarray(frac.astype(tdt), sycl_queue=s.sycl_queue)
+        lo, hi = (creation.asarray(v, sycl_queue=s.sycl_queue, usm_type=s.usm_type) for v in (lo, hi))
+        frac = None if discrete else creation.asarray(frac.astype(tdt), sycl_queue=s.sycl_queue,
+                                                          usm_type=s.usm_type)
     else:
         qv = manipulation.reshape(qd, (-1,))
         pick = _PICK.get(method, ew.floor)
@@ -287,7 +289,8 @@ def median(a, axis=None, *, keepdims=False):
         return _finish(r, None, (), keep_shape, keepdims)
     s = sorting.sort(x, axis=-1)
     # the middle element, or the two middle ones
-    idx = creation.arange((n - 1) // 2, n // 2 + 1, dtype=_dtypes.int64, sycl_queue=a.sycl_queue)
+    idx = creation.arange((n - 1) // 2, n // 2 + 1, dtype=_dtypes.int64, sycl_queue=a.sycl_queue,
+                           usm_type=a.usm_type)
     r = reduction.mean(take(s, idx, axis=-1), axis=-1, keepdims=True)
     return _finish(r, _has_nan(s), (), keep_shape, keepdims)
 
@@ -507,7 +510,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
     if not rowvar and m.ndim != 1:
         x = manipulation.permute_dims(x, (1, 0))
     if x.shape[0] == 0:
-        return creation.empty((0, 0), dtype=m._q.float, sycl_queue=m.sycl_queue)   # (as NumPy)
+        return creation.empty((0, 0), dtype=m._q.float, sycl_queue=m.sycl_queue,
+                              usm_type=m.usm_type)   # (as NumPy)
     if y is not None:
         check_array(y, "cov")
         if y.ndim > 2:
@@ -565,5 +569,5 @@ def _diagonal(c):
     """The main diagonal of a square matrix (a gather)."""
     n = c.shape[0]
     idx = creation.arange(0, n * n, n + 1, dtype=_dtypes.int64,
-                          sycl_queue=c.sycl_queue)
+                          sycl_queue=c.sycl_queue, usm_type=c.usm_type)
     return take(manipulation.reshape(c, (-1,)), idx)

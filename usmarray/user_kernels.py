@@ -23,7 +23,7 @@ from ._core import _dtypes, _engine, _env, _kernels
 from ._core._array import empty_array, usm_ndarray
 from ._core._cache_files import mark_used
 from ._core._copy import astype, broadcast_view, copy_into
-from ._core._device import common_queue, default_queue, resolve_queue
+from ._core._device import coerced_kind, common_queue, default_queue, resolve_queue
 from ._core._kernels import KernelCompileError
 from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes
 from ._core._scalars import as_scalar, scalar_value
@@ -723,7 +723,7 @@ class ElementwiseKernel:
             if not p.raw and o._shape != shape:
                 raise ValueError(f"{self.name}: output {p.name} has shape {o._shape}, the "
                                  f"arguments broadcast to {shape}")
-        kind = arrays[0]._alloc.kind if arrays else "device"
+        kind = coerced_kind([a for a in ins if isinstance(a, usm_ndarray)] or arrays)
         # operands: inputs as arrays (cast to the declared type), scalars
         # into the parameter block, raw arrays contiguous
         scalar = [not isinstance(a, usm_ndarray) for a in ins] + [False] * self.nout
@@ -816,7 +816,7 @@ class ElementwiseKernel:
             shape = broadcast_shapes(*[a._shape for a in args])
         ins = [broadcast_view(a if a._dtype is d else astype(a, d), shape)
                for a, d in zip(args, dts_in)]
-        kind = args[0]._alloc.kind
+        kind = coerced_kind(args)
         outs = [empty_array(shape, d, qi, kind) for d in dts_out]
         try:
             _engine.nary(qi.ref, qi.kc, prefix, ins + outs, len(ins), [],

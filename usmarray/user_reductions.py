@@ -18,7 +18,7 @@ import numpy as np
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype, broadcast_view, copy_into
-from ._core._device import common_queue
+from ._core._device import coerced_kind, common_queue
 from ._core._kernels import KernelCompileError
 from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes, c_strides
 from ._core._reduce import normalize_axes
@@ -345,7 +345,7 @@ class ReductionKernel:
         # the result: into `out` when it is C-contiguous of the output type
         direct = out is not None and out._dtype is ot and bool(out._flags & C_CONTIG)
         res = (c_view(out, out_shape) if direct
-               else empty_array(out_shape, ot, qi, arrays[0]._alloc.kind))
+               else empty_array(out_shape, ot, qi, coerced_kind(arrays)))
         # (the offsets of the scalars follow from their dtypes: in the key)
         if resolved[4] is None:
             resolved[4] = self._kernels(dts_in, scalar, offsets, types, rt, ot)
@@ -398,7 +398,7 @@ class ReductionKernel:
         views = [a if a._dtype is d else astype(a, d) for a, d in zip(args, dts_in)]
         if any(walked_strides(v) != walked_strides(views[0]) for v in views[1:]):
             return GENERAL_PATH
-        res = empty_array((), ot, qi, args[0]._alloc.kind)
+        res = empty_array((), ot, qi, coerced_kind(args))
         self._run(k, qi, views, res, len(shape), b"")
         return res
 

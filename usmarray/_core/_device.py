@@ -173,6 +173,18 @@ def coerce_usm_type(types):
     return best
 
 
+def coerced_kind(arrays, default="device"):
+    """USM type of a result from the arrays it is computed from (that of
+    the first when all agree, the common case; `default` for none)."""
+    if not arrays:
+        return default
+    kind = arrays[0]._alloc.kind
+    for a in arrays:
+        if a._alloc.kind != kind:
+            return coerce_usm_type([b._alloc.kind for b in arrays])
+    return kind
+
+
 class Device:
     """An array API device: a SYCL queue that arrays are bound to.
 

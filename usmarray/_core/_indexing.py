@@ -287,8 +287,8 @@ def scatter(x, key, value):
     """x[key] = value for the keys _take accepts: `value` (any array-like or
     scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
     plan = _axis0_plan(x, key)
-    if plan is not None and plan[0]._alloc is x._alloc:
-        # indices read from x itself: taken before x changes
+    if plan is not None and not _disjoint(plan[0]._alloc, x._alloc):
+        # indices read from x's memory: taken before x changes
         plan = (astype(plan[0], _dtypes.int64, copy=True),) + plan[1:]
     i, xv, out_shape, rows = plan or _gather_plan(x, key)
     qi = x._q
@@ -324,6 +324,12 @@ def _int64_indices(a, n, axis):
     return a if a._dtype is _dtypes.int64 else astype(a, _dtypes.int64)
 
 
+def _disjoint(a, b):
+    """Whether allocations a and b hold no byte in common (two imports of
+    one memory are two allocations: their addresses tell)."""
+    return a.ptr + a.nbytes <= b.ptr or b.ptr + b.nbytes <= a.ptr
+
+
 def scatter_values(value, x, shape):
     """`value` as a scatter into x reads it, `shape` items of x's dtype:
     `value` itself when it is such an array, C-contiguous, on x's queue and
@@ -331,9 +337,7 @@ def scatter_values(value, x, shape):
     array with `value` broadcast and cast into it."""
     if (isinstance(value, usm_ndarray) and value._q is x._q and value._dtype == x._dtype
             and value._shape == shape and value._flags & C_CONTIG):
-        a, b = value._alloc, x._alloc
-        # (two imports of one memory are two allocations: compare addresses)
-        if a.ptr + a.nbytes <= b.ptr or b.ptr + b.nbytes <= a.ptr:
+        if _disjoint(value._alloc, x._alloc):
             return value
     v = empty_array(shape, x._dtype, x._q, x._alloc.kind)
     store(v, value)
@@ -506,8 +510,8 @@ def put_along_axis(x, indices, values, /, *, axis=-1):
     if not x._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
     qi = x._q
-    if i._alloc is x._alloc:
-        i = astype(i, _dtypes.int64, copy=True)   # indices read from x itself: taken first
+    if not _disjoint(i._alloc, x._alloc):
+        i = astype(i, _dtypes.int64, copy=True)   # indices read from x's memory: taken first
     if 0 in shape:
         return
     _engine.put(qi.ref, qi.kc, i, xv, scatter_values(values, x, shape), n, sa)

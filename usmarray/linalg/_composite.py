@@ -119,7 +119,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         a = astype(a, rdt)
     if ord == math.inf:
         r = rmax(a, axis=axes, keepdims=keepdims) if a.size else \
-            zeros(_reduced_shape(x.shape, axes, keepdims), dtype=rdt, device=x.device)
+            zeros(_reduced_shape(x.shape, axes, keepdims), dtype=rdt, device=x.device, usm_type=x.usm_type)
     elif ord == -math.inf:
         r = rmin(a, axis=axes, keepdims=keepdims)
     elif ord == 0:
@@ -152,7 +152,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             if ord == "nuc":
                 r = rsum(s, axis=-1)
             elif s.shape[-1] == 0 and ord == 2:   # (the largest of none: 0, as NumPy;
-                r = zeros(s.shape[:-1], dtype=rdt, device=x.device)   # -2 raises below)
+                r = zeros(s.shape[:-1], dtype=rdt, device=x.device, usm_type=x.usm_type)   # -2 raises below)
             else:
                 r = rmax(s, axis=-1) if ord == 2 else rmin(s, axis=-1)
     elif ord in (1, -1, math.inf, -math.inf):
@@ -161,7 +161,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             a = astype(a, rdt)
         sums = rsum(a, axis=-2 if ord in (1, -1) else -1)
         if sums.shape[-1] == 0 and ord in (1, math.inf):   # (the largest of none: 0, as NumPy)
-            r = zeros(sums.shape[:-1], dtype=rdt, device=x.device)
+            r = zeros(sums.shape[:-1], dtype=rdt, device=x.device, usm_type=x.usm_type)
         else:
             r = rmax(sums, axis=-1) if ord in (1, math.inf) else rmin(sums, axis=-1)
     else:
@@ -187,7 +187,7 @@ def matrix_rank(x, /, *, rtol=None):
     _, _, m, n = matrices("matrix_rank", x)
     s = svdvals(x)
     if s.shape[-1] == 0:
-        return zeros(s.shape[:-1], dtype=_dtypes.int64, device=x.device)
+        return zeros(s.shape[:-1], dtype=_dtypes.int64, device=x.device, usm_type=x.usm_type)
     return count_nonzero(ew.greater(s, _rtol(s, rtol, m, n, s.dtype)), axis=-1)
 
 
@@ -198,7 +198,7 @@ def pinv(x, /, *, rtol=None):
     batch, _, m, n = matrices("pinv", x)
     qi, dt = compute_dtype("pinv", x)
     if m == 0 or n == 0:
-        return zeros(batch + (n, m), dtype=dt, device=x.device)
+        return zeros(batch + (n, m), dtype=dt, device=x.device, usm_type=x.usm_type)
     u, s, vh = svd(x, full_matrices=False)
     keep = ew.greater(s, _rtol(s, rtol, m, n, s.dtype))
     sinv = where(keep, ew.divide(1, where(keep, s, 1)), 0)
@@ -213,7 +213,7 @@ def matrix_power(x, n, /):
     batch, _, m, _ = matrices("matrix_power", x, square=True)
     n = operator.index(n)
     if n == 0:
-        e = eye(m, dtype=x.dtype, device=x.device)
+        e = eye(m, dtype=x.dtype, device=x.device, usm_type=x.usm_type)
         return astype(broadcast_view(e, batch + (m, m)), x.dtype)
     if n < 0:
         x = inv(x)

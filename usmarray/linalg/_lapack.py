@@ -20,7 +20,7 @@ from .. import elementwise as ew
 from .._core import _dtypes, _engine, _mkl
 from .._core._array import empty_array, usm_ndarray, view
 from .._core._copy import asnumpy, broadcast_view, copy, copy_into, from_host
-from .._core._device import common_queue
+from .._core._device import coerce_usm_type, common_queue
 from .._core._layout import broadcast_shapes
 from ..creation import eye, ones, tril, triu, zeros
 from ..manipulation import reshape
@@ -114,9 +114,10 @@ def row_major(x, dt, batch, B, m, n):
     return w
 
 
-def col_major(x, dt, batch, B, m, n):
-    """A C-contiguous (B, n, m) array holding x's m x n matrices column-major."""
-    w = empty_array((B, n, m), dt, x._q, x.usm_type)
+def col_major(x, dt, batch, B, m, n, kind=None):
+    """A C-contiguous (B, n, m) array holding x's m x n matrices column-major
+    (of USM type `kind`, default x's)."""
+    w = empty_array((B, n, m), dt, x._q, kind or x.usm_type)
     if B * m * n:
         copy_into(view(w, 0, batch + (m, n), _bstrides(batch, m * n) + (1, m)),
                   broadcast_view(x, batch + (m, n)))
@@ -145,7 +146,7 @@ def as_cols(w, batch, r, c):
 def _lu(name, x, dt, batch, B, n):
     """LU factors of x^T (the C copy of x) and pivots, and getrf's info."""
     lu = row_major(x, dt, batch, B, n, n)
-    piv = empty_array((B, n), _dtypes.int64, x._q)
+    piv = empty_array((B, n), _dtypes.int64, x._q, x.usm_type)
     _mkl.load()
     _, info = _engine.lapack_getrf(x._q.ref, lu, piv)
     return lu, piv, info
@@ -172,7 +173,7 @@ def solve(x1, x2, /):
         batch = broadcast_shapes(abatch, x2.shape[:-2])
         b, k = x2, x2.shape[-1]
     B = math.prod(batch)
-    rhs = col_major(b, dt, batch, B, m, k)
+    rhs = col_major(b, dt, batch, B, m, k, coerce_usm_type((x1.usm_type, x2.usm_type)))
     if B and m and k:
         if abatch:
             lu, piv, info = _lu("solve", x1, dt, batch, B, m)
@@ -214,7 +215,7 @@ def _permutation_sign(piv, batch, n, dt):
     # call four more kernel bundles to load
     swaps = np.count_nonzero(asnumpy(piv) != np.arange(1, n + 1), axis=-1)
     sign = np.where(swaps % 2 == 1, -1, 1).astype(dt).reshape(batch)
-    return from_host(sign, piv._q)
+    return from_host(sign, piv._q, piv.usm_type)
 
 
 def det(x, /):
@@ -222,7 +223,7 @@ def det(x, /):
     qi, dt = compute_dtype("det", x)
     batch, B, n, _ = matrices("det", x, square=True)
     if not B or not n:
-        return ones(batch, dtype=dt, device=x.device)
+        return ones(batch, dtype=dt, device=x.device, usm_type=x.usm_type)
     lu, piv, _ = _lu("det", x, dt, batch, B, n)  # singular: det 0, not an error
     # one product over the diagonal and the permutation's sign, side by side
     # (copies, not a multiply kernel: one bundle less to load on a first call)
@@ -241,8 +242,8 @@ def slogdet(x, /):
     batch, B, n, _ = matrices("slogdet", x, square=True)
     rdt = real_dtype(dt)
     if not B or not n:
-        return SlogdetResult(ones(batch, dtype=dt, device=x.device),
-                             zeros(batch, dtype=rdt, device=x.device))
+        return SlogdetResult(ones(batch, dtype=dt, device=x.device, usm_type=x.usm_type),
+                             zeros(batch, dtype=rdt, device=x.device, usm_type=x.usm_type))
     lu, piv, _ = _lu("slogdet", x, dt, batch, B, n)
     d = _lu_diagonal(lu, batch, n)
     sign = ew.multiply(prod(ew.sign(d), axis=-1), _permutation_sign(piv, batch, n, dt))
@@ -293,7 +294,7 @@ def qr(x, /, *, mode="reduced"):
             _engine.lapack_orgqr(qi.ref, qbuf, tau, k)
             q = as_cols(qbuf, batch, m, qcols)
         else:
-            q = eye(m, qcols, dtype=dt, device=x.device)
+            q = eye(m, qcols, dtype=dt, device=x.device, usm_type=x.usm_type)
             q = copy(broadcast_view(q, batch + (m, qcols)))
     else:
         q = as_cols(qbuf, batch, m, qcols)
@@ -329,9 +330,9 @@ def _gesvd(name, x, job):
     elif job == "A" and B:
         # no singular values: U and Vh are identities
         if m:
-            copy_into(u, broadcast_view(eye(m, dtype=dt, device=x.device), (B, m, m)))
+            copy_into(u, broadcast_view(eye(m, dtype=dt, device=x.device, usm_type=x.usm_type), (B, m, m)))
         if n:
-            copy_into(vh, broadcast_view(eye(n, dtype=dt, device=x.device), (B, n, n)))
+            copy_into(vh, broadcast_view(eye(n, dtype=dt, device=x.device, usm_type=x.usm_type), (B, n, n)))
     s = reshape(s, batch + (k,))
     if job == "N":
         return s

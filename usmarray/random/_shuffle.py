@@ -69,6 +69,12 @@ def _array(x):
     return asarray(x)
 
 
+def _like(idx, x):
+    """Indices drawn on the device in x's USM type, so that the gather keeps
+    it (a copy for host and shared x)."""
+    return idx if idx.usm_type == x.usm_type else asarray(idx, usm_type=x.usm_type)
+
+
 def permutation(gen, x, axis):
     if isinstance(x, (int, np.integer)):   # (an array, even 0-d, is permuted, as NumPy)
         n = max(operator.index(x), 0)
@@ -78,7 +84,7 @@ def permutation(gen, x, axis):
         raise np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
     a = normalize_axis(axis, x.ndim)
     perm = reshape(row_permutations(gen, 1, x.shape[a], x._q), (x.shape[a],))
-    return take(x, perm, axis=a)
+    return take(x, _like(perm, x), axis=a)
 
 
 def shuffle(gen, x, axis):
@@ -104,13 +110,13 @@ def permuted(gen, x, axis, out):
     if axis is None:
         flat = reshape(x, (-1,))
         perm = reshape(row_permutations(gen, 1, flat.shape[0], x._q), (flat.shape[0],))
-        y = reshape(take(flat, perm, axis=0), x.shape)
+        y = reshape(take(flat, _like(perm, x), axis=0), x.shape)
     else:
         a = normalize_axis(axis, x.ndim)
         m = moveaxis(x, a, -1)
         rows = math.prod(m.shape[:-1])
         idx = reshape(row_permutations(gen, rows, m.shape[-1], x._q), m.shape)
-        y = moveaxis(take_along_axis(m, idx, axis=-1), -1, a)
+        y = moveaxis(take_along_axis(m, _like(idx, x), axis=-1), -1, a)
     if out is None:
         return copy(y) if y is x else y
     copy_into(out, y)
@@ -207,7 +213,7 @@ def choice(gen, a, size, replace, p, axis, shuffle):
             idx = _sample_without_replacement(gen, pop_size, k, qi)
     if arr is None:
         return reshape(idx, shape)
-    res = take(arr, idx, axis=axis)
+    res = take(arr, _like(idx, arr), axis=axis)
     return reshape(res, arr.shape[:axis] + shape + arr.shape[axis + 1:])
 
 
