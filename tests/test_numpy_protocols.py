@@ -1382,3 +1382,16 @@ def test_array_like_takes_ndmin_and_copies():
     y = np.array(x, like=x)
     y[0] = 7
     assert int(x[0]) == 0
+
+
+@pytest.mark.parametrize("func", [np.fft.fft, np.fft.rfft, np.fft.ifft, np.fft.fftn, np.fft.ihfft])
+@pytest.mark.parametrize("dt", ["bool", "int32", "uint8", "int64"])
+def test_numpy_fft_takes_integer_arrays(func, dt):
+    """np.fft's transforms compute integer and bool input in the default
+    float type, as NumPy does (usmarray.fft itself takes floats only)."""
+    h = (np.arange(12).reshape(3, 4) % 5).astype(dt)
+    got = func(ua.asarray(h))
+    expected = func(h)
+    assert got.dtype == expected.dtype
+    np.testing.assert_allclose(ua.asnumpy(got), expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(ua.asnumpy(np.fft.fftshift(ua.asarray(h))), np.fft.fftshift(h))

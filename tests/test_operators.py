@@ -670,3 +670,17 @@ def test_empty_integer_arrays_to_negative_powers():
     assert (ua.asarray(np.zeros(0, np.int64)) ** -1).shape == (0,)
     with pytest.raises(ValueError):
         ua.asarray(np.ones(2, np.int64)) ** -1
+
+
+@pytest.mark.parametrize("dt", ["int16", "int64", "uint8", "float32", "float64"])
+def test_divmod_builtin(dt):
+    """Python's divmod of arrays, either side, as NumPy's arrays give it."""
+    h = np.array([7, 5, 0, 9, 100], dt)
+    d = np.array([2, 3, 7, 4, 9], dt)
+    x, y = ua.asarray(h), ua.asarray(d)
+    for got, expected in ((divmod(x, y), divmod(h, d)), (divmod(x, 3), divmod(h, 3)),
+                          (divmod(11, y), divmod(11, d))):
+        assert len(got) == 2
+        for g, e in zip(got, expected):
+            assert g.dtype == e.dtype
+            np.testing.assert_array_equal(ua.asnumpy(g), e)

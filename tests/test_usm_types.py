@@ -57,15 +57,62 @@ ONE = {
     "random.permuted": lambda a: ua.random.default_rng(0).permuted(a["m"], axis=1),
     "random.choice": lambda a: ua.random.default_rng(0).choice(a["v"], 3),
     "random.choice-no-replace": lambda a: ua.random.default_rng(0).choice(a["v"], 3, replace=False),
+    # Python numbers and host sequences beside an array take its USM type
+    "digitize-list": lambda a: ua.digitize(a["v"], [1.0, 2.0]),
+    "digitize-number": lambda a: ua.digitize(0.7, ua.sort(a["v"])),
+    "searchsorted-number": lambda a: ua.searchsorted(ua.sort(a["v"]), 1.0),
+    "interp-number": lambda a: ua.interp(0.7, ua.sort(a["v"]), a["v"]),
+    "np.multiply.outer": lambda a: np.multiply.outer(a["v"], 2.0),
+    "kron-number": lambda a: ua.kron(2.0, a["v"]),
+    "block": lambda a: ua.block([a["v"], 1.0]),
+    "ldexp-number": lambda a: ua.ldexp(2.0, a["i"]),
+    "union1d-list": lambda a: ua.union1d(a["v"], [1.0]),
+    "convolve-list": lambda a: ua.convolve(a["v"], [1.0, 2.0]),
+    "trapezoid-list": lambda a: ua.trapezoid(a["v"][:3], x=[0.0, 1, 2]),
+    "ix_-list": lambda a: ua.ix_(a["i"], [0, 1])[1],
+    "apply_along_axis": lambda a: ua.apply_along_axis(lambda r: float(ua.sum(r)), 0, a["m"]),
+    "polyadd": lambda a: ua.polyadd(a["v"][:2], a["v"][:3]),
+    "polydiv": lambda a: ua.polydiv(a["v"][:3], a["v"][:2])[1],
+    "polyder": lambda a: ua.polyder(a["v"]),
+    "polyint": lambda a: ua.polyint(a["v"], k=2.0),
+    "poly": lambda a: ua.poly(a["v"][:2]),
+    "roots": lambda a: ua.roots(a["v"][:3]),
+    "polyval-number": lambda a: ua.polyval(a["v"], 2.0),
+    "polyfit": lambda a: ua.polyfit(a["v"], a["v"], 1),
+    "mask-numpy": lambda a: a["v"][np.array([True, False] * 3)],
+    "mask-list": lambda a: a["v"][[True, False] * 3],
+    # random draws follow array parameters
+    "random.normal": lambda a: ua.random.default_rng(0).normal(a["v"]),
+    "random.uniform": lambda a: ua.random.default_rng(0).uniform(a["v"], 9.0),
+    "random.integers": lambda a: ua.random.default_rng(0).integers(0, a["i"] + 1),
+    "random.binomial": lambda a: ua.random.default_rng(0).binomial(a["i"], 0.5),
+    "random.choice-p": lambda a: ua.random.default_rng(0).choice(6, p=a["v"] / 17.0),
 }
+
+
+@pytest.fixture(scope="module")
+def queue():
+    """A queue of its own (not the default one), to see results follow it."""
+    dpctl = pytest.importorskip("dpctl")
+    return dpctl.SyclQueue()
 
 
 @pytest.mark.parametrize("usm_type", ["host", "shared"])
 @pytest.mark.parametrize("name", sorted(ONE))
-def test_results_keep_the_usm_type(name, usm_type):
-    r = ONE[name](_arrays(usm_type))
+def test_results_keep_the_usm_type_and_queue(name, usm_type, queue):
+    arrays = {k: ua.asarray(v, sycl_queue=queue) for k, v in _arrays(usm_type).items()}
+    r = ONE[name](arrays)
     assert isinstance(r, ua.usm_ndarray)
     assert r.usm_type == usm_type
+    assert r.sycl_queue == queue
+
+
+def test_random_placement_keywords_win_over_parameters():
+    g = ua.random.default_rng(0)
+    x = ua.asarray([1.0, 2.0], usm_type="host")
+    assert g.normal(x, usm_type="device").usm_type == "device"
+    assert g.normal(x, ua.asarray([1.0, 1.0], usm_type="shared")).usm_type == "shared"
+    assert g.normal(size=2).usm_type == "device"   # (no array: the default)
 
 
 # Two-array calls: the coerced type of both.
@@ -87,6 +134,11 @@ TWO = {
         [0.0, 2, 6], usm_type=b["v"].usm_type))[0],
     "linalg.solve": lambda a, b: ua.linalg.solve(a["s"], b["v"][:3]),
     "ElementwiseKernel": lambda a, b: _ADD(a["v"], b["v"]),
+    "interp-complex": lambda a, b: ua.interp(a["v"], b["v"], ua.astype(b["v"], ua.complex128)),
+    "np.add.reduceat": lambda a, b: np.add.reduceat(a["v"], b["i"][:2] - 1),
+    "repeat": lambda a, b: ua.repeat(a["v"], b["i"]),
+    "random.choice-p": lambda a, b: ua.random.default_rng(0).choice(a["v"], 2, p=b["v"] / 17.0),
+    "random.normal": lambda a, b: ua.random.default_rng(0).normal(a["v"], b["v"]),
 }
 
 _ADD = ua.ElementwiseKernel("T x, T y", "T z", "z = x + y", "usm_types_add")

@@ -276,12 +276,13 @@ def digitize(x, bins, right=False):
     """
     if not isinstance(x, usm_ndarray) and isinstance(bins, usm_ndarray) \
             and isinstance(x, (int, float, np.generic)) and np.ndim(x) == 0:
-        x = asarray(x, sycl_queue=bins.sycl_queue)   # (a number: a 0-d result, on bins' queue)
+        # (a number: a 0-d result, beside bins)
+        x = asarray(x, sycl_queue=bins.sycl_queue, usm_type=bins.usm_type)
     check_array(x, "digitize")
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
     if not isinstance(bins, usm_ndarray):
-        bins = asarray(np.asarray(bins), sycl_queue=x.sycl_queue)
+        bins = asarray(np.asarray(bins), sycl_queue=x.sycl_queue, usm_type=x.usm_type)
     common_queue(x, bins)
     if bins.ndim != 1:
         raise ValueError("digitize: bins must be one-dimensional")
@@ -349,7 +350,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     """
     if not isinstance(x, usm_ndarray) and isinstance(xp, usm_ndarray) and np.ndim(x) == 0 \
             and isinstance(x, (int, float, np.generic)):
-        x = asarray(x, sycl_queue=xp.sycl_queue)   # (a number: a 0-d result, on xp's queue)
+        # (a number: a 0-d result, beside xp and fp)
+        x = asarray(x, sycl_queue=xp.sycl_queue,
+                    usm_type=coerced_kind([v for v in (xp, fp) if isinstance(v, usm_ndarray)]))
     check_array(x, "interp")
     xp, fp = _device("interp", xp, x), _device("interp", fp, x)
     for name, v in (("x", x), ("xp", xp)):
@@ -385,7 +388,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
                 raise TypeError(f"interp: left and right must be real numbers for real fp, "
                                 f"not {type(v).__name__}")
         return _interp_real(xf, xpf, fpf, left, right)
-    out = empty_array(x.shape, out_t, qi, x.usm_type)
+    out = empty_array(x.shape, out_t, qi, coerced_kind([x, xp, fp]))
     lv = None if left is None else complex(left)
     rv = None if right is None else complex(right)
     # the real and imaginary parts interpolated apart, as NumPy does

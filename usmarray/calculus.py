@@ -39,7 +39,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     if x is None:
         d = dx
     else:
-        x = x if isinstance(x, usm_ndarray) else creation.asarray(x, sycl_queue=y.sycl_queue)
+        x = x if isinstance(x, usm_ndarray) else creation.asarray(x, sycl_queue=y.sycl_queue,
+                                                                 usm_type=y.usm_type)
         if x.ndim == 1:
             d = manipulation.diff(x)
             d = manipulation.reshape(d, tuple(d.shape[0] if i == a else 1 for i in range(nd)))

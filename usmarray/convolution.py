@@ -59,8 +59,9 @@ def _operands(name, a, v):
         v.sycl_queue if isinstance(v, usm_ndarray) else None
     if q is None:
         raise TypeError(f"{name}: expected a usm_ndarray operand")
-    a = a if isinstance(a, usm_ndarray) else creation.asarray(a, sycl_queue=q)
-    v = v if isinstance(v, usm_ndarray) else creation.asarray(v, sycl_queue=q)
+    kind = coerced_kind([x for x in (a, v) if isinstance(x, usm_ndarray)])
+    a = a if isinstance(a, usm_ndarray) else creation.asarray(a, sycl_queue=q, usm_type=kind)
+    v = v if isinstance(v, usm_ndarray) else creation.asarray(v, sycl_queue=q, usm_type=kind)
     for x in (a, v):
         if x.ndim > 1:
             raise ValueError("object too deep for desired array")

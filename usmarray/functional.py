@@ -11,7 +11,7 @@ import numpy as np
 from . import manipulation, reduction
 from ._core._array import usm_ndarray
 from ._core._copy import astype
-from ._core._device import common_queue
+from ._core._device import coerced_kind, common_queue
 from ._core._views import check_array, normalize_axis
 from .creation import asarray, zeros_like
 
@@ -96,7 +96,8 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     first = None
     for ind in itertools.product(*(range(d) for d in outer)):
         r = func1d(inner[ind], *args, **kwargs)
-        r = r if isinstance(r, usm_ndarray) else asarray(r, sycl_queue=arr.sycl_queue)
+        r = r if isinstance(r, usm_ndarray) else asarray(r, sycl_queue=arr.sycl_queue,
+                                                         usm_type=arr.usm_type)
         if first is None:
             first = r
         elif r.shape != first.shape:

@@ -20,7 +20,7 @@ from ._core import _dtypes
 from ._core._kernels import compiled_together
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import asnumpy, astype, broadcast_view, copy_into
-from ._core._device import coerce_usm_type, common_queue, resolve_queue
+from ._core._device import coerce_usm_type, coerced_kind, common_queue, resolve_queue
 from ._core._indexing import take
 from ._core._layout import broadcast_shapes
 from ._core._views import (check_array, moveaxis, normalize_axis, permute_dims, reshape,
@@ -72,8 +72,9 @@ def indices(dimensions, dtype=None, sparse=False, *, device=None, usm_type="devi
     return out
 
 
-def _device_index(value, q, what):
-    """An index sequence as a usm_ndarray on queue `q` (host data is copied)."""
+def _device_index(value, q, what, kind="device"):
+    """An index sequence as a usm_ndarray on queue `q` (host data is copied
+    into USM of type `kind`)."""
     if isinstance(value, usm_ndarray):
         return value
     h = np.asarray(value)
@@ -81,7 +82,7 @@ def _device_index(value, q, what):
         h = h.astype(np.int64)   # an empty list indexes nothing, as in NumPy
     if h.dtype.kind not in "biu":
         raise IndexError(f"{what}: arrays used as indices must be of integer (or boolean) type")
-    return asarray(h, sycl_queue=q)
+    return asarray(h, sycl_queue=q, usm_type=kind)
 
 
 def ix_(*args):
@@ -105,7 +106,7 @@ def ix_(*args):
     nd = len(args)
     out = []
     for k, a in enumerate(args):
-        a = _device_index(a, q, "ix_")
+        a = _device_index(a, q, "ix_", coerced_kind(dev))
         if a.ndim != 1:
             raise ValueError("ix_: cross index must be 1 dimensional")
         if a.dtype.kind == "b":

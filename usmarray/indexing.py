@@ -120,18 +120,18 @@ def iterate(x):
     return (getitem(x, i) for i in range(x._shape[0]))
 
 
-def _as_mask(k, qi):
-    """`k` as a boolean usm_ndarray on queue `qi` when it is a boolean array
+def _as_mask(k, x):
+    """`k` as a boolean usm_ndarray on x's queue when it is a boolean array
     of at least one dimension (device, NumPy or a nested list), else None."""
     if isinstance(k, usm_ndarray):
         if k._dtype is not _dtypes.bool or k.ndim == 0:
             return None
-        return to_queue(k, qi)
+        return to_queue(k, x._q)
     if isinstance(k, (list, np.ndarray)):
         a = np.asarray(k)
         if a.dtype.kind != "b" or a.ndim == 0:
             return None
-        return asarray(a, device=qi.queue)    # a host mask is copied to the device
+        return asarray(a, sycl_queue=x.sycl_queue, usm_type=x.usm_type)   # (copied to x's USM type)
     return None
 
 
@@ -143,7 +143,7 @@ def _only_mask(x, key):
         return None
     if sum(k is Ellipsis for k in rest) > 1:
         return None
-    m = _as_mask(key[0], x._q)
+    m = _as_mask(key[0], x)
     if m is None:
         return None
     n = m.ndim + sum(k is not Ellipsis for k in rest)
@@ -165,7 +165,7 @@ def _advanced_plan(x, key):
     entries = []
     n_ell = 0
     for k in key:
-        m = _as_mask(k, qi)
+        m = _as_mask(k, x)
         if m is not None:
             entries.extend(("adv", a, n) for a, n in zip(nonzero(m), m._shape))
             continue
@@ -239,7 +239,7 @@ def _set_masked(x, mask, value):
              mask._strides + (0,) * (x.ndim - mask.ndim))
     m = broadcast_view(m, x._shape)
     if not isinstance(value, usm_ndarray) and as_scalar(value) is None:
-        value = asarray(value, sycl_queue=x.sycl_queue)
+        value = asarray(value, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
     if isinstance(value, usm_ndarray) and value.ndim > 1 and mask.ndim == x.ndim:
         raise TypeError("boolean array indexing assignment requires a 0 or 1-dimensional "
                         f"input, input has {value.ndim} dimensions (as in NumPy)")

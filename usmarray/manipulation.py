@@ -9,7 +9,7 @@ import numpy as np
 from . import elementwise as ew
 from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import asnumpy, astype, copy_into
-from ._core._device import common_queue, coerce_usm_type
+from ._core._device import coerce_usm_type, coerced_kind, common_queue
 from ._core._exceptions import AxisError
 from ._core._dtypes import result_type
 from ._core._indexing import take
@@ -153,6 +153,8 @@ def repeat(x, repeats, /, *, axis=None):
         axis = 0
     a0 = _normalize_axis(axis, x.ndim)
     n = x._shape[a0]
+    # (as dpctl.tensor: the USM type of x and array repeats, coerced)
+    kind = coerced_kind([x, repeats]) if isinstance(repeats, usm_ndarray) else x._alloc.kind
     if isinstance(repeats, usm_ndarray) or not isinstance(repeats, int):
         r = asnumpy(repeats) if isinstance(repeats, usm_ndarray) else np.asarray(repeats)
         if r.size == 0 and not isinstance(repeats, usm_ndarray):
@@ -167,12 +169,12 @@ def repeat(x, repeats, /, *, axis=None):
             if (r < 0).any():
                 raise ValueError("repeats must not be negative")
             idx = np.repeat(np.arange(n, dtype=np.int64), r)
-            return take(x, asarray(idx, sycl_queue=x.sycl_queue, usm_type=x.usm_type), axis=a0)
+            return take(x, asarray(idx, sycl_queue=x.sycl_queue, usm_type=kind), axis=a0)
     repeats = operator.index(repeats)
     if repeats < 0:
         raise ValueError("repeats must not be negative")
     shape = x._shape[:a0] + (n * repeats,) + x._shape[a0 + 1:]
-    out = empty_array(shape, x._dtype, x._q, x._alloc.kind)
+    out = empty_array(shape, x._dtype, x._q, kind)
     if out.size:
         # out seen as (..., n, repeats, ...) is x broadcast along a new axis
         split = x._shape[:a0] + (n, repeats) + x._shape[a0 + 1:]

@@ -368,8 +368,9 @@ def kron(a, b):
     if not isinstance(a, usm_ndarray) and not isinstance(b, usm_ndarray):
         raise TypeError("kron: expected a usm_ndarray")
     # a Python scalar is an array to NumPy's kron (int64, float64), not a weak scalar
-    q = (a if isinstance(a, usm_ndarray) else b).sycl_queue
-    a, b = (v if isinstance(v, usm_ndarray) else asarray(v, sycl_queue=q) for v in (a, b))
+    like = a if isinstance(a, usm_ndarray) else b
+    a, b = (v if isinstance(v, usm_ndarray)
+            else asarray(v, sycl_queue=like.sycl_queue, usm_type=like.usm_type) for v in (a, b))
     if a.ndim == 0 or b.ndim == 0:
         return ew.multiply(a, b)
     nd = max(a.ndim, b.ndim)

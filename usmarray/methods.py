@@ -25,7 +25,8 @@ import operator
 import dpctl
 import numpy as np
 
-from . import _pickle, elementwise, indexing, linear_algebra, manipulation, numpy_protocols, sorting
+from . import (_pickle, elementwise, indexing, linear_algebra, manipulation, numpy_protocols,
+               sorting, special)
 from ._core import _copy, _dlpack, _print
 from ._core._array import usm_ndarray, view as _view
 from ._core._device import resolve_queue
@@ -329,6 +330,15 @@ def _delegate(name, np_func):
     return method
 
 
+def _divmod(self, other):
+    """``divmod(x, y)``: ``(x // y, x % y)``, as NumPy's arrays give."""
+    return special.divmod(self, other)
+
+
+def _rdivmod(self, other):
+    return special.divmod(other, self)
+
+
 def install(namespace):
     """Bind the methods onto usm_ndarray: the protocols, operators, NumPy's
     protocols (after building ``numpy_protocols``' tables from `namespace`,
@@ -337,6 +347,7 @@ def install(namespace):
     methods = dict(PROTOCOLS)
     methods.update(elementwise.operator_methods())
     methods.update(linear_algebra.OPERATORS)
+    methods.update(__divmod__=_divmod, __rdivmod__=_rdivmod)
     methods.update(__array_ufunc__=numpy_protocols.array_ufunc,
                    __array_function__=numpy_protocols.array_function,
                    __array_namespace__=_array_namespace(namespace),

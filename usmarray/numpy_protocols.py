@@ -368,8 +368,8 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "outer" and ufunc.nin == 2 and ufunc.signature is None and len(inputs) == 2:
         # op(a[..., None, ...], b): a's dimensions first, then b's; scalars are
         # arrays there (NumPy's outer converts them: int64, float64)
-        a, b = (v if isinstance(v, usm_ndarray) else creation.asarray(np.asarray(v),
-                                                                       sycl_queue=self.sycl_queue)
+        a, b = (v if isinstance(v, usm_ndarray) else
+                creation.asarray(np.asarray(v), sycl_queue=self.sycl_queue, usm_type=self.usm_type)
                 for v in inputs)
         if isinstance(a, usm_ndarray):
             a = manipulation.reshape(a, a.shape + (1,) * np.ndim(b))
@@ -958,6 +958,15 @@ def _pinv(args):
     return args
 
 
+def _fft_input(args):
+    """np.fft's transforms take integer and bool arrays, computing in the
+    default floating type (usmarray.fft, as the array API, takes floats)."""
+    a = args.get("a")
+    if isinstance(a, usm_ndarray) and a.dtype.kind in "biu":
+        args["a"] = _copy.astype(a, a._q.float)
+    return args
+
+
 def _uplo(args):
     """np.linalg.eigh/eigvalsh: ``UPLO="U"`` reads the upper triangle (the
     lower one of the conjugate transpose, which ua.linalg reads)."""
@@ -1343,7 +1352,7 @@ def _build_functions():
     for n in LINALG:
         _add("linalg." + n, getattr(linalg, n))
     for n in FFT:
-        _add("fft." + n, getattr(fft, n))
+        _add("fft." + n, getattr(fft, n), None if n.endswith("shift") else _fft_input)
     for n, (target, prep, defaults) in ADAPTED.items():
         _add(n, target, prep, defaults)
     for np_func, target in ((np.shares_memory, _shares_memory),

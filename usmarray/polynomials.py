@@ -18,6 +18,7 @@ from . import creation, elementwise as ew, linalg, manipulation, reduction
 from ._core import _dtypes
 from ._core._array import usm_ndarray
 from ._core._copy import asnumpy, astype
+from ._core._device import coerced_kind
 from .convolution import convolve
 from .matrices import vander
 from .searching import nonzero, where
@@ -34,15 +35,21 @@ def polyval(p, x):
         raise TypeError("polyval: p must be a usm_ndarray")
     if p.ndim != 1:
         raise ValueError("polyval: p must be 1-d")
-    x = x if isinstance(x, usm_ndarray) else creation.asarray(x, sycl_queue=p.sycl_queue)
+    x = x if isinstance(x, usm_ndarray) else creation.asarray(x, **_beside(p))
     y = creation.zeros_like(x)
     for i in range(p.shape[0]):
         y = ew.add(ew.multiply(y, x), p[i])   # (p[i]: a 0-d array, no host read)
     return y
 
 
-def _on_queue(a, q):
-    return a if isinstance(a, usm_ndarray) else creation.asarray(a, sycl_queue=q)
+def _beside(like, kind=None):
+    """Creation keywords of a helper array beside the array `like`: its
+    queue, and its USM type (or `kind`)."""
+    return {"sycl_queue": like.sycl_queue, "usm_type": kind or like.usm_type}
+
+
+def _on_queue(a, like, kind=None):
+    return a if isinstance(a, usm_ndarray) else creation.asarray(a, **_beside(like, kind))
 
 
 def _hermitian(m):
@@ -101,11 +108,12 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         then what `full` or `cov` ask for. A rank short of deg + 1 warns
         ``numpy.exceptions.RankWarning`` (unless `full`).
     """
-    q = next((a.sycl_queue for a in (x, y, w) if isinstance(a, usm_ndarray)), None)
-    if q is None:
+    arrays = [a for a in (x, y, w) if isinstance(a, usm_ndarray)]
+    if not arrays:
         raise TypeError("polyfit: expected a usm_ndarray operand")
+    like, kind = arrays[0], coerced_kind(arrays)
     order = int(deg) + 1   # (NumPy's int(): a float degree is truncated)
-    x, y = ew.add(_on_queue(x, q), 0.0), ew.add(_on_queue(y, q), 0.0)
+    x, y = ew.add(_on_queue(x, like, kind), 0.0), ew.add(_on_queue(y, like, kind), 0.0)
     if order < 1:
         raise ValueError("expected deg >= 0")
     if x.ndim != 1:
@@ -120,7 +128,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         rcond = x.shape[0] * np.finfo(x.dtype).eps
     lhs, rhs = vander(x, order), y
     if w is not None:
-        w = ew.add(_on_queue(w, q), 0.0)
+        w = ew.add(_on_queue(w, like, kind), 0.0)
         if w.ndim != 1:
             raise TypeError("expected a 1-d array for weights")
         if w.shape[0] != y.shape[0]:
@@ -163,12 +171,11 @@ def roots(p):
     p = atleast_1d(p)
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
-    q = p.sycl_queue
     h = asnumpy(p)     # (its zeros decide the degree)
     nz = np.nonzero(h)[0]
     if len(nz) == 0:
         return creation.empty((0,), dtype=_dtypes.device_dtype(np.dtype(np.float64), p._q),
-                              sycl_queue=q)
+                              **_beside(p))
     trailing = len(h) - nz[-1] - 1
     h = h[nz[0]:nz[-1] + 1]
     if h.dtype.kind not in "fc":
@@ -176,12 +183,12 @@ def roots(p):
     if len(h) > 1:
         a = np.diag(np.ones(len(h) - 2, h.dtype), -1)
         a[0, :] = -h[1:] / h[0]
-        r = asnumpy(linalg.eigvals(creation.asarray(a, sycl_queue=q)))
+        r = asnumpy(linalg.eigvals(creation.asarray(a, **_beside(p))))
         if h.dtype.kind != "c" and not r.imag.any():
             r = r.real    # (NumPy's eigvals: real when every eigenvalue is)
     else:
         r = np.empty(0)   # (NumPy's array([]): float64 whatever p's type)
-    return creation.asarray(np.concatenate((r, np.zeros(trailing, r.dtype))), sycl_queue=q)
+    return creation.asarray(np.concatenate((r, np.zeros(trailing, r.dtype))), **_beside(p))
 
 
 def poly(seq_of_zeros):
@@ -200,7 +207,7 @@ def poly(seq_of_zeros):
         raise ValueError("input must be 1d or non-empty square 2d array.")
     if z.shape[0] == 0:
         return 1.0
-    one = creation.ones((1,), dtype=z.dtype, sycl_queue=z.sycl_queue)
+    one = creation.ones((1,), dtype=z.dtype, **_beside(z))
     a = one
     for i in range(z.shape[0]):
         a = convolve(a, manipulation.concat([one, ew.negative(z[i:i + 1])]))
@@ -216,10 +223,11 @@ def _operands(name, *ps):
     """The coefficient arrays `ps` as 1-d usm_ndarrays on their common queue
     (scalars and host sequences as ``numpy.atleast_1d`` makes them: int64,
     float64, complex128)."""
-    q = next((p.sycl_queue for p in ps if isinstance(p, usm_ndarray)), None)
-    if q is None:
+    arrays = [p for p in ps if isinstance(p, usm_ndarray)]
+    if not arrays:
         raise TypeError(f"{name}: expected a usm_ndarray operand")
-    out = [atleast_1d(_on_queue(p, q)) for p in ps]
+    kind = coerced_kind(arrays)
+    out = [atleast_1d(_on_queue(p, arrays[0], kind)) for p in ps]
     for p in out:
         if p.ndim != 1:
             raise ValueError(f"{name}: coefficients must be 0-d or 1-d, not {p.ndim}-d")
@@ -230,11 +238,9 @@ def _padded_op(name, op, a1, a2):
     a1, a2 = _operands(name, a1, a2)
     diff = a2.shape[0] - a1.shape[0]
     if diff > 0:
-        a1 = manipulation.concat([creation.zeros((diff,), dtype=a1.dtype,
-                                                 sycl_queue=a1.sycl_queue), a1])
+        a1 = manipulation.concat([creation.zeros((diff,), dtype=a1.dtype, **_beside(a1)), a1])
     elif diff < 0:
-        a2 = manipulation.concat([creation.zeros((-diff,), dtype=a2.dtype,
-                                                 sycl_queue=a2.sycl_queue), a2])
+        a2 = manipulation.concat([creation.zeros((-diff,), dtype=a2.dtype, **_beside(a2)), a2])
     return op(a1, a2)
 
 
@@ -254,7 +260,7 @@ def _trimmed(p):
     coefficients; the host reads where the first nonzero is)."""
     nz = nonzero(p)[0]
     if nz.shape[0] == 0:
-        return creation.zeros((1,), dtype=p.dtype, sycl_queue=p.sycl_queue)
+        return creation.zeros((1,), dtype=p.dtype, **_beside(p))
     return p[int(nz[0]):]
 
 
@@ -271,14 +277,14 @@ def polydiv(u, v):
     ``numpy.polydiv`` (float results; leading remainder coefficients within
     1e-14 of zero dropped). Computed on the host from the coefficients."""
     u, v = _operands("polydiv", u, v)
-    q = u.sycl_queue
     quot, rem = np.polydiv(asnumpy(u), asnumpy(v))
-    return creation.asarray(quot, sycl_queue=q), creation.asarray(rem, sycl_queue=q)
+    kind = coerced_kind([u, v])
+    return creation.asarray(quot, **_beside(u, kind)), creation.asarray(rem, **_beside(u, kind))
 
 
-def _descending(n, q):
-    """n, n - 1, ..., 1 (int64, NumPy's ``arange(n, 0, -1)``)."""
-    return creation.arange(n, 0, -1, dtype=_dtypes.int64, sycl_queue=q)
+def _descending(n, like):
+    """n, n - 1, ..., 1 (int64, NumPy's ``arange(n, 0, -1)``), beside `like`."""
+    return creation.arange(n, 0, -1, dtype=_dtypes.int64, **_beside(like))
 
 
 def polyder(p, m=1):
@@ -289,7 +295,7 @@ def polyder(p, m=1):
     (p,) = _operands("polyder", p)
     for _ in range(m):
         n = p.shape[0] - 1
-        p = ew.multiply(p[:-1], _descending(max(n, 0), p.sycl_queue))
+        p = ew.multiply(p[:-1], _descending(max(n, 0), p))
     return p
 
 
@@ -301,18 +307,17 @@ def polyint(p, m=1, k=None):
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
     (p,) = _operands("polyint", p)
-    q = p.sycl_queue
     f64 = _dtypes.device_dtype(_dtypes.float64, p._q)
     if k is None:
-        k = creation.zeros((m,), dtype=f64, sycl_queue=q)
-    k = atleast_1d(_on_queue(k, q))
+        k = creation.zeros((m,), dtype=f64, **_beside(p))
+    k = atleast_1d(_on_queue(k, p))
     if k.ndim != 1:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     if k.shape[0] == 1 and m > 1:
-        k = ew.multiply(k[0], creation.ones((m,), dtype=f64, sycl_queue=q))
+        k = ew.multiply(k[0], creation.ones((m,), dtype=f64, **_beside(p)))
     if k.shape[0] < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     for i in range(m):
-        y = ew.divide(p, _descending(p.shape[0], q))
+        y = ew.divide(p, _descending(p.shape[0], p))
         p = manipulation.concat([y, k[i:i + 1]])
     return p

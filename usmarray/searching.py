@@ -204,9 +204,9 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
                 # beyond every value of x1's dtype: before or after all of
                 # them, as in NumPy (the scalar does not convert to the dtype)
                 return asarray(0 if s < lo else x1.size, dtype=_dtypes.int64,
-                               sycl_queue=x1.sycl_queue)
+                               sycl_queue=x1.sycl_queue, usm_type=x1.usm_type)
         dt = weak_scalar_dtype(s, x1._dtype, qi)
-        x2 = asarray(s, dtype=dt, sycl_queue=x1.sycl_queue)
+        x2 = asarray(s, dtype=dt, sycl_queue=x1.sycl_queue, usm_type=x1.usm_type)
     if sorter is not None:
         if not isinstance(sorter, usm_ndarray) or sorter._dtype.kind not in "iu":
             raise TypeError("sorter must be an integer usm_ndarray")

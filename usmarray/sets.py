@@ -179,7 +179,9 @@ def _operands(name, ar1, ar2):
     if not arrays:
         raise TypeError(f"{name}: expected a usm_ndarray operand")
     q = common_queue(*arrays).queue
-    return [a if isinstance(a, usm_ndarray) else asarray(a, sycl_queue=q) for a in (ar1, ar2)]
+    kind = coerced_kind(arrays)
+    return [a if isinstance(a, usm_ndarray) else asarray(a, sycl_queue=q, usm_type=kind)
+            for a in (ar1, ar2)]
 
 
 def np_unique(x):

@@ -198,14 +198,14 @@ def ldexp(x1, x2, /):
         if not isinstance(x2, usm_ndarray):
             raise TypeError("ldexp: expected a usm_ndarray operand")
         if isinstance(x1, np.generic):
-            x1 = asarray(x1, sycl_queue=x2.sycl_queue)
+            x1 = asarray(x1, sycl_queue=x2.sycl_queue, usm_type=x2.usm_type)
         elif isinstance(x1, (bool, int, float)):
             # Python numbers are weak (NEP 50): ints take NumPy's first loop
             # (float16, where the device has it), floats the default float type
             qi = x2._q
             dt = qi.float if isinstance(x1, float) else \
                 _dtypes.float16 if qi.fp16 else _dtypes.float32
-            x1 = asarray(x1, dtype=dt, sycl_queue=x2.sycl_queue)
+            x1 = asarray(x1, dtype=dt, sycl_queue=x2.sycl_queue, usm_type=x2.usm_type)
         else:
             raise TypeError(f"ldexp: unsupported operand type {type(x1).__name__}")
     x1 = _float_loop("ldexp", x1)

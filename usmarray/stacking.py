@@ -11,7 +11,7 @@ import numpy as np
 from . import manipulation
 from ._core import _copy
 from ._core._array import usm_ndarray
-from ._core._device import common_queue, resolve_queue
+from ._core._device import coerced_kind, common_queue, resolve_queue
 from ._core._views import check_array
 from ._core._reduce import normalize_axes
 from .creation import as_pair, asarray
@@ -214,11 +214,12 @@ def block(arrays):
     nd = max(nd, depth)
     devs = [a for a in leaves if isinstance(a, usm_ndarray)]
     q = common_queue(*devs) if devs else resolve_queue(None, None)
+    kind = coerced_kind(devs)
 
     def assemble(a, level):
         if isinstance(a, list):
             return manipulation.concat([assemble(x, level + 1) for x in a], axis=level - depth)
-        a = a if isinstance(a, usm_ndarray) else asarray(a, sycl_queue=q.queue)
+        a = a if isinstance(a, usm_ndarray) else asarray(a, sycl_queue=q.queue, usm_type=kind)
         return manipulation.reshape(a, (1,) * (nd - a.ndim) + a.shape) if a.ndim < nd else a
 
     r = assemble(arrays, 0)

@@ -23,6 +23,7 @@ from . import elementwise as ew, manipulation, reduction
 from ._core import _dtypes, _engine
 from ._core._array import empty_array, usm_ndarray
 from ._core._copy import astype
+from ._core._device import coerced_kind
 from ._core._views import moveaxis, normalize_axis
 from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes
 from ._core._scalars import is_scalar
@@ -309,7 +310,7 @@ def ufunc_reduceat(name, a, indices, axis=0, dtype=None, what=None):
     rest = a.shape[:ax] + a.shape[ax + 1:]
     x = astype(moveaxis(a, ax, 0), li2, order="C", copy=True)
     inner = int(np.prod(rest, dtype=np.int64))
-    res = empty_array((m,) + rest, lo_t, qi, a.usm_type)
+    res = empty_array((m,) + rest, lo_t, qi, coerced_kind([v for v in (a, indices) if isinstance(v, usm_ndarray)]))
     if m * inner:
         _engine.launch_raw(qi.ref, qi.kc, _reduceat_kernel(op, li2, lo_t),
                            [x, idx, res, np.int64(m).tobytes(), np.int64(n).tobytes(),

@@ -3,7 +3,9 @@ device from a Philox stream, and ``default_rng``.
 
 Every method takes NumPy's arguments plus ``dtype`` (where NumPy has none),
 ``device``, ``sycl_queue`` and ``usm_type`` (where the result is placed;
-with ``out=`` it is out's queue). Where NumPy returns a Python scalar
+with ``out=`` it is out's queue). Without them a result follows its array
+parameters, as computations follow their data: their queue and coerced
+USM type (else the default queue and "device"). Where NumPy returns a Python scalar
 (``size=None`` and scalar parameters) these return a 0-d array.
 """
 
@@ -15,7 +17,7 @@ import numpy as np
 from .._core import _dtypes
 from .._core._array import empty_array, usm_ndarray
 from .._core._copy import asnumpy
-from .._core._device import resolve_queue
+from .._core._device import coerced_kind, common_queue, resolve_queue
 from .._core._layout import normalize_shape
 from .._core._views import permute_dims
 from ..creation import asarray, full
@@ -71,8 +73,16 @@ def _target(what, size, dtype, out, place, allowed=_FLOAT_NAMES, default=None, s
             return permute_dims(out, tuple(range(out.ndim - 1, -1, -1))), out
         raise ValueError("Supplied output array must be contiguous, writable, aligned, and in "
                          "machine byte-order.")
-    device, usm_type, sycl_queue = place
-    qi = resolve_queue(device, sycl_queue)
+    device, usm_type, sycl_queue, *given = place
+    # (the result follows array parameters: their queue and coerced USM type,
+    # unless placed by the keywords)
+    arrays = [a for a in (given[0] if given else ()) if isinstance(a, usm_ndarray)]
+    if arrays and device is None and sycl_queue is None:
+        qi = common_queue(*arrays)
+    else:
+        qi = resolve_queue(device, sycl_queue)
+    if usm_type is None:
+        usm_type = coerced_kind(arrays) if arrays else "device"
     dt = _dtype(dtype, default or qi.float, allowed, what)
     _dtypes.check_device_support(dt, qi)
     shp = (shape or ()) if size is None else normalize_shape(size)
@@ -201,7 +211,7 @@ class Generator:
         return [type(self)(bg) for bg in self._bg.spawn(n_children)]
 
     # ----------------------------------------------------------- uniforms
-    def random(self, size=None, dtype=None, out=None, *, device=None, usm_type="device",
+    def random(self, size=None, dtype=None, out=None, *, device=None, usm_type=None,
                sycl_queue=None):
         """Floats in [0, 1): NumPy's values bit for bit (float64 from a
         word's top 53 bits, float32 from 24 bits of a 32-bit half)."""
@@ -210,7 +220,7 @@ class Generator:
         return res
 
     def uniform(self, low=0.0, high=1.0, size=None, *, dtype=None, out=None, device=None,
-                usm_type="device", sycl_queue=None):
+                usm_type=None, sycl_queue=None):
         """Floats in [low, high): ``low + (high - low) * random()``, NumPy's
         values bit for bit for scalar bounds (float32: computed in float32)."""
         scal, arrs, shape = _params((low, high), size)
@@ -224,8 +234,8 @@ class Generator:
             if not np.all(np.isfinite(rng)):
                 raise OverflowError("high - low range exceeds valid bounds")
             _check("high - low", "nonneg", rng)
-        fill, res = _target("uniform", size, dtype, out, (device, usm_type, sycl_queue),
-                            shape=shape)
+        fill, res = _target("uniform", size, dtype, out, (device, usm_type, sycl_queue,
+                                                           (low, high)), shape=shape)
         if scal is not None:
             draw(self._bg, "uniform", fill, scal[0], rng)
         else:
@@ -241,7 +251,7 @@ class Generator:
                 for a in arrays]
 
     def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False, *, out=None,
-                 device=None, usm_type="device", sycl_queue=None):
+                 device=None, usm_type=None, sycl_queue=None):
         """Integers in [low, high) ([low, high] with `endpoint`) of any integer
         dtype or bool. Exactly uniform (Lemire's method with rejection);
         NumPy's values bit for bit only for a full 32- or 64-bit range."""
@@ -271,8 +281,8 @@ class Generator:
         lo = _int_bounds(low)
         hi = np.asarray(_int_bounds(high) - (0 if endpoint else 1), dtype=object)
         shape = _param_shape([lo.shape, hi.shape], size)
-        fill, res = _target("integers", size, dt, out, (device, usm_type, sycl_queue),
-                            _INT_NAMES, shape=shape)
+        fill, res = _target("integers", size, dt, out, (device, usm_type, sycl_queue,
+                                                        (low, high)), _INT_NAMES, shape=shape)
         lo, hi = _fill_order(fill, res, lo), _fill_order(fill, res, hi)
         if lo.size and min(lo.flat) < info[0]:
             raise ValueError(f"low is out of bounds for {dt}")
@@ -312,7 +322,7 @@ class Generator:
         scal, arrs, shape = _params(params, size)
         for (pname, kind), v in zip(checks, scal if scal is not None else arrs):
             _check(pname, kind, v)
-        fill, res = _target(name, size, dtype, out, place, allowed, default, shape)
+        fill, res = _target(name, size, dtype, out, place + (params,), allowed, default, shape)
         prepare = prepare or (lambda vals: tuple(vals) + (0.0,) * (2 - len(vals)))
         if fill.size == 0:
             return res
@@ -325,27 +335,27 @@ class Generator:
         return res
 
     def standard_normal(self, size=None, dtype=None, out=None, *, device=None,
-                        usm_type="device", sycl_queue=None):
+                        usm_type=None, sycl_queue=None):
         """Standard normal floats (Box-Muller on pairs of words)."""
         return self._continuous("standard_normal", "normal", (), (), size, dtype, out,
                                 (device, usm_type, sycl_queue), prepare=lambda v: (0.0, 1.0))
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=None, out=None, device=None,
-               usm_type="device", sycl_queue=None):
+               usm_type=None, sycl_queue=None):
         """Normal floats of mean `loc` and standard deviation `scale` >= 0."""
         return self._continuous("normal", "normal", (loc, scale),
                                 ((None, None), ("scale", "nonneg")), size, dtype, out,
                                 (device, usm_type, sycl_queue))
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, *, dtype=None, out=None, device=None,
-                  usm_type="device", sycl_queue=None):
+                  usm_type=None, sycl_queue=None):
         """exp of normal floats of mean `mean` and deviation `sigma` >= 0."""
         return self._continuous("lognormal", "lognormal", (mean, sigma),
                                 ((None, None), ("sigma", "nonneg")), size, dtype, out,
                                 (device, usm_type, sycl_queue))
 
     def standard_exponential(self, size=None, dtype=None, method="zig", out=None, *,
-                             device=None, usm_type="device", sycl_queue=None):
+                             device=None, usm_type=None, sycl_queue=None):
         """Exponential floats of rate 1, by inversion (``-log(1 - U)``) for
         either `method` ("zig" or "inv")."""
         if method not in ("zig", "inv"):
@@ -354,13 +364,13 @@ class Generator:
                                 (device, usm_type, sycl_queue), prepare=lambda v: (1.0, 0.0))
 
     def exponential(self, scale=1.0, size=None, *, dtype=None, out=None, device=None,
-                    usm_type="device", sycl_queue=None):
+                    usm_type=None, sycl_queue=None):
         """Exponential floats of mean `scale` >= 0."""
         return self._continuous("exponential", "exponential", (scale,), (("scale", "nonneg"),),
                                 size, dtype, out, (device, usm_type, sycl_queue))
 
     def standard_gamma(self, shape, size=None, dtype=None, out=None, *, device=None,
-                       usm_type="device", sycl_queue=None):
+                       usm_type=None, sycl_queue=None):
         """Gamma floats of `shape` >= 0 and scale 1 (NumPy's algorithms:
         Marsaglia-Tsang, and rejection below shape 1)."""
         return self._continuous("standard_gamma", "gamma", (shape,), (("shape", "nonneg"),),
@@ -369,20 +379,20 @@ class Generator:
                                                    else np.ones_like(v[0])))
 
     def gamma(self, shape, scale=1.0, size=None, *, dtype=None, out=None, device=None,
-              usm_type="device", sycl_queue=None):
+              usm_type=None, sycl_queue=None):
         """Gamma floats of `shape` >= 0 and `scale` >= 0."""
         return self._continuous("gamma", "gamma", (shape, scale),
                                 (("shape", "nonneg"), ("scale", "nonneg")), size, dtype, out,
                                 (device, usm_type, sycl_queue))
 
-    def beta(self, a, b, size=None, *, dtype=None, out=None, device=None, usm_type="device",
+    def beta(self, a, b, size=None, *, dtype=None, out=None, device=None, usm_type=None,
              sycl_queue=None):
         """Beta floats of parameters `a` > 0 and `b` > 0."""
         return self._continuous("beta", "beta", (a, b), (("a", "positive"), ("b", "positive")),
                                 size, dtype, out, (device, usm_type, sycl_queue))
 
     def poisson(self, lam=1.0, size=None, *, dtype=None, out=None, device=None,
-                usm_type="device", sycl_queue=None):
+                usm_type=None, sycl_queue=None):
         """Poisson counts of rate `lam` (int64; int32 by `dtype`)."""
         if _count_dtype(dtype, out) == np.int32 and np.any(np.asarray(_host(lam)) > _LAM_MAX32):
             raise ValueError("lam value too large for int32 counts")
@@ -390,7 +400,7 @@ class Generator:
                                 out, (device, usm_type, sycl_queue), ("int32", "int64"),
                                 _dtypes.int64)
 
-    def binomial(self, n, p, size=None, *, dtype=None, out=None, device=None, usm_type="device",
+    def binomial(self, n, p, size=None, *, dtype=None, out=None, device=None, usm_type=None,
                  sycl_queue=None):
         """Successes in `n` trials of probability `p` (int64; int32 by
         `dtype`). Floats `n` are truncated, as NumPy; integer `n` is exact
@@ -406,7 +416,7 @@ class Generator:
             if top == np.iinfo(np.int64).max:
                 raise OverflowError("n is too large: the counts are int64")
             raise ValueError("n is too large for int32 counts")
-        place = (device, usm_type, sycl_queue)
+        place = (device, usm_type, sycl_queue, (n, p))
         if _is_scalar(n) and _is_scalar(p):
             fill, res = _target("binomial", size, dtype, out, place, ("int32", "int64"),
                                 _dtypes.int64)

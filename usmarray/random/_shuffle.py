@@ -26,7 +26,7 @@ from .. import elementwise as ew
 from .._core import _dtypes, _engine
 from .._core._array import empty_array, usm_ndarray
 from .._core._copy import asnumpy, copy, copy_into
-from .._core._device import resolve_queue
+from .._core._device import coerced_kind, resolve_queue
 from .._core._views import moveaxis, normalize_axis, reshape
 from ..creation import arange, asarray
 from ..indexing import take, take_along_axis
@@ -69,10 +69,11 @@ def _array(x):
     return asarray(x)
 
 
-def _like(idx, x):
-    """Indices drawn on the device in x's USM type, so that the gather keeps
-    it (a copy for host and shared x)."""
-    return idx if idx.usm_type == x.usm_type else asarray(idx, usm_type=x.usm_type)
+def _like(idx, x, kind=None):
+    """Indices drawn on the device in x's USM type (or `kind`), so that the
+    gather keeps it (a copy for host and shared x)."""
+    kind = kind or x.usm_type
+    return idx if idx.usm_type == kind else asarray(idx, usm_type=kind)
 
 
 def permutation(gen, x, axis):
@@ -172,7 +173,9 @@ def choice(gen, a, size, replace, p, axis, shuffle):
                 from None
         if pop_size > 1 << 63:   # (range(2**63) is int64 values)
             raise ValueError(f"a = {pop_size} is too large: samples are int64 values")
-        qi = resolve_queue(None, None)
+        # (samples of a range follow an array p: its queue and USM type)
+        qi = p._q if isinstance(p, usm_ndarray) else resolve_queue(None, None)
+    kind = coerced_kind([v for v in (arr, p) if isinstance(v, usm_ndarray)])
     shape = () if size is None else ((operator.index(size),) if np.ndim(size) == 0
                                      else tuple(operator.index(s) for s in size))
     if any(s < 0 for s in shape):
@@ -212,8 +215,8 @@ def choice(gen, a, size, replace, p, axis, shuffle):
         else:
             idx = _sample_without_replacement(gen, pop_size, k, qi)
     if arr is None:
-        return reshape(idx, shape)
-    res = take(arr, _like(idx, arr), axis=axis)
+        return reshape(_like(idx, None, kind), shape)
+    res = take(arr, _like(idx, arr, kind), axis=axis)
     return reshape(res, arr.shape[:axis] + shape + arr.shape[axis + 1:])
 
 
