@@ -1395,3 +1395,15 @@ def test_numpy_fft_takes_integer_arrays(func, dt):
     assert got.dtype == expected.dtype
     np.testing.assert_allclose(ua.asnumpy(got), expected, rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(ua.asnumpy(np.fft.fftshift(ua.asarray(h))), np.fft.fftshift(h))
+
+
+def test_round_complex_with_infinite_parts():
+    """np.round(z, decimals) rounds the parts on their own: an infinite part
+    leaves its partner finite (a complex scaling made it NaN)."""
+    h = np.array([complex(np.inf, 1.0), complex(1.25, np.inf), 1.26 + 2.35j,
+                  complex(-np.inf, np.nan)], np.complex128)
+    for d in (1, -1, 2):
+        got = ua.asnumpy(np.round(ua.asarray(h), d))
+        expected = np.round(h, d)
+        np.testing.assert_array_equal(got.real, expected.real)
+        np.testing.assert_array_equal(got.imag, expected.imag)

@@ -784,3 +784,18 @@ def test_special_reductions_of_empty_input_keep_the_usm_type_and_refuse_complex(
             assert r.usm_type == kind and r.shape == (3,)
         with pytest.raises(ValueError):   # (a DTypeError: dpctl.tensor raised ValueError)
             f(ua.asarray([1 + 1j]))
+
+
+def test_dtype_float16_casts_the_input_first():
+    """dtype=float16: the input is cast to float16 before the sum (the array
+    API's rule and NumPy's), so 2049 counts as 2048."""
+    h = np.array([2049, 1], np.int32)
+    x = ua.asarray(h)
+    for f, nf in ((ua.sum, np.sum), (ua.prod, np.prod)):
+        got = f(x, dtype=ua.float16)
+        assert got.dtype == ua.float16
+        assert float(got) == float(nf(h, dtype=np.float16))
+    np.testing.assert_array_equal(ua.asnumpy(ua.cumulative_sum(x, dtype=ua.float16)),
+                                  np.cumsum(h, dtype=np.float16))
+    y = np.array([-32768, 32766], np.int16)
+    assert float(np.sum(ua.asarray(y), dtype=np.float16)) == float(np.sum(y, dtype=np.float16))

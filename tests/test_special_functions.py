@@ -445,3 +445,13 @@ def test_host_operands_refused(name):
     args = (np.ones(2),) + ((ua.asarray([1, 2]),) if name == "ldexp" else ())
     with pytest.raises(TypeError):
         f(*args)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_i0_past_exp_range_is_inf(dt):
+    """exp(|x|) overflows: inf, as NumPy's i0, also where 2 pi |x| itself
+    overflows (it gave inf / inf = NaN near the largest floats)."""
+    big = np.finfo(dt).max
+    h = np.array([big, -big, big / 2, 1e4, -800.0], dt)
+    got = ua.asnumpy(ua.i0(ua.asarray(h)))
+    assert np.all(np.isposinf(got))

@@ -913,10 +913,19 @@ def _round(args):
         return (_deliver("numpy.round", r, out),)
     if a.dtype.kind not in "fc":
         raise _unsupported("numpy.round", "decimals", d, "round (of booleans)")
-    if d > 0:
-        r = elementwise.divide(elementwise.round(elementwise.multiply(a, scale)), scale)
+    def rounded(v):
+        if d > 0:
+            return elementwise.divide(elementwise.round(elementwise.multiply(v, scale)), scale)
+        return elementwise.multiply(elementwise.round(elementwise.divide(v, scale)), scale)
+
+    if a.dtype.kind == "c":
+        # part by part, as NumPy (a complex product by the scale would make
+        # inf * 0 = NaN of an infinite part's partner)
+        r = _copy.copy(a)
+        r.real = rounded(elementwise.real(a))
+        r.imag = rounded(elementwise.imag(a))
     else:
-        r = elementwise.multiply(elementwise.round(elementwise.divide(a, scale)), scale)
+        r = rounded(a)
     return (_deliver("numpy.round", r, out),)
 
 

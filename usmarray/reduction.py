@@ -227,6 +227,8 @@ def _cumulative(name, struct, x, axis, dtype, include_initial):
             # NumPy's bool accumulation: the truth values first, then a
             # logical or (sum) or and (prod); 0.2 is True, 2 + -2 is no False
             x = astype(x, _dtypes.bool)
+        elif dtype is _dtypes.float16 and x._dtype is not _dtypes.float16:
+            x = astype(x, _dtypes.float16)   # (cast first, as _core._reduce.reduce says why)
     acc, res = sum_types(_TN[x._tc], dtype, qi)
     if acc in ("b1", "f2"):
         acc = "i8" if acc == "b1" else "f4"

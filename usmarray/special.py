@@ -137,7 +137,10 @@ if (!(a - a == F(0))) {   // NaN, and inf for +-inf (NumPy's gives NaN there)
     sum += t;
     if (t <= sum * eps) break;
   }
-  s = sycl::exp(a) * sum / sycl::sqrt(F(6.283185307179586) * a);
+  // (past exp's range: inf, as NumPy's; 2 pi a itself overflows near the
+  // largest floats, where inf / inf would be NaN)
+  const F e = sycl::exp(a);
+  s = sycl::isinf(e) ? e : e * sum / sycl::sqrt(F(6.283185307179586) * a);
 }
 y = static_cast<T>(s);
 """, "usmarray_i0")

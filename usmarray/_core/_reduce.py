@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from . import _dtypes, _engine, _kernels
 from ._array import empty_array, empty_c, usm_ndarray, view
+from ._copy import astype
 from ._exceptions import AxisError, DTypeError
 from ._layout import KIND_CODE
 from ._trace import traced
@@ -261,6 +262,12 @@ def reduce(name, x, axis, keepdims, dtype=None):
         what = "count_nonzero" if name == "count" else name
         raise TypeError(f"{what}: expected a usm_ndarray, got {type(x).__name__}")
     qi = x._q
+    if dtype is not None and x._dtype is not _dtypes.float16 and \
+            _dtypes.to_dtype(dtype) is _dtypes.float16:
+        # the array API's dtype=: x cast first. (float16 accumulates in float32,
+        # which would skip the values' rounding to float16; wider types round
+        # each item as the accumulator takes it.)
+        x = astype(x, _dtypes.float16)
     plan = _PLANS.get((name, x._tc, qi.caps)) if dtype is None else None
     if plan is None:
         struct, partials, a, r = types(name, x._dtype, dtype, qi)
