@@ -471,10 +471,10 @@ def ptp(a, axis=None, *, keepdims=False):
         ``max(a) - min(a)`` along `axis`.
     """
     check_array(a, "ptp")
+    hi = reduction.max(a, axis=axis, keepdims=keepdims)   # (empty: NumPy's ValueError first)
     if a.dtype.kind == "b":
         raise TypeError("ptp: boolean subtract is not supported (as numpy.ptp)")
-    return ew.subtract(reduction.max(a, axis=axis, keepdims=keepdims),
-                       reduction.min(a, axis=axis, keepdims=keepdims))
+    return ew.subtract(hi, reduction.min(a, axis=axis, keepdims=keepdims))
 
 
 @compiled_together
