@@ -830,3 +830,17 @@ def test_astype_copy_false_keeps_x_only_in_the_order_asked():
     assert f is not x and f.flags.f_contiguous and not f.flags.c_contiguous
     _assert_equal(f, h)
     assert ua.astype(f, f.dtype, copy=False, order="F") is f
+
+
+def test_asnumpy_takes_what_numpy_takes():
+    """As CuPy's asnumpy: NumPy arrays, lists and numbers pass through
+    numpy.asarray; an object with SUAI is read."""
+    h = np.arange(4.0)
+    assert ua.asnumpy(h) is h
+    np.testing.assert_array_equal(ua.asnumpy([1, 2]), [1, 2])
+    assert ua.asnumpy(3.0) == 3.0
+
+    class Suai:
+        def __init__(self, x):
+            self.__sycl_usm_array_interface__ = x.__sycl_usm_array_interface__
+    np.testing.assert_array_equal(ua.asnumpy(Suai(ua.asarray(h))), h)

@@ -1,5 +1,7 @@
 """Array creation functions, checked against NumPy."""
 
+import math
+
 import dpctl
 import numpy as np
 import pytest
@@ -920,3 +922,27 @@ def test_insert_refuses_a_complex_scalar_into_a_real_array():
         ua.insert(ua.asarray(np.arange(3.0)), 1, 2 + 5j)
     _assert_same(ua.insert(ua.asarray(np.arange(3.0) + 0j), 1, 2 + 5j),
                  np.insert(np.arange(3.0) + 0j, 1, 2 + 5j))
+
+
+def test_linspace_retstep():
+    for args, kw in (((2, 3, 5), {}), ((2, 3, 1), {}), ((0, 1, 4), dict(endpoint=False)),
+                     ((0, 1, 0), {})):
+        got, step = ua.linspace(*args, retstep=True, **kw)
+        e, estep = np.linspace(*args, retstep=True, **kw)
+        np.testing.assert_allclose(ua.asnumpy(got), e)
+        assert (math.isnan(step) and math.isnan(estep)) or step == estep
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+@pytest.mark.parametrize("sparse, copy", [(True, True), (True, False), (False, False)])
+def test_meshgrid_sparse_and_views(indexing, sparse, copy):
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0])
+    x, y = ua.asarray(a), ua.asarray(b)
+    expected = np.meshgrid(a, b, indexing=indexing, sparse=sparse, copy=copy)
+    for got in (ua.meshgrid(x, y, indexing=indexing, sparse=sparse, copy=copy),
+                np.meshgrid(x, y, indexing=indexing, sparse=sparse, copy=copy)):
+        for g, e in zip(got, expected):
+            assert g.shape == e.shape
+            np.testing.assert_array_equal(ua.asnumpy(g), e)
+    if not copy and not sparse:
+        assert not ua.meshgrid(x, y, copy=False)[0].flags.writable   # (items repeat)

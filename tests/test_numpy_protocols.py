@@ -519,6 +519,7 @@ CASES = {
     "ndim": [((_f(),), {})],
     "size": [((_f(),), {}), ((_f(),), dict(axis=1))],
     "put_along_axis": [],   # in place: test_put_along_axis
+    "put": [],   # in place: test_numpy_put
     "linalg.cholesky": [((_spd(),), {})],
     "linalg.cross": [((_f((4, 3)), _f((4, 3), seed=1)), {})],
     "linalg.det": [((_spd(),), {})],
@@ -542,6 +543,7 @@ CASES = {
     "linalg.solve": [((_spd(), _f((4, 2), FLOAT)), {})],
     "linalg.svd": [((_f((4, 3), FLOAT),), dict(compute_uv=False))],
     "linalg.svdvals": [((_f((4, 3), FLOAT),), {})],
+    "linalg.lstsq": [],   # a tuple with an int: test_numpy_lstsq
     "linalg.tensordot": [((_f((3, 4)), _f((4, 5))), dict(axes=1))],
     "linalg.trace": [((_f((2, 3, 3)),), {})],
     "linalg.vecdot": [((_f(), _f(seed=1)), {})],
@@ -1407,3 +1409,57 @@ def test_round_complex_with_infinite_parts():
         expected = np.round(h, d)
         np.testing.assert_array_equal(got.real, expected.real)
         np.testing.assert_array_equal(got.imag, expected.imag)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("ind, v", [([0, 2, 5], [9, 8, 7]), ([1, -1], 5), ([0, 1, 2, 3], [1, 2]),
+                                    ([13, -14], [3, 4]), ([], []), (3, [1, 2])])
+def test_numpy_put(mode, ind, v):
+    """np.put: flat indices into the array in place, NumPy's modes, a short
+    v repeated; through a transposed view too."""
+    for view in (lambda a: a, lambda a: a.T):
+        h = np.arange(12.0).reshape(3, 4)
+        x = ua.asarray(h)
+        try:
+            np.put(view(h), ind, v, mode=mode)
+        except IndexError:
+            with pytest.raises(IndexError):
+                np.put(view(x), ind, v, mode=mode)
+            continue
+        assert np.put(view(x), ind, v, mode=mode) is None
+        np.testing.assert_array_equal(ua.asnumpy(x), h)
+
+
+@pytest.mark.parametrize("shape, k", [((6, 3), None), ((6, 3), 2), ((3, 6), None), ((4, 4), 1)])
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "int64"])
+def test_numpy_lstsq(shape, k, dt):
+    """np.linalg.lstsq and ua.linalg.lstsq: NumPy's (x, residuals, rank, s)."""
+    if not device_supports(dt):
+        pytest.skip(f"{dt} not supported")
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape)
+    if dt.startswith("complex"):
+        a = a + 1j * rng.standard_normal(shape)
+    a = (a * 3).astype(dt)
+    b = rng.standard_normal(shape[:1] if k is None else (shape[0], k)).astype(
+        np.result_type(dt, np.float32))
+    expected = np.linalg.lstsq(a, b, rcond=None)
+    for got in (np.linalg.lstsq(ua.asarray(a), ua.asarray(b), rcond=None),
+                ua.linalg.lstsq(ua.asarray(a), ua.asarray(b))):
+        assert got[2] == expected[2]
+        for g, e in ((got[0], expected[0]), (got[1], expected[1]), (got[3], expected[3])):
+            g = ua.asnumpy(g)
+            assert g.shape == e.shape
+            tol = 1e-4 if np.finfo(e.dtype).bits <= 32 else 1e-9
+            np.testing.assert_allclose(g, e, rtol=tol, atol=tol)
+
+
+def test_linalg_norm_in_the_namespace():
+    """ua.linalg.norm is NumPy's (CuPy has it): generic xp.linalg.norm code."""
+    h = sample((3, 4, 5), FLOAT, seed=2)
+    for kw in ({}, dict(axis=1), dict(axis=(0, 2)), dict(ord=1, axis=(1, 2)),
+               dict(ord=np.inf, axis=-1, keepdims=True), dict(axis=(0, 1), keepdims=True)):
+        got = ua.linalg.norm(ua.asarray(h), **kw)
+        expected = np.linalg.norm(h, **kw)
+        assert got.shape == expected.shape
+        np.testing.assert_allclose(ua.asnumpy(got), expected, rtol=1e-5)

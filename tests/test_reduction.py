@@ -799,3 +799,25 @@ def test_dtype_float16_casts_the_input_first():
                                   np.cumsum(h, dtype=np.float16))
     y = np.array([-32768, 32766], np.int16)
     assert float(np.sum(ua.asarray(y), dtype=np.float16)) == float(np.sum(y, dtype=np.float16))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64"])
+def test_cumulative_scans_stay_finite_where_the_running_values_do(variant, dt):
+    """Long scans whose running product or sum stays bounded while items
+    regrouped by lane would not: [2, 0.5, ...] (every other item multiplied
+    together overflows), and +-big alternating sums. They were NaN past the
+    first tile in the vector-block kernels."""
+    if not device_supports(dt):
+        pytest.skip(f"{dt} not supported")
+    n = 50001
+    h = np.tile(np.array([2, 0.5], dt), n)
+    got = ua.asnumpy(ua.cumulative_prod(ua.asarray(h)))
+    np.testing.assert_array_equal(got, np.cumprod(h))
+    big = np.finfo(dt).max / 2
+    s = np.tile(np.array([big, -big], dt), n)
+    got = ua.asnumpy(ua.cumulative_sum(ua.asarray(s)))
+    np.testing.assert_array_equal(got, np.cumsum(s))
+    # along an axis of a matrix too (rows of one tile and of several)
+    m = np.tile(np.array([2, 0.5], dt), (3, 20000))
+    np.testing.assert_array_equal(ua.asnumpy(ua.cumulative_prod(ua.asarray(m), axis=1)),
+                                  np.cumprod(m, axis=1))

@@ -206,3 +206,24 @@ def test_reduceat_errors():
         np.add.reduceat(ua.asarray(np.float64(1.0)), [0])
     with pytest.raises(TypeError, match="keyword"):
         np.add.reduceat(x, [0], where=True)
+
+
+def test_ufunc_methods_on_usmarray_functions():
+    """CuPy's spelling: xp.add.at, xp.subtract.outer, xp.add.reduce, ...
+    on usmarray's own functions, the same as np.<ufunc>.<method>."""
+    h = np.zeros(5, np.int64)
+    x = ua.asarray(h)
+    ua.add.at(x, ua.asarray([0, 1, 1, 3]), 1)
+    np.add.at(h, [0, 1, 1, 3], 1)
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    v = np.array([1.0, 2.0, 4.0])
+    y = ua.asarray(v)
+    np.testing.assert_array_equal(ua.asnumpy(ua.subtract.outer(y, y)), np.subtract.outer(v, v))
+    np.testing.assert_array_equal(ua.asnumpy(ua.pow.outer(y, y)), np.power.outer(v, v))
+    assert float(ua.add.reduce(y)) == 7.0
+    np.testing.assert_array_equal(ua.asnumpy(ua.multiply.accumulate(y)), np.multiply.accumulate(v))
+    np.testing.assert_array_equal(ua.asnumpy(ua.add.reduceat(ua.arange(8), [0, 4, 6])),
+                                  np.add.reduceat(np.arange(8), [0, 4, 6]))
+    assert not hasattr(ua.negative, "outer")   # (binary functions only)
+    with pytest.raises(TypeError):
+        ua.add.reduce([1, 2])

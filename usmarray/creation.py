@@ -10,11 +10,11 @@ import numpy as np
 
 from ._core import _dtypes, _engine
 from ._core._array import empty_array, from_suai, make, usm_ndarray, view
-from ._core._copy import (asnumpy, assign, broadcast_view, copy_into, from_host, new_like,
-                          to_queue)
+from ._core._copy import (asnumpy, assign, broadcast_view, copy as _copy, copy_into, from_host,
+                          new_like, to_queue)
 from ._core._device import coerce_usm_type, common_queue, resolve_queue
 from ._core._kernels import arange_compute_type, sequence_compute_type
-from ._core._layout import KIND_CODE, contig_flags, normalize_shape
+from ._core._layout import KIND_CODE, WRITABLE, contig_flags, normalize_shape
 from ._core._scalars import fill, int_range, scalar_bytes
 from .elementwise import floor
 
@@ -242,8 +242,19 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True, usm_type="device",
-             sycl_queue=None):
-    """`num` evenly spaced values from `start` to `stop` (inclusive if `endpoint`)."""
+             sycl_queue=None, retstep=False):
+    """`num` evenly spaced values from `start` to `stop` (inclusive if `endpoint`);
+    with NumPy's ``retstep=True``, ``(values, step)`` (step a Python number,
+    NaN for fewer than two intervals' worth)."""
+    out = _linspace(start, stop, num, dtype, device, endpoint, usm_type, sycl_queue)
+    if not retstep:
+        return out
+    div = (out.shape[0] - 1) if endpoint else out.shape[0]
+    start, stop = _dtypes.plain_scalar(start), _dtypes.plain_scalar(stop)
+    return out, ((stop - start) / div if div > 0 else math.nan)
+
+
+def _linspace(start, stop, num, dtype, device, endpoint, usm_type, sycl_queue):
     # (NumPy scalars keep their type, Python numbers are weak, as in NumPy:
     # two float32 ends give float32)
     typed = np.result_type(start, stop, 1.0) if isinstance(start, np.generic) or \
@@ -327,8 +338,12 @@ def triu(x, /, *, k=0):
     return _triangle(x, k, True)
 
 
-def meshgrid(*arrays, indexing="xy"):
-    """Coordinate matrices from 1-D coordinate vectors: a tuple of new arrays."""
+def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
+    """Coordinate matrices from 1-D coordinate vectors: a tuple of new arrays.
+
+    NumPy's keywords too: ``sparse=True`` gives each grid 1s along the other
+    dimensions (the grids broadcast against each other); ``copy=False`` views
+    of the vectors (read-only where broadcast)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     if not arrays:
@@ -341,12 +356,13 @@ def meshgrid(*arrays, indexing="xy"):
     dt = arrays[0].dtype
     if any(a.dtype != dt for a in arrays):
         raise TypeError("meshgrid expects arrays of one data type")
-    return coordinate_grids(arrays, indexing)
+    return coordinate_grids(arrays, indexing, sparse, copy)
 
 
-def coordinate_grids(arrays, indexing):
+def coordinate_grids(arrays, indexing, sparse=False, copy=True):
     """meshgrid's grids of 1-D usm_ndarrays, each of its array's dtype (as
-    NumPy's meshgrid, which takes mixed types)."""
+    NumPy's meshgrid, which takes mixed types); `sparse` and `copy` as
+    NumPy's."""
     qi = common_queue(*arrays)
     ut = coerce_usm_type(a.usm_type for a in arrays)
     n = len(arrays)
@@ -361,8 +377,17 @@ def coordinate_grids(arrays, indexing):
             axis = 1 - i
         strides = [0] * n
         strides[axis] = a._strides[0]
+        if sparse:
+            one = tuple(shape[d] if d == axis else 1 for d in range(n))
+            g = make(a._alloc, a._off, one, tuple(strides), a._dtype, a._q,
+                     contig_flags(one, tuple(strides)) | (a._flags & WRITABLE))
+            out.append(_copy(g) if copy else g)
+            continue
         src = make(a._alloc, a._off, shape, tuple(strides), a._dtype, a._q,
                    contig_flags(shape, tuple(strides)))
+        if not copy:
+            out.append(src)   # (read-only: items repeat)
+            continue
         res = empty_array(shape, a._dtype, qi, ut)
         copy_into(res, src)
         out.append(res)

@@ -41,7 +41,7 @@ import sys
 import numpy as np
 
 from . import (calculus, comparison, contractions, convolution, creation, elementwise, fft,
-               indexing, io, linalg, linear_algebra, manipulation, matrices, nanfunctions,
+               index_tricks, indexing, io, linalg, linear_algebra, manipulation, matrices, nanfunctions,
                padding, polynomials, reduction, searching, sets, sorting, special, stacking,
                statistics, ufunc_methods)
 from ._core import _copy, _dtypes, _indexing, _print
@@ -803,18 +803,55 @@ def _take(a, indices, axis=None, out=None, mode="raise"):
                     out)
 
 
+def _put(a, ind, v, mode="raise"):
+    """np.put: ``a.flat[ind] = v`` in place, `v` repeated to ind's length,
+    NumPy's index modes ("raise": IndexError out of bounds, "wrap": modulo
+    the size, "clip": into [0, size - 1], negative indices too)."""
+    if not isinstance(a, usm_ndarray):
+        raise TypeError("numpy.put: expected a usm_ndarray")
+    if not a.flags.writable:
+        raise ValueError("numpy.put: the array is read-only")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"numpy.put: clipmode must be one of 'clip', 'raise', or 'wrap', got {mode!r}")
+    i = ind if isinstance(ind, usm_ndarray) else \
+        creation.asarray(np.asarray(ind, dtype=np.int64) if np.size(ind) == 0 else ind,
+                         sycl_queue=a.sycl_queue, usm_type=a.usm_type)
+    if i.dtype.kind not in "iu":
+        raise TypeError(f"numpy.put: indices must be integers, got {i.dtype.name}")
+    i = manipulation.reshape(i, (-1,))
+    n, k = a.size, i.shape[0]
+    if k == 0:
+        return None
+    if n == 0:
+        raise IndexError("numpy.put: cannot replace in an empty array")
+    if mode == "raise":
+        if int(reduction.min(i)) < -n or int(reduction.max(i)) >= n:
+            raise IndexError(f"numpy.put: an index is out of bounds for size {n}")
+        i = elementwise.remainder(i, n)
+    else:
+        i = elementwise.remainder(i, n) if mode == "wrap" else elementwise.clip(i, 0, n - 1)
+    vals = v if isinstance(v, usm_ndarray) else creation.asarray(
+        v, dtype=a.dtype, sycl_queue=a.sycl_queue, usm_type=a.usm_type)
+    vals = manipulation.reshape(vals, (-1,))
+    if vals.shape[0] == 0:
+        return None
+    if vals.shape[0] != k:   # (repeated as NumPy repeats a short v)
+        vals = manipulation.tile(vals, -(-k // vals.shape[0]))[:k]
+    a[index_tricks.unravel_index(i, a.shape)] = vals
+    return None
+
+
 def _meshgrid(args):
     # NumPy's: inputs of any shape read as 1-D, each grid of its input's type
     xi = args.get("xi", ())
-    for k in ("copy", "sparse"):
-        if k in args and bool(args[k]) != (k == "copy"):
-            raise _unsupported("numpy.meshgrid", k, args[k], "meshgrid")
     indexing = args.get("indexing", "xy")
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     if not all(isinstance(a, usm_ndarray) for a in xi):
         raise TypeError("numpy.meshgrid: expected usm_ndarrays")
-    return (creation.coordinate_grids([ravel(a) for a in xi], indexing) if xi else (),)
+    return (creation.coordinate_grids([ravel(a) for a in xi], indexing,
+                                      bool(args.get("sparse", False)),
+                                      bool(args.get("copy", True))) if xi else (),)
 
 
 def _ravel(args):
@@ -1146,28 +1183,6 @@ def _diagonal(a, /, offset=0, axis1=0, axis2=1):
     return _two_axes("diagonal", a, axis1, axis2, offset, {})
 
 
-def _norm(x, /, ord=None, axis=None, keepdims=False):
-    """np.linalg.norm by vector_norm and matrix_norm."""
-    if isinstance(axis, int):
-        axis = (axis,)
-    if axis is None:
-        if ord is None:
-            r = linalg.vector_norm(x, axis=None, keepdims=keepdims)
-            return r
-        axis = tuple(range(x.ndim))
-    if len(axis) == 1:
-        return linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=2 if ord is None else ord)
-    if len(axis) != 2:
-        raise ValueError("numpy.linalg.norm: improper number of dimensions to norm")
-    nd = x.ndim
-    a0, a1 = (ax % nd for ax in axis)
-    m = manipulation.moveaxis(x, (a0, a1), (-2, -1))
-    r = linalg.matrix_norm(m, keepdims=keepdims, ord="fro" if ord is None else ord)
-    if keepdims:
-        r = manipulation.moveaxis(r, (-2, -1), (a0, a1))
-    return r
-
-
 def _like_shape(make):
     """np.zeros_like(a, shape=...): a new array of that shape on a's queue and USM kind."""
     def prep(args):
@@ -1271,6 +1286,7 @@ ADAPTED = {
     "triu": (creation.triu, _matrix_of_1d, None),
     "cumprod": (reduction.cumulative_prod, _flat_when_axis_none(True), None),
     "take": (_take, None, None),
+    "put": (_put, None, None),
     "take_along_axis": (indexing.take_along_axis, _flat_when_axis_none(False), None),
     "sort": (sorting.sort, _sort_args, None),
     "argsort": (sorting.argsort, _argsort_args, None),
@@ -1286,7 +1302,6 @@ ADAPTED = {
     "angle": (elementwise.angle, _angle, None),
     "linalg.svd": (linalg.svd, _svd_args, None),
     "linalg.qr": (linalg.qr, _qr, None),
-    "linalg.norm": (_norm, None, None),
     "round": (elementwise.round, _round, None),
     "around": (elementwise.round, _round, None),
     "trace": (_trace, None, None),
@@ -1400,9 +1415,44 @@ def array_function(self, func, types, args, kwargs):
     return f(args, kwargs)
 
 
+class UfuncMethod:
+    """NumPy's ufunc method `method` (``at``, ``reduce``, ``accumulate``,
+    ``reduceat``, ``outer``) of usmarray's elementwise function: ``ua.add.at(x,
+    i, 1)`` is ``np.add.at(x, i, 1)``, as CuPy's ufuncs have them."""
+
+    def __init__(self, ufunc, method, name):
+        self._ufunc, self._method = ufunc, method
+        self.__name__ = method
+        self.__qualname__ = f"{name}.{method}"
+        self.__doc__ = f"``usmarray.{name}.{method}(...)``: ``numpy.{ufunc.__name__}.{method}``."
+
+    def __call__(self, *inputs, **kwargs):
+        arr = next((v for v in inputs if isinstance(v, usm_ndarray)), None)
+        if arr is None:
+            raise TypeError(f"usmarray.{self.__qualname__}: expected a usm_ndarray operand")
+        r = array_ufunc(arr, self._ufunc, self._method, *inputs, **kwargs)
+        if r is NotImplemented:
+            raise TypeError(f"usmarray.{self.__qualname__}: unsupported operand types")
+        return r
+
+
+def _install_ufunc_methods():
+    """The ufunc methods onto usmarray's binary elementwise functions that are
+    NumPy ufuncs (array_ufunc's methods take binary operations only)."""
+    for np_name, fn in UFUNCS.items():
+        u = getattr(np, np_name, None)
+        if not isinstance(u, np.ufunc) or not isinstance(fn, elementwise._ElementwiseFunction) \
+                or u.nout != 1 or u.nin != 2:
+            continue
+        for m in ("at", "reduce", "accumulate", "reduceat", "outer"):
+            if not hasattr(fn, m):
+                setattr(fn, m, UfuncMethod(u, m, fn.__name__))
+
+
 def build(namespace):
     """Build the function tables from `namespace` (the usmarray module);
     ``usmarray.methods.install`` calls it before binding ``array_ufunc`` and
     ``array_function`` onto usm_ndarray."""
     _NS[:] = [namespace]
     _build_functions()
+    _install_ufunc_methods()

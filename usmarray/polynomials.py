@@ -21,7 +21,7 @@ from ._core._copy import asnumpy, astype
 from ._core._device import coerced_kind
 from .convolution import convolve
 from .matrices import vander
-from .searching import nonzero, where
+from .searching import nonzero
 from .stacking import atleast_1d
 
 __all__ = ["polyval", "polyfit", "roots", "poly", "polyadd", "polysub", "polymul", "polydiv",
@@ -50,34 +50,6 @@ def _beside(like, kind=None):
 
 def _on_queue(a, like, kind=None):
     return a if isinstance(a, usm_ndarray) else creation.asarray(a, **_beside(like, kind))
-
-
-def _hermitian(m):
-    t = linalg.matrix_transpose(m)
-    return ew.conj(t) if t.dtype.kind == "c" else t
-
-
-def _lstsq(a, b, rcond):
-    """(x, residuals, rank, singular values) of min ||a x - b||, as
-    ``numpy.linalg.lstsq`` (singular values at or below rcond times the
-    largest count as zero; residuals only when rank == columns < rows).
-    The rank reaches the host (one wait)."""
-    m, n = a.shape
-    u, s, vh = linalg.svd(a, full_matrices=False)
-    keep = ew.greater(s, ew.multiply(s[0], rcond))
-    sinv = where(keep, ew.divide(1, where(keep, s, 1)), 0)
-    b2 = b if b.ndim == 2 else manipulation.reshape(b, (m, 1))
-    x = linalg.matmul(_hermitian(vh), ew.multiply(manipulation.reshape(sinv, (-1, 1)),
-                                                 linalg.matmul(_hermitian(u), b2)))
-    rank = int(reduction.sum(astype(keep, _dtypes.int64)))
-    if rank == n and m > n:
-        r = ew.abs(ew.subtract(linalg.matmul(a, x), b2))
-        resids = reduction.sum(ew.multiply(r, r), axis=0)
-    else:
-        resids = creation.empty((0,), dtype=x.dtype, sycl_queue=a.sycl_queue)
-    if b.ndim == 1:
-        x = manipulation.reshape(x, (n,))
-    return x, resids, rank, s
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
@@ -140,7 +112,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     scale = ew.sqrt(reduction.sum(ew.multiply(lhs, lhs), axis=0))
     lhs = ew.divide(lhs, scale)
     dt = _dtypes.result_type(lhs.dtype, rhs.dtype)
-    c, resids, rank, s = _lstsq(astype(lhs, dt, copy=False), astype(rhs, dt, copy=False), rcond)
+    c, resids, rank, s = linalg.lstsq(astype(lhs, dt, copy=False), astype(rhs, dt, copy=False),
+                                      rcond)
     c = ew.divide(c, scale if c.ndim == 1 else manipulation.reshape(scale, (-1, 1)))
     if rank != order and not full:
         warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)

@@ -201,15 +201,17 @@ void scan_totals_vec(kptr<const S> x, kptr<T> tot, std::int64_t rows, std::int64
   const std::int64_t r = g / ntiles, t = g % ntiles;
   const S *p = USM_SCAN_ROW(x, r, C, xb, xc) + t * usm::kScanVecTile;
   const std::int64_t m = usmk::min_of<std::int64_t>(usm::kScanVecTile, n - t * usm::kScanVecTile);
-  usmk::raw_vec<T, L> a0 = Op::template identity<T>(), a1 = a0;
+  // The tile's vectors in order, each reduced across its lanes (the last
+  // lane of its scan), as scan_apply_vec walks them: every partial result
+  // combines a contiguous run of items. (Accumulators per lane combined
+  // every L-th item: for products of [2, 0.5, 2, 0.5, ...] one lane reached
+  // inf and another 0, and the tile's total was NaN.)
+  usmk::raw_vec<T, L> c = Op::template identity<T>();
   std::int64_t i = 0;
-  for (; i + 2 * L <= m; i += 2 * L) {
-    a0 = Op::combine(a0, usmk::load_as<T, L>(p + i));
-    a1 = Op::combine(a1, usmk::load_as<T, L>(p + i + L));
-  }
-  a0 = Op::combine(a0, a1);
-  T acc = Op::template identity<T>();
-  for (int l = 0; l < L; ++l) acc = Op::combine(acc, T(a0[l]));
+  for (; i + L <= m; i += L)
+    c = Op::combine(c, usmk::splat_last(usmk::lane_scan<Op, T, L>(usmk::load_as<T, L>(p + i)),
+                                        std::make_index_sequence<L>{}));
+  T acc = c[0];
   for (; i < m; ++i) acc = Op::combine(acc, static_cast<T>(p[i]));
   tot[g] = acc;
 }

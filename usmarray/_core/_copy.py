@@ -62,10 +62,14 @@ def asnumpy(x):
     """Copy of `x` in a NumPy array (waits for pending work on `x`).
 
     Only the bytes the view spans move; a sparse view (e.g. ``x[::1000]``)
-    is first gathered into contiguous device memory.
+    is first gathered into contiguous device memory. As CuPy's: anything
+    else NumPy takes (a NumPy array, a list, a number) is ``numpy.asarray``
+    of it, and an object exposing SUAI (a dpnp array) is read as a view.
     """
     if not isinstance(x, usm_ndarray):
-        raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
+        if hasattr(x, "__sycl_usm_array_interface__"):
+            return asnumpy(from_suai(x))
+        return np.asarray(x)
     shape, dt = x._shape, x._dtype
     if x._flags & C_CONTIG:
         # straight into the result (building an array over a byte buffer

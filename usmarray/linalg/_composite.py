@@ -4,6 +4,8 @@ cross and outer products, diagonals and traces."""
 import math
 import operator
 
+import numpy as np
+
 from .. import elementwise as ew
 from .._core import _dtypes
 from .._core._array import empty_array, usm_ndarray, view
@@ -12,11 +14,11 @@ from .._core._device import coerce_usm_type
 from .._core._layout import broadcast_shapes
 from ..creation import eye, zeros
 from ..linear_algebra import matmul, products_summed
-from ..manipulation import expand_dims, matrix_transpose, reshape
+from ..manipulation import expand_dims, matrix_transpose, moveaxis, reshape
 from ..reduction import max as rmax, min as rmin, normalize_axes, sum as rsum
 from ..searching import count_nonzero, where
 from ..user_kernels import ElementwiseKernel, device_items, warm_up
-from ._lapack import compute_dtype, inv, matrices, real_dtype, svd, svdvals
+from ._lapack import LinAlgError, compute_dtype, inv, matrices, real_dtype, svd, svdvals
 
 __all__ = ["cross", "diagonal", "matrix_norm", "matrix_power", "matrix_rank", "outer", "pinv",
            "trace", "vector_norm"]
@@ -227,3 +229,65 @@ def matrix_power(x, n, /):
         if n:
             base = matmul(base, base)
     return copy(result) if result is x else result
+
+
+def norm(x, /, ord=None, axis=None, keepdims=False):
+    """NumPy's ``linalg.norm`` (CuPy has it too): a vector norm over one axis
+    (2-norm by default), a matrix norm over two (Frobenius by default), the
+    2-norm of the flattened array when neither `ord` nor `axis` is given."""
+    if isinstance(axis, int):
+        axis = (axis,)
+    if axis is None:
+        if ord is None:
+            return vector_norm(x, axis=None, keepdims=keepdims)
+        axis = tuple(range(x.ndim))
+    if len(axis) == 1:
+        return vector_norm(x, axis=axis, keepdims=keepdims, ord=2 if ord is None else ord)
+    if len(axis) != 2:
+        raise ValueError("norm: improper number of dimensions to norm")
+    nd = x.ndim
+    a0, a1 = (ax % nd for ax in axis)
+    m = moveaxis(x, (a0, a1), (-2, -1))
+    r = matrix_norm(m, keepdims=keepdims, ord="fro" if ord is None else ord)
+    return moveaxis(r, (-2, -1), (a0, a1)) if keepdims else r
+
+
+def lstsq(a, b, rcond=None):
+    """NumPy's ``linalg.lstsq``: the least-squares solution x of a @ x = b
+    (a M x N, b of M rows), by the SVD. Returns ``(x, residuals, rank, s)``:
+    singular values at or below ``rcond`` times the largest count as zero
+    (default: machine epsilon times max(M, N)); residuals (squared, per
+    column of b) only when rank == N < M, else empty; the rank (a Python
+    int: the host reads it) and the singular values."""
+    if not isinstance(a, usm_ndarray) or not isinstance(b, usm_ndarray):
+        raise TypeError("lstsq: expected usm_ndarrays")
+    if a.ndim != 2:
+        raise LinAlgError(f"lstsq: a must be 2-dimensional, got {a.ndim} dimensions")
+    if b.ndim not in (1, 2):
+        raise LinAlgError(f"lstsq: b must be 1- or 2-dimensional, got {b.ndim} dimensions")
+    m, n = a.shape
+    if b.shape[0] != m:
+        raise LinAlgError("lstsq: incompatible dimensions")
+    qi, dt = compute_dtype("lstsq", a, b)
+    a, b = astype(a, dt, copy=False), astype(b, dt, copy=False)
+    rdt = real_dtype(dt)
+    if rcond is None:
+        rcond = float(np.finfo(rdt).eps) * max(m, n)
+    u, s, vh = svd(a, full_matrices=False)
+    keep = ew.greater(s, ew.multiply(s[0], rcond))
+    sinv = where(keep, ew.divide(1, where(keep, s, 1)), 0)
+    b2 = b if b.ndim == 2 else reshape(b, (m, 1))
+
+    def herm(v):
+        t = matrix_transpose(v)
+        return ew.conj(t) if t.dtype.kind == "c" else t
+    x = matmul(herm(vh), ew.multiply(reshape(sinv, (-1, 1)), matmul(herm(u), b2)))
+    rank = int(rsum(astype(keep, _dtypes.int64)))
+    if rank == n and m > n:
+        r = ew.abs(ew.subtract(matmul(a, x), b2))
+        resids = rsum(ew.multiply(r, r), axis=0)
+    else:
+        resids = empty_array((0,), rdt, qi, coerce_usm_type((a.usm_type, b.usm_type)))
+    if b.ndim == 1:
+        x = reshape(x, (n,))
+    return x, resids, rank, s
