@@ -549,8 +549,18 @@ def test_arange_errors():
         ua.arange(1 + 2j)
     with pytest.raises(TypeError):
         ua.arange("10")
-    with pytest.raises(OverflowError):
-        ua.arange(0, 300, dtype="i1")
+    # NumPy's rule: the first two values must be of the dtype, the rest wrap
+    for args in ((250, 260), (127, 130), (0, 70000, 1000), (-5, 5)):
+        dt = "u1" if args == (-5, 5) else "i1"
+        with pytest.raises(OverflowError):
+            np.arange(*args, dtype=dt)
+        with pytest.raises(OverflowError):
+            ua.arange(*args, dtype=dt)
+    for args, dt in (((300,), "i1"), ((0, 300, 7), "u1"), ((255, 250, -1), "u1"),
+                     ((0, -300, -1), "i1"), ((0, 70000), "i2")):
+        np.testing.assert_array_equal(ua.asnumpy(ua.arange(*args, dtype=dt)),
+                                      np.arange(*args, dtype=dt))
+    np.testing.assert_array_equal(ua.asnumpy(ua.arange(0, 5, None)), np.arange(5))
     for args in ((0, float("inf")), (0.0, 1.0, float("nan")), (float("-inf"), 0.0)):
         with pytest.raises(ValueError):   # NumPy's error for a count that is not finite
             ua.arange(*args)

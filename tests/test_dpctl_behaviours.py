@@ -403,3 +403,74 @@ def test_sort_of_0d():
     # (np.sort is NumPy's: no axis to sort a 0-d array along)
     with pytest.raises(np.exceptions.AxisError):
         np.sort(x, axis=-1)
+
+
+# ------------------------------------------------- from dpctl.tensor's own tests
+class _SuaiOnly:
+    """An object with nothing but __sycl_usm_array_interface__ (as dpctl's
+    tests' mock arrays)."""
+
+    def __init__(self, x):
+        self._x = x
+
+    @property
+    def __sycl_usm_array_interface__(self):
+        return self._x.__sycl_usm_array_interface__
+
+
+def test_elementwise_functions_take_suai_objects():
+    h = np.arange(10)
+    x = ua.asarray(h)
+    np.testing.assert_array_equal(ua.asnumpy(ua.add(x, _SuaiOnly(x))), h + h)
+    np.testing.assert_array_equal(ua.asnumpy(ua.less(_SuaiOnly(x), 5)), h < 5)
+    np.testing.assert_array_equal(ua.asnumpy(ua.negative(_SuaiOnly(x))), -h)
+
+
+def test_take_and_put_of_0d_arrays():
+    x = ua.asarray(7)
+    np.testing.assert_array_equal(ua.asnumpy(ua.take(x, ua.zeros(3, dtype=ua.int64))), [7, 7, 7])
+    np.testing.assert_array_equal(ua.asnumpy(ua.take(x, ua.asarray([0, -1]), axis=0)), [7, 7])
+    y = ua.asarray(5)
+    ua.put(y, ua.asarray([0]), ua.asarray(2))
+    assert int(y) == 2
+    ua.put(y, ua.asarray([0]), 3, axis=0)
+    assert int(y) == 3
+
+
+def test_from_dlpack_to_host_of_a_legacy_producer():
+    """A producer whose __dlpack__ takes only `stream`: exported as it can,
+    copied to the host for device=(kDLCPU, 0)."""
+    class Legacy:
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, stream=None):
+            return self.a.__dlpack__(stream=stream)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    x = ua.arange(5.0)
+    got = ua.from_dlpack(Legacy(x), device=(1, 0))
+    assert isinstance(got, np.ndarray)
+    np.testing.assert_array_equal(got, np.arange(5.0))
+    with pytest.raises(BufferError):
+        ua.from_dlpack(Legacy(x), device=(1, 0), copy=False)
+    np.testing.assert_array_equal(ua.asnumpy(ua.from_dlpack(Legacy(x))), np.arange(5.0))
+
+
+def test_small_api_forms_dpctl_tensor_took():
+    x = ua.reshape(ua.arange(24), (2, 3, 4))
+    assert ua.permute_dims(ua.arange(3), (0)).shape == (3,)          # (0) is the int 0
+    assert ua.moveaxis(x, range(2), (1, 2)).shape == (4, 2, 3)
+    assert ua.squeeze(ua.asarray(1), 0).shape == ()
+    assert ua.finfo(ua.float32).epsneg == float(np.finfo(np.float32).epsneg)
+    assert ua.meshgrid() == [] and isinstance(ua.meshgrid(ua.arange(2)), list)
+    out = ua.empty(3)
+    assert ua.clip(ua.asarray([0.0, 2.0, 5.0]), 1, 3, out) is out
+    np.testing.assert_array_equal(ua.asnumpy(out), [1.0, 2.0, 3.0])
+    fill = ua.asarray(2.0, usm_type="shared")
+    assert ua.full(3, fill).usm_type == "shared"          # (computation follows data)
+    assert ua.full(3, 2.0).usm_type == "device"
+    r = ua.cumulative_sum(ua.asarray(4))
+    assert r.shape == () and int(r) == 4

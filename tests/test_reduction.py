@@ -321,8 +321,11 @@ def test_cumulative_dtype_and_errors():
         ua.cumulative_sum(x, axis=2)
     with pytest.raises(TypeError):
         ua.cumulative_prod(h, axis=0)
-    with pytest.raises(ValueError):
-        ua.cumulative_sum(ua.asarray(1.0))
+    # a 0-d array: its item, or the initial value and the item (dpctl.tensor's)
+    r = ua.cumulative_sum(ua.asarray(1.5))
+    assert r.shape == () and float(r) == 1.5
+    np.testing.assert_array_equal(ua.asnumpy(ua.cumulative_prod(ua.asarray(3.0),
+                                                                include_initial=True)), [1.0, 3.0])
 
 
 # tiles of the scan kernels (usm::kScanTile, usm::kScanVecTile)

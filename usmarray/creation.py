@@ -67,11 +67,12 @@ def _array_fill_value(v):
             or hasattr(v, "__sycl_usm_array_interface__") or hasattr(v, "__usm_ndarray__"))
 
 
-def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="device",
+def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type=None,
          sycl_queue=None):
     """New array filled with `fill_value`: a scalar, or an array broadcast to
     `shape` (a usm_ndarray, a NumPy array, a nested sequence; by default the
-    result has its dtype and, for a usm_ndarray, its queue)."""
+    result has its dtype and, for a usm_ndarray, its queue and USM type;
+    else "device" memory)."""
     # (a NumPy scalar's type is its own, as in NumPy: np.int8(1) fills int8)
     typed = fill_value.dtype if isinstance(fill_value, np.generic) else None
     fill_value = _dtypes.plain_scalar(fill_value)
@@ -82,9 +83,11 @@ def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type="dev
         qi = resolve_queue(device, sycl_queue) if (device is not None or sycl_queue is not None) \
             else fill_value._q
         dt = _dtype(dtype, qi, fill_value.dtype)
-        out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
+        out = empty_array(normalize_shape(shape), dt, qi,
+                          _usm_type(usm_type or fill_value.usm_type), _order(order))
         copy_into(out, broadcast_view(to_queue(fill_value, qi), out.shape))
         return out
+    usm_type = usm_type or "device"
     qi = resolve_queue(device, sycl_queue)
     if dtype is None:
         default = _fill_value_dtype(fill_value, qi) if typed is None or typed.kind not in "biufc" \
@@ -151,10 +154,11 @@ def full_like(x, /, fill_value, *, dtype=None, order="K", device=None, usm_type=
               sycl_queue=None):
     """New array shaped like `x` filled with `fill_value` (a scalar or an
     array broadcast to x's shape, as for `full`)."""
+    if not isinstance(x, usm_ndarray):
+        raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
     fill_value = _dtypes.plain_scalar(fill_value)
     if _array_fill_value(fill_value) and not isinstance(fill_value, usm_ndarray):
-        fill_value = asarray(fill_value, sycl_queue=x.sycl_queue if isinstance(x, usm_ndarray)
-                             else None)
+        fill_value = asarray(fill_value, sycl_queue=x.sycl_queue)
     if dtype is None and not isinstance(fill_value, usm_ndarray):
         _fill_value_dtype(fill_value, x._q)  # type check
     out = _like(x, dtype, device, usm_type, sycl_queue, order)
@@ -189,6 +193,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
     start, stop, step = map(_dtypes.plain_scalar, (start, stop, step))
     if stop is None:
         start, stop = 0, start
+    if step is None:   # (NumPy's and dpctl.tensor's: the default step)
+        step = 1
     for name, v in (("start", start), ("stop", stop), ("step", step)):
         _check_real(name, v)
     if step == 0:
@@ -217,7 +223,15 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
         last = int(start) + (n - 1) * int(step)
         lo, hi = int_range(dt)
         if not (lo <= int(start) <= hi and lo <= last <= hi):
-            raise OverflowError(f"arange values do not fit in {dt.name}")
+            # NumPy's rule: the first two values must be values of the dtype,
+            # the values past it wrap around (as dpctl.tensor's too)
+            wlo, whi = int_range(_dtypes.int64)
+            second = int(start) + int(step) if n > 1 else int(start)
+            if dt.itemsize == 8 or not (lo <= int(start) <= hi and lo <= second <= hi) \
+                    or not wlo <= last <= whi:
+                raise OverflowError(f"arange values do not fit in {dt.name}")
+            copy_into(out, arange(start, stop, step, dtype=_dtypes.int64, device=qi.queue))
+            return out
     if dt.kind == "b":
         if n > 2:
             raise TypeError("arange of bool dtype is only defined for at most two values")
@@ -339,7 +353,8 @@ def triu(x, /, *, k=0):
 
 
 def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
-    """Coordinate matrices from 1-D coordinate vectors: a tuple of new arrays.
+    """Coordinate matrices from 1-D coordinate vectors: a list of new arrays
+    (the standard's and dpctl.tensor's; ``numpy.meshgrid`` gives a tuple).
 
     NumPy's keywords too: ``sparse=True`` gives each grid 1s along the other
     dimensions (the grids broadcast against each other); ``copy=False`` views
@@ -347,7 +362,7 @@ def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     if not arrays:
-        return ()
+        return []
     for a in arrays:
         if not isinstance(a, usm_ndarray):
             raise TypeError(f"meshgrid expects usm_ndarrays, got {type(a).__name__}")
@@ -356,7 +371,7 @@ def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
     dt = arrays[0].dtype
     if any(a.dtype != dt for a in arrays):
         raise TypeError("meshgrid expects arrays of one data type")
-    return coordinate_grids(arrays, indexing, sparse, copy)
+    return list(coordinate_grids(arrays, indexing, sparse, copy))
 
 
 def coordinate_grids(arrays, indexing, sparse=False, copy=True):

@@ -13,7 +13,7 @@ import re
 import numpy as np
 
 from ._core import _dtypes, _engine, _kernels
-from ._core._array import empty_array, empty_c, usm_ndarray
+from ._core._array import empty_array, empty_c, from_suai, usm_ndarray
 from ._core._copy import broadcast_view, cast, check_out, copy_into
 from ._core._device import ExecutionPlacementError, coerce_usm_type
 from ._core._exceptions import DTypeError
@@ -279,6 +279,8 @@ def _unary(op, x, out=None, order="K"):
     if not isinstance(x, usm_ndarray):
         if traced(x) is not None and out is None:
             return x.__usm_trace__(op.name, (x,), {})
+        if hasattr(x, "__sycl_usm_array_interface__"):   # (as _not_arrays)
+            return _unary(op, from_suai(x), out, order)
         raise TypeError(f"{op.name}: expected a usm_ndarray, got {type(x).__name__}")
     qi = x._q
     r = op.cache.get((qi.caps, x._tc))
@@ -356,6 +358,12 @@ def _not_arrays(op, x1, x2, out, bad):
     t = traced(x1, x2)
     if t is not None and out is None:
         return t.__usm_trace__(op.name, (x1, x2), {})
+    # objects describing USM memory (SUAI: dpnp's arrays and the like) are
+    # operands as views, as dpctl.tensor took them
+    v1, v2 = (from_suai(v) if hasattr(v, "__sycl_usm_array_interface__") else v
+              for v in (x1, x2))
+    if v1 is not x1 or v2 is not x2:
+        return _binary(op, v1, v2, out)
     if bad is None:
         raise TypeError(f"{op.name}: at least one argument must be a usm_ndarray")
     raise TypeError(f"{op.name}: unsupported operand type {type(bad).__name__}; "
@@ -619,7 +627,7 @@ for _op in OP.values():
 rad2deg, deg2rad = globals()["degrees"], globals()["radians"]   # (NumPy's other names)
 
 
-def clip(x, /, min=None, max=None, *, out=None, order="K"):
+def clip(x, /, min=None, max=None, out=None, *, order="K"):
     """Clamp each element of `x` to [min, max]; the result has x's dtype.
 
     `min` and `max` may be None, Python scalars or arrays; the result has the

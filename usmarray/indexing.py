@@ -344,6 +344,14 @@ def _index_mode(indices, n, mode):
     return where(ew.less(i, 0), ew.add(i, n), i) if indices.dtype.kind == "i" else i
 
 
+def _one_item(x, axis):
+    """A 0-d x as a view of one item along axis 0 (dpctl.tensor's take and
+    put of 0-d arrays; axis None, 0 or -1)."""
+    if isinstance(x, usm_ndarray) and x.ndim == 0 and axis in (None, 0, -1):
+        return reshape(x, (1,)), 0
+    return x, axis
+
+
 @with_out
 def take(x, indices, /, *, axis=None, mode=None):
     """Elements of `x` at the 1-D integer `indices` along `axis` (None only
@@ -353,6 +361,7 @@ def take(x, indices, /, *, axis=None, mode=None):
     outside ``[-n, n)``; dpctl.tensor's "wrap" and "clip" map such indices
     into range instead (see the module docstring). ``out=`` as dpctl.tensor.
     """
+    x, axis = _one_item(x, axis)
     if mode is None:
         return plans.take(x, indices, axis=axis)
     a = plans.one_axis("take", x, indices, axis)
@@ -396,6 +405,7 @@ def put(x, indices, vals, /, *, axis=None, mode="wrap"):
     -----
     With repeated indices, which value lands is unspecified (as in dpctl.tensor).
     """
+    x, axis = _one_item(x, axis)
     a = plans.one_axis("put", x, indices, axis)
     idx = _index_mode(indices, x.shape[a], mode)
     shape = x.shape[:a] + indices.shape + x.shape[a + 1:]

@@ -11,6 +11,7 @@ from ._core._array import empty_array, usm_ndarray, view
 from ._core._copy import astype
 from ._core._exceptions import AxisError
 from ._core._layout import merged_stride
+from ._core._views import reshape
 from ._core._reduce import normalize_axes, reduce, sum_types
 from ._core._kernels import compiled_together
 
@@ -204,12 +205,16 @@ def _bnc_view(x, a0):
 
 
 def _cumulative(name, struct, x, axis, dtype, include_initial):
-
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
     if x._dtype.kind not in "biufc":
         raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
     nd = x.ndim
+    if nd == 0 and axis in (None, 0, -1):
+        # dpctl.tensor's scan of a 0-d array: its item (0-d), or with
+        # include_initial the initial value and the item (1-d)
+        r = _cumulative(name, struct, reshape(x, (1,)), 0, dtype, include_initial)
+        return r if include_initial else reshape(r, ())
     if axis is None:
         if nd != 1:
             raise ValueError(f"{name}: axis is required for arrays of {nd} dimensions")

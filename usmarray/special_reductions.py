@@ -16,19 +16,22 @@ __all__ = ["logsumexp", "reduce_hypot"]
 
 
 def _float_input(name, x, dtype):
+    """(x in the real floating type computed in, that type, the result's
+    dtype): `dtype` when it is real floating, else (dpctl.tensor's other
+    dtypes) the input's or default floating type, the result cast to it."""
     if not isinstance(x, usm_ndarray):
         raise TypeError(f"{name}: expected a usm_ndarray, got {type(x).__name__}")
     qi = x._q
-    if dtype is None:
-        if x.dtype.kind == "c":
-            raise DTypeError(f"{name} is not defined for complex inputs")
-        dt = x.dtype if x.dtype.kind == "f" else qi.float
-    else:
-        dt = _dtypes.to_dtype(dtype)
-        if dt.kind != "f":
-            raise ValueError(f"{name}: dtype must be a real floating type, got {dt.name}")
-        _dtypes.check_device_support(dt, qi)
-    return astype(x, dt, copy=False), dt
+    if x.dtype.kind == "c":
+        raise DTypeError(f"{name} is not defined for complex inputs")
+    dt = x.dtype if x.dtype.kind == "f" else qi.float
+    out = dt
+    if dtype is not None:
+        out = _dtypes.to_dtype(dtype)
+        _dtypes.check_device_support(out, qi)
+        if out.kind == "f":
+            dt = out
+    return astype(x, dt, copy=False), dt, out
 
 
 def _reduced_shape(x, axes, keepdims):
@@ -48,16 +51,17 @@ def logsumexp(x, /, *, axis=None, dtype=None, keepdims=False):
     floating dtype for integer and bool input; complex input is a TypeError.
     An empty reduction gives -inf.
     """
-    x, dt = _float_input("logsumexp", x, dtype)
+    x, dt, out = _float_input("logsumexp", x, dtype)
     axes = normalize_axes(axis, x.ndim)
     if any(x.shape[a] == 0 for a in axes) or x.size == 0:
-        return full(_reduced_shape(x, axes, keepdims), -float("inf"), dtype=dt,
-                    sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+        r = full(_reduced_shape(x, axes, keepdims), -float("inf"), dtype=dt,
+                 sycl_queue=x.sycl_queue, usm_type=x.usm_type)
+        return astype(r, out, copy=False)
     m = rmax(x, axis=axes, keepdims=True)
     # a group whose maximum is ±inf (or NaN) needs no shift: exp gives the answer
     shift = where(ew.isfinite(m), m, 0.0)
     s = rsum(ew.exp(ew.subtract(x, shift)), axis=axes, keepdims=True)
-    return _finish(ew.add(ew.log(s), shift), axes, keepdims)
+    return astype(_finish(ew.add(ew.log(s), shift), axes, keepdims), out, copy=False)
 
 
 @compiled_together
@@ -66,10 +70,10 @@ def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False):
 
     Real floating results as for logsumexp; an empty reduction gives 0.
     """
-    x, dt = _float_input("reduce_hypot", x, dtype)
+    x, dt, out = _float_input("reduce_hypot", x, dtype)
     axes = normalize_axes(axis, x.ndim)
     if any(x.shape[a] == 0 for a in axes) or x.size == 0:
-        return full(_reduced_shape(x, axes, keepdims), 0.0, dtype=dt, sycl_queue=x.sycl_queue,
+        return full(_reduced_shape(x, axes, keepdims), 0.0, dtype=out, sycl_queue=x.sycl_queue,
                     usm_type=x.usm_type)
     a = ew.abs(x)
     m = rmax(a, axis=axes, keepdims=True)
@@ -77,5 +81,5 @@ def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False):
     r = ew.multiply(ew.sqrt(rsum(ew.square(ew.divide(a, scale)), axis=axes, keepdims=True)), scale)
     # an infinite element makes the result inf even beside NaNs (as hypot)
     r = where(rany(ew.isinf(a), axis=axes, keepdims=True), float("inf"), r)
-    return _finish(r, axes, keepdims)
+    return astype(_finish(r, axes, keepdims), out, copy=False)
 

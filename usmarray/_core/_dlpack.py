@@ -316,7 +316,17 @@ def from_dlpack(x, /, *, device=None, copy=None):
                 raise ValueError(f"kDLCPU device_id must be 0, got {device[1]}")
             if not hasattr(x, "__dlpack__"):
                 raise TypeError("from_dlpack to kDLCPU needs an object with __dlpack__")
-            return np.from_dlpack(x, device="cpu", copy=copy)
+            try:
+                return np.from_dlpack(x, device="cpu", copy=copy)
+            except TypeError:
+                # a producer without DLPack 1.0's keywords (dl_device, copy):
+                # its tensor as it comes, copied to the host
+                if copy is False:
+                    raise CopyRequiredError("the producer cannot export to kDLCPU without a "
+                                            "copy (its __dlpack__ takes no dl_device), but "
+                                            "copy=False") from None
+                got = from_dlpack(x)
+                return asnumpy(got) if isinstance(got, usm_ndarray) else np.array(got)
         device = dldevice_to_sycl_device(device)
     if isinstance(x, usm_ndarray) and device is None and x._alloc.in_default_context:
         # our own array in the memory a capsule would share: a view (any

@@ -222,13 +222,14 @@ def can_cast(from_, to, /, *, casting="safe"):
 class finfo_object:
     """Machine limits of a floating-point dtype (array API ``finfo``)."""
 
-    __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "tiny", "dtype", "precision",
-                 "resolution")
+    __slots__ = ("bits", "eps", "epsneg", "max", "min", "smallest_normal", "tiny", "dtype",
+                 "precision", "resolution")
 
     def __init__(self, dt):
         info = np.finfo(dt)
         self.bits = int(info.bits)
         self.eps = float(info.eps)
+        self.epsneg = float(info.epsneg)
         self.max = float(info.max)
         self.min = float(info.min)
         self.smallest_normal = float(info.smallest_normal)

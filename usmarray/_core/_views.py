@@ -179,7 +179,7 @@ def permute_dims(x, /, axes):
     """View of `x` with its axes permuted."""
     check_array(x)
     nd = len(x._shape)
-    axes = [normalize_axis(a, nd) for a in axes]
+    axes = [normalize_axis(a, nd) for a in as_tuple(axes)]   # ((0) is 0: dpctl.tensor took it)
     if sorted(axes) != list(range(nd)):
         raise ValueError(f"axes {tuple(axes)} are not a permutation of the {nd} dimensions")
     return _permuted(x, axes)
@@ -212,6 +212,9 @@ def squeeze(x, /, axis=None):
     nd = x.ndim
     if axis is None:
         axes = {i for i in range(nd) if x._shape[i] == 1}
+    elif nd == 0 and all(a in (0, -1) for a in as_tuple(axis)):
+        # (NumPy's and dpctl.tensor's: axis 0 of a 0-d array squeezes nothing)
+        return view(x, x._off, (), ())
     else:
         given = [normalize_axis(a, nd) for a in as_tuple(axis)]
         axes = set(given)
@@ -225,11 +228,11 @@ def squeeze(x, /, axis=None):
 
 
 def as_tuple(v):
-    """An int or a tuple or list of them as a tuple: the forms NumPy and
-    dpctl.tensor take for axes, shifts and repetitions."""
+    """An int or a sequence of them (tuple, list, range...) as a tuple: the
+    forms NumPy and dpctl.tensor take for axes, shifts and repetitions."""
     if isinstance(v, tuple):
         return v
-    if isinstance(v, list):
+    if isinstance(v, (list, range)):
         return tuple(v)
     return (v,)
 
