@@ -356,3 +356,28 @@ def test_fusion_warnings_name_the_callers_line():
     with pytest.warns(FusionWarning) as rec:
         g(ua.ones(3, dtype=ua.int32), 2**40)
     assert rec[0].filename == __file__
+
+
+@pytest.mark.parametrize("dt", ["int8", "int16", "int32", "int64"])
+def test_signed_overflow_wraps_as_unfused(dt, variant):
+    """Fused signed arithmetic wraps as the unfused kernels (and NumPy) do:
+    one C++ expression may not assume that it does not overflow ((x + 1) > x
+    was folded to true, x * x taken as non-negative)."""
+    info = np.iinfo(dt)
+    h = np.random.default_rng(1).integers(info.min, info.max, 4097, dtype=dt)
+    h[:3] = [info.max, info.min, -1]
+    x = ua.asarray(h)
+    for f in (lambda a: (a + 1) > a, lambda a: ((a * a - a) + (-a)) > a,
+              lambda a: ua.square(a) - a * 3, lambda a: (a * a).astype(ua.float64)):
+        np.testing.assert_array_equal(ua.asnumpy(ua.fuse()(f)(x)), ua.asnumpy(f(x)))
+
+
+def test_signed_zero_constants_stay_apart():
+    """0.0 and -0.0 are two constants (and two cached values of a list
+    argument), not one slot by ==."""
+    x = ua.asarray(np.arange(3, dtype=np.float32))
+    a, b = ua.fuse()(lambda v: (v * 0.0, v * -0.0))(x)
+    assert not np.signbit(ua.asnumpy(a)).any() and np.signbit(ua.asnumpy(b)).all()
+    g = ua.fuse()(lambda v, c: v * c[0])
+    assert not np.signbit(ua.asnumpy(g(x, [0.0]))).any()
+    assert np.signbit(ua.asnumpy(g(x, [-0.0]))).all()

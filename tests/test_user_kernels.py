@@ -608,3 +608,29 @@ def test_parameter_named_n(variant):
     check(r(ua.asarray(h.reshape(10, 100)), np.float32(2), axis=1), (h * 2).reshape(10, 100).sum(1))
     with pytest.raises(ValueError):
         ua.ElementwiseKernel("T x, T i", "T y", "y = x", "uk_param_i")
+
+
+def test_elementwise_outputs_the_body_reads_keep_their_values(variant):
+    """y = y + x: an output of another dtype than declared, or not
+    C-contiguous with `i` in the body, goes through a temporary holding
+    its values (it was uninitialised memory)."""
+    k = ua.ElementwiseKernel("T x", "float64 y", "y = y + x", "uk_test_acc_cast")
+    o = ua.asarray(np.full(4, 100, np.float32))
+    k(ua.asarray(np.arange(4, dtype=np.float32)), o)
+    np.testing.assert_array_equal(ua.asnumpy(o), [100, 101, 102, 103])
+    k2 = ua.ElementwiseKernel("T x", "T y", "y = y + x + 0 * i", "uk_test_acc_index")
+    o2 = ua.asarray(np.full((3, 2), 100.0)).T
+    k2(ua.asarray(np.arange(6.0)).reshape(2, 3), o2)
+    np.testing.assert_array_equal(ua.asnumpy(o2), 100 + np.arange(6.0).reshape(2, 3))
+
+
+def test_vector_form_refuses_named_constants_and_sizeof(variant):
+    """Macros of another type than the items' (LLONG_MAX) and sizeof (a
+    vector's size, not an item's) keep the scalar form's values."""
+    h = np.array([701, 273, -5, 9] * 16, np.int32)
+    k = ua.ElementwiseKernel("T x", "T z", "z = x / LLONG_MAX", "uk_test_llong")
+    np.testing.assert_array_equal(ua.asnumpy(k(ua.asarray(h))), np.zeros_like(h))
+    k2 = ua.ElementwiseKernel("T x", "T z", "z = x * sizeof(x)", "uk_test_sizeof")
+    np.testing.assert_array_equal(ua.asnumpy(k2(ua.asarray(np.ones(64, np.float32)))), 4.0)
+    with pytest.raises(ValueError, match="size"):
+        ua.ElementwiseKernel("T x, T y", "T z", "z = x + y", "uk_test_size")(1.0, 2.0, size=-1)

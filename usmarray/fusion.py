@@ -19,6 +19,7 @@ reduction that is not the result, Python control flow on traced values,
 """
 
 import functools
+import math
 import warnings
 
 import numpy as np
@@ -206,9 +207,13 @@ class _Tracer:
     def slot(self, s, dt):
         """The kernel scalar for scalar `s` (a _Scalar or a Python scalar) as `dt`."""
         key = (("arg", s.index) if isinstance(s, _Scalar) else ("const", s), dt)
-        if key not in self.slots:
+        # (constants compared by _exact: 0.0 and -0.0 are two slots)
+        exact = [(k[0], k[1] if k[0] == "arg" else _exact(k[1]), d) for k, d in self.slots]
+        probe = (key[0][0], key[0][1] if key[0][0] == "arg" else _exact(s), dt)
+        if probe not in exact:
             self.slots.append(key)
-        return ("slot", self.slots.index(key))
+            return ("slot", len(self.slots) - 1)
+        return ("slot", exact.index(probe))
 
     def call(self, what, args, kwargs):
         if what in ew.OP:
@@ -372,6 +377,34 @@ def _plan(tracer, result):
     return p
 
 
+# Signed integer arithmetic whose overflow C++ leaves undefined: in one fused
+# expression the compiler may assume it does not happen ((x + 1) > x folded
+# to true, x * x taken as non-negative), where the unfused kernels, storing
+# each result, wrap as NumPy does. Fused, these run in the unsigned type
+# (32 bits at least: narrower ones would promote to int) and wrap back.
+_WRAP_OPS = {"add": "+", "subtract": "-", "multiply": "*", "negative": "-", "square": "*"}
+
+
+def _wrapping(name, dt, args, ct, vector=False):
+    """A wrapping C++ expression of operation `name` on `args` of the signed
+    integer dtype `dt` (None for other operations and dtypes)."""
+    sym = _WRAP_OPS.get(name)
+    if sym is None or dt.kind != "i":
+        return None
+    if name == "negative":
+        args = ["0", args[0]] if not vector else [f"({args[0]} - {args[0]})", args[0]]
+    elif name == "square":
+        args = [args[0], args[0]]
+    if vector:
+        # clang vectors do not promote: the unsigned vector of the same lanes
+        uv = f"usmk::raw_vec<std::make_unsigned_t<{cxx_type(dt)}>, sizeof({ct}) / sizeof({cxx_type(dt)})>"
+        a, b = (f"__builtin_bit_cast({uv}, {x})" for x in args)
+        return f"__builtin_bit_cast({ct}, {uv}({a} {sym} {b}))"
+    u = "std::uint64_t" if dt.itemsize == 8 else "std::uint32_t"
+    a, b = (f"static_cast<{u}>({x})" for x in args)
+    return f"static_cast<{ct}>({a} {sym} {b})"
+
+
 def _generate(p, tracer, order, inputs, outs):
     """The plan's kernel source and names, registered with the resolver."""
     qi = tracer.qi
@@ -406,12 +439,15 @@ def _generate(p, tracer, order, inputs, outs):
         names[id(v)] = name = f"t{t}"
         ct = cxx_type(v.dtype)
         if v.kind == "op":
-            conv = ", ".join(f"usmk::convert<{cxx_type(d)}>({ref(a)})"
-                             for a, d in zip(v.args, v.ins))
-            stmts.append(f"  const {ct} {name} = {v.op.struct}::apply<{ct}>({conv});\n")
+            convs = [f"usmk::convert<{cxx_type(d)}>({ref(a)})" for a, d in zip(v.args, v.ins)]
+            wrapped = _wrapping(v.op.name, v.dtype, convs, ct)
+            expr = wrapped or f"{v.op.struct}::apply<{ct}>({', '.join(convs)})"
+            stmts.append(f"  const {ct} {name} = {expr};\n")
             if vec:
-                vargs = ", ".join(ref(a, True) for a in v.args)
-                vstmts.append(f"  const V {name} = {v.op.struct}::vapply({vargs});\n")
+                vargs = [ref(a, True) for a in v.args]
+                vexpr = _wrapping(v.op.name, v.dtype, vargs, "V", vector=True) or \
+                    f"{v.op.struct}::vapply({', '.join(vargs)})"
+                vstmts.append(f"  const V {name} = {vexpr};\n")
         elif v.kind == "where":
             c, a, b = (ref(x) for x in v.args)
             stmts.append(f"  const {ct} {name} = usmk::convert<bool>({c}) ? "
@@ -568,8 +604,18 @@ def _value_key(a):
         items = tuple(_value_key(v) for v in a)
         return _UNCACHED if any(v is _UNCACHED for v in items) else (type(a), items)
     if a is None or isinstance(a, (str, bytes, bool, int, float, complex, np.generic)):
-        return (type(a), a) if a == a else _UNCACHED   # (a NaN equals no key)
+        return _exact(a) if a == a else _UNCACHED   # (a NaN equals no key)
     return _UNCACHED
+
+
+def _exact(v):
+    """A key equal for equal values of one type only: 0.0 and -0.0 differ
+    (x * -0.0 is not x * 0.0)."""
+    if isinstance(v, (float, np.floating)):
+        return (type(v), v, math.copysign(1.0, v))
+    if isinstance(v, (complex, np.complexfloating)):
+        return (type(v), v, math.copysign(1.0, v.real), math.copysign(1.0, v.imag))
+    return (type(v), v)
 
 
 class Fusion:

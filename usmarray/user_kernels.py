@@ -341,7 +341,11 @@ NOT_VEC = re.compile(r"[<>?!\[]|==|&&|\|\||\b(if|for|while|switch|return|goto)\b
 _NUMBER = re.compile(r"(?<![\w.])\.?\d(?:[eEpP][+-]|[\w.'])*")
 # type names: a cast or a constructor of another type than the items'
 _TYPE_WORD = re.compile(r"\b(double|float|half|long|unsigned|signed|short|char|int|bool|size_t|"
-                        r"ptrdiff_t|u?int(?:8|16|32|64)_t|complex|static_cast|bit_cast)\b")
+                        r"ptrdiff_t|u?int(?:8|16|32|64)_t|complex|static_cast|bit_cast|"
+                        # sizes and types of operands (a vector's, not an item's),
+                        # limits and named constants (macros of another type than
+                        # the items': LLONG_MAX, UINT_MAX, M_PI)
+                        r"sizeof|alignof|decltype|numeric_limits|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b")
 
 
 def _literal_safe(token, dt):
@@ -716,7 +720,9 @@ class ElementwiseKernel:
                 raise ValueError(f"{self.name}: size={size} does not match the arguments' shape "
                                  f"{shape}")
         elif size is not None:
-            shape = (int(size),)
+            shape = (operator.index(size),)
+            if shape[0] < 0:
+                raise ValueError(f"{self.name}: size must not be negative, got {size}")
         else:
             raise ValueError(f"{self.name}: no array argument: give size=")
         for p, o in zip(self.out_params, outs):
@@ -769,7 +775,8 @@ class ElementwiseKernel:
             # C-contiguous one (a given one that is not is written after)
             needs_c = self._uses_index and not it_out and not o._flags & C_CONTIG
             if o._dtype is not d or needs_c:
-                target = empty_array(shape, d, qi, kind)
+                # (holding o's values: a body may read its output, y = y + x)
+                target = astype(o, d, order="C", copy=True)
                 copy_back.append((o, target))
             it_out.append(target)
             results.append(o)
