@@ -360,8 +360,8 @@ def _not_arrays(op, x1, x2, out, bad):
         return t.__usm_trace__(op.name, (x1, x2), {})
     # objects describing USM memory (SUAI: dpnp's arrays and the like) are
     # operands as views, as dpctl.tensor took them
-    v1, v2 = (from_suai(v) if hasattr(v, "__sycl_usm_array_interface__") else v
-              for v in (x1, x2))
+    v1, v2 = (from_suai(v) if not isinstance(v, usm_ndarray)
+              and hasattr(v, "__sycl_usm_array_interface__") else v for v in (x1, x2))
     if v1 is not x1 or v2 is not x2:
         return _binary(op, v1, v2, out)
     if bad is None:
