@@ -11,7 +11,7 @@ import numpy as np
 from . import manipulation, reduction
 from ._core._array import usm_ndarray
 from ._core._copy import astype
-from ._core._device import coerced_kind, common_queue
+from ._core._device import common_queue
 from ._core._views import check_array, normalize_axis
 from .creation import asarray, zeros_like
 

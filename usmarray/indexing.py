@@ -160,7 +160,6 @@ def _advanced_plan(x, key):
     dimensions (each boolean mask replaced by its nonzero() arrays) and
     `dest` where the broadcast index dimensions go in the result (NumPy's
     rule: in place when the advanced indices are adjacent, else first)."""
-    qi = x._q
     # (kind, index, the length a mask requires of the dimension it indexes)
     entries = []
     n_ell = 0
