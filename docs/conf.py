@@ -123,7 +123,10 @@ def _directive(qualname, obj):
             return f".. autoexception:: {qualname}\n"
         if issubclass(obj, enum.Enum):
             return f".. autoclass:: {qualname}\n   :members:\n   :undoc-members:\n"
-        return f".. autoclass:: {qualname}\n   :members:\n"
+        # (Generator's methods come partly from a mixin of usmarray's)
+        inherited = any(b.__module__.startswith("usmarray") for b in obj.__mro__[1:])
+        return f".. autoclass:: {qualname}\n   :members:\n" + \
+            ("   :inherited-members:\n" if inherited else "")
     return f".. autofunction:: {qualname}\n"
 
 

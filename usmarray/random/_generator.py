@@ -22,6 +22,7 @@ from .._core._layout import normalize_shape
 from .._core._views import permute_dims
 from ..creation import asarray, full
 from . import _shuffle
+from ._derived import DerivedDistributions
 from ._distributions import draw
 from ._philox import Philox
 
@@ -174,7 +175,7 @@ def _check(name, kind, v):
         raise ValueError("lam value too large")
 
 
-class Generator:
+class Generator(DerivedDistributions):
     """NumPy's ``Generator`` on the device, drawing from a :class:`Philox`.
 
     Parameters

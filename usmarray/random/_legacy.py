@@ -9,7 +9,7 @@ import numpy as np
 from ._generator import Generator
 from ._philox import Philox
 
-__all__ = ["rand", "randn", "randint", "random_sample", "seed"]
+__all__ = ["rand", "randn", "randint", "random_sample", "seed", "random", "ranf", "sample"]
 
 _state = {"gen": None}
 _lock = threading.Lock()
@@ -54,3 +54,29 @@ def randn(*size, dtype=float):
 def randint(low, high=None, size=None, dtype=int):
     """Integers in [low, high) ([0, low) without `high`)."""
     return _gen().integers(low, high, size, dtype=np.dtype(dtype))
+
+
+random = ranf = sample = random_sample   # (CuPy's and NumPy's other names of it)
+
+# CuPy's module-level distributions: the module-wide generator's methods
+# (cupy.random.normal(...) is RandomState.normal of the global state).
+_METHODS = ("uniform", "normal", "standard_normal", "lognormal", "exponential",
+            "standard_exponential", "gamma", "standard_gamma", "beta", "poisson", "binomial",
+            "choice", "permutation", "shuffle", "bytes", "laplace", "logistic", "gumbel",
+            "weibull", "pareto", "power", "rayleigh", "standard_cauchy", "chisquare",
+            "standard_t", "f", "triangular", "geometric", "negative_binomial", "dirichlet",
+            "multivariate_normal", "multinomial")
+
+
+def _module_function(name):
+    def f(*args, **kwargs):
+        return getattr(_gen(), name)(*args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``Generator.{name}`` of the module-wide generator (CuPy's "
+                 f"``cupy.random.{name}``; reseeded by :func:`seed`).")
+    return f
+
+
+for _name in _METHODS:
+    globals()[_name] = _module_function(_name)
+__all__ += list(_METHODS)
