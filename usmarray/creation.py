@@ -353,8 +353,8 @@ def triu(x, /, *, k=0):
 
 
 def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
-    """Coordinate matrices from 1-D coordinate vectors: a list of new arrays
-    (the standard's and dpctl.tensor's; ``numpy.meshgrid`` gives a tuple).
+    """Coordinate matrices from 1-D coordinate vectors: a tuple of new arrays
+    (the standard's since 2025.12, NumPy's; dpctl.tensor gave a list).
 
     NumPy's keywords too: ``sparse=True`` gives each grid 1s along the other
     dimensions (the grids broadcast against each other); ``copy=False`` views
@@ -362,7 +362,7 @@ def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     if not arrays:
-        return []
+        return ()
     for a in arrays:
         if not isinstance(a, usm_ndarray):
             raise TypeError(f"meshgrid expects usm_ndarrays, got {type(a).__name__}")
@@ -371,7 +371,7 @@ def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
     dt = arrays[0].dtype
     if any(a.dtype != dt for a in arrays):
         raise TypeError("meshgrid expects arrays of one data type")
-    return list(coordinate_grids(arrays, indexing, sparse, copy))
+    return coordinate_grids(arrays, indexing, sparse, copy)
 
 
 def coordinate_grids(arrays, indexing, sparse=False, copy=True):
