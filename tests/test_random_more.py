@@ -142,3 +142,42 @@ def test_module_level_functions():
     for name in ("exponential", "gamma", "beta", "poisson", "binomial", "laplace", "dirichlet",
                  "multivariate_normal", "multinomial", "permutation", "standard_t"):
         assert callable(getattr(ua.random, name))
+
+
+def test_edges_numpy_handles():
+    """From a fuzz against NumPy: small Dirichlet concentrations (gamma
+    draws underflow: NumPy's stick-breaking), zero ones, multinomial counts
+    past 2**53, geometric counts past int64 (clamped), the SVD factor of a
+    covariance that is not symmetric, -0.0 scales."""
+    g = ua.random.default_rng(3)
+    x = ua.asnumpy(g.dirichlet([1e-4] * 3, 5000))
+    assert not np.isnan(x).any()
+    np.testing.assert_allclose(x.sum(axis=1), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(x.mean(axis=0), [1 / 3] * 3, atol=0.03)
+    np.testing.assert_array_equal(ua.asnumpy(g.dirichlet([0.0, 0.0], 2)), np.zeros((2, 2)))
+    np.testing.assert_array_equal(ua.asnumpy(g.dirichlet([0.0, 1e-5], 2)), [[0, 1], [0, 1]])
+    n = 2 ** 53 + 1
+    assert np.all(ua.asnumpy(g.multinomial(n, [0.25] * 4, 50)).sum(axis=1) == n)
+    assert int(ua.asnumpy(g.multinomial(2 ** 63 - 1, [0.5, 0.5], 1)).sum()) == 2 ** 63 - 1
+    with pytest.raises(TypeError):
+        g.multinomial(5.0, [0.5, 0.5])
+    assert np.all(ua.asnumpy(g.geometric(1e-300, 3)) == np.iinfo(np.int64).max)
+    assert ua.asnumpy(g.geometric(1e-18, 10000)).min() > 0
+    cov = [[1.0, 0.9], [0.0, 1.0]]
+    got = np.cov(ua.asnumpy(g.multivariate_normal([0, 0], cov, 50000, check_valid="ignore")).T)
+    expected = np.cov(np.random.default_rng(0).multivariate_normal(
+        [0, 0], cov, 50000, check_valid="ignore").T)
+    np.testing.assert_allclose(got, expected, atol=0.05)
+    with pytest.raises(ValueError):
+        g.multivariate_normal([0, 0], [[1, 2], [2, 1]], 3, method="eigh", check_valid="raise")
+    for call in (lambda: g.laplace(0, -0.0, 3), lambda: g.weibull(-0.0, 3)):
+        with pytest.raises(ValueError):
+            call()
+    with pytest.raises(TypeError):
+        g.pareto(None, 2)
+
+
+def test_explicit_placement_wins():
+    g = ua.random.default_rng(0)
+    assert g.laplace(ua.asarray([0.0, 1.0]), usm_type="host").usm_type == "host"
+    assert g.multinomial(5, ua.asarray([0.5, 0.5], usm_type="shared")).usm_type == "shared"

@@ -14,7 +14,7 @@ import numpy as np
 from .. import elementwise as ew, linalg
 from .._core import _dtypes
 from .._core._array import usm_ndarray
-from .._core._copy import asnumpy, astype, to_queue
+from .._core._copy import asnumpy, astype
 from .._core._device import coerced_kind, common_queue, resolve_queue
 from .._core._layout import normalize_shape
 from ..creation import asarray
@@ -26,7 +26,15 @@ __all__ = ["DerivedDistributions"]
 
 
 def _host(v):
-    return np.asarray(asnumpy(v) if isinstance(v, usm_ndarray) else v, dtype=np.float64)
+    h = np.asarray(asnumpy(v) if isinstance(v, usm_ndarray) else v)
+    if h.dtype.kind not in "biuf":
+        raise TypeError(f"a distribution parameter must be a real number, got {h.dtype}")
+    return h.astype(np.float64)
+
+
+def _negative(h):
+    """NumPy's check of non-negative parameters: the sign bit (-0.0 too), NaN passing."""
+    return ~np.isnan(h) & np.signbit(h)
 
 
 def _check(name, v, bad, what):
@@ -42,12 +50,12 @@ class DerivedDistributions:
     standard_gamma, gamma, poisson and binomial)."""
 
     # ------------------------------------------------------------ helpers
-    def _derived_target(self, params, size, dtype, device, usm_type, sycl_queue):
+    def _derived_target(self, params, size, dtype, device, usm_type, sycl_queue, placed=()):
         """(shape, placement keywords, float dtype) of a derived draw: the
         parameters' broadcast shape (or `size`, which they must broadcast
         to), on the array parameters' queue and coerced USM type unless
         placed by the keywords."""
-        arrays = [p for p in params if isinstance(p, usm_ndarray)]
+        arrays = [p for p in tuple(params) + tuple(placed) if isinstance(p, usm_ndarray)]
         shapes = [np.shape(p) if not isinstance(p, usm_ndarray) else p.shape for p in params]
         try:
             b = np.broadcast_shapes(*shapes) if shapes else ()
@@ -74,8 +82,8 @@ class DerivedDistributions:
     def _on(p, place, dt):
         """A parameter as an operand: an array in `dt` on the draw's queue
         (0-d for a number)."""
-        if isinstance(p, usm_ndarray):
-            return astype(to_queue(p, resolve_queue(None, place["sycl_queue"])), dt, copy=False)
+        if isinstance(p, usm_ndarray):   # (copied where the draw goes elsewhere)
+            return asarray(p, dtype=dt, **place)
         return asarray(np.asarray(p, dtype=dt), dtype=dt, **place)
 
     def _open_unit(self, shape, dt, place):
@@ -88,7 +96,7 @@ class DerivedDistributions:
     def laplace(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
                 sycl_queue=None):
         """Laplace (double exponential) floats of location `loc`, `scale` >= 0."""
-        _check("scale", scale, lambda h: h < 0, "< 0")
+        _check("scale", scale, _negative, "< 0")
         shape, place, dt = self._derived_target((loc, scale), size, dtype, device, usm_type,
                                                 sycl_queue)
         loc, scale = self._on(loc, place, dt), self._on(scale, place, dt)
@@ -100,7 +108,7 @@ class DerivedDistributions:
     def logistic(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
                  sycl_queue=None):
         """Logistic floats: ``loc + scale * log(U / (1 - U))``, `scale` >= 0."""
-        _check("scale", scale, lambda h: h < 0, "< 0")
+        _check("scale", scale, _negative, "< 0")
         shape, place, dt = self._derived_target((loc, scale), size, dtype, device, usm_type,
                                                 sycl_queue)
         loc, scale = self._on(loc, place, dt), self._on(scale, place, dt)
@@ -110,7 +118,7 @@ class DerivedDistributions:
     def gumbel(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
                sycl_queue=None):
         """Gumbel floats: ``loc - scale * log(-log(U))``, `scale` >= 0."""
-        _check("scale", scale, lambda h: h < 0, "< 0")
+        _check("scale", scale, _negative, "< 0")
         shape, place, dt = self._derived_target((loc, scale), size, dtype, device, usm_type,
                                                 sycl_queue)
         loc, scale = self._on(loc, place, dt), self._on(scale, place, dt)
@@ -125,7 +133,7 @@ class DerivedDistributions:
 
     def weibull(self, a, size=None, *, dtype=None, device=None, usm_type=None, sycl_queue=None):
         """Weibull floats of shape `a` >= 0: ``E ** (1 / a)`` (0 where a is 0)."""
-        _check("a", a, lambda h: h < 0, "< 0")
+        _check("a", a, _negative, "< 0")
         e, (a,), _, _ = self._of_exponential((a,), size, dtype, device, usm_type, sycl_queue)
         return where(ew.equal(a, 0), 0.0, ew.pow(e, ew.divide(1.0, a)))
 
@@ -145,7 +153,7 @@ class DerivedDistributions:
     def rayleigh(self, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
                  sycl_queue=None):
         """Rayleigh floats: ``scale * sqrt(2 E)``, `scale` >= 0."""
-        _check("scale", scale, lambda h: h < 0, "< 0")
+        _check("scale", scale, _negative, "< 0")
         e, (scale,), _, _ = self._of_exponential((scale,), size, dtype, device, usm_type,
                                                  sycl_queue)
         return ew.multiply(scale, ew.sqrt(ew.add(e, e)))
@@ -219,7 +227,7 @@ class DerivedDistributions:
         pv = self._on(p, place, dt)
         k = ew.ceil(ew.divide(ew.negative(e), ew.log1p(ew.negative(pv))))
         k = where(ew.greater_equal(pv, 1.0), 1.0, ew.maximum(k, 1.0))
-        return _as_counts(k, dtype)
+        return _as_counts(k, dtype)   # (counts past the dtype: its largest, as NumPy's)
 
     def negative_binomial(self, n, p, size=None, *, dtype=None, device=None, usm_type=None,
                           sycl_queue=None):
@@ -236,20 +244,37 @@ class DerivedDistributions:
     def dirichlet(self, alpha, size=None, *, dtype=None, device=None, usm_type=None,
                   sycl_queue=None):
         """Dirichlet vectors (size + (k,)) of the k concentrations `alpha`
-        >= 0: gamma draws normalised to sum 1."""
+        >= 0: gamma draws normalised to sum 1; when every alpha is below 0.1
+        (where gamma draws underflow to 0), NumPy's stick-breaking of beta
+        draws. A zero alpha gives zeros."""
         ah = _host(alpha)
         if ah.ndim != 1:
             raise ValueError("alpha must be a one-dimensional sequence of floats")
         if ah.size and np.any(~(ah >= 0)):   # (NumPy 2's: a zero gives zeros)
             raise ValueError("alpha < 0")
         k = ah.shape[0]
-        shape = () if size is None else normalize_shape(size)
-        _, place, dt = self._derived_target(
-            (alpha,) if isinstance(alpha, usm_ndarray) else (), None, dtype, device, usm_type,
-            sycl_queue)
-        a = self._on(alpha if isinstance(alpha, usm_ndarray) else ah, place, dt)
-        g = self.standard_gamma(a, tuple(shape) + (k,), dtype=dt, **place)
-        return ew.divide(g, _sum(g, axis=-1, keepdims=True))
+        shape = () if size is None else tuple(normalize_shape(size))
+        _, place, dt = self._derived_target((), None, dtype, device, usm_type, sycl_queue,
+                                            placed=(alpha,))
+        if k and not ah.any():   # (nothing to share: NumPy's zeros)
+            return asarray(np.zeros(shape + (k,)), dtype=dt, **place)
+        if k and ah.max() < 0.1:
+            parts, acc = [], None
+            for j in range(k - 1):
+                rest = float(ah[j + 1:].sum())
+                if ah[j] == 0 or rest == 0:
+                    v = asarray(np.full(shape, 0.0 if ah[j] == 0 else 1.0), dtype=dt, **place)
+                else:
+                    v = self.beta(float(ah[j]), rest, shape, dtype=dt, **place)
+                parts.append(v if acc is None else ew.multiply(acc, v))
+                left = ew.subtract(1.0, v)
+                acc = left if acc is None else ew.multiply(acc, left)
+            parts.append(acc if acc is not None else asarray(np.ones(shape), dtype=dt, **place))
+            return concat([expand_dims(v, axis=-1) for v in parts], axis=-1)
+        a = self._on(ah, place, dt)
+        g = self.standard_gamma(a, shape + (k,), dtype=dt, **place)
+        total = _sum(g, axis=-1, keepdims=True)
+        return where(ew.equal(total, 0), 0.0, ew.divide(g, total))
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
                             method="svd", dtype=None, device=None, usm_type=None,
@@ -276,22 +301,27 @@ class DerivedDistributions:
             tuple(v for v in (mean, cov) if isinstance(v, usm_ndarray)), None, dtype, device,
             usm_type, sycl_queue)
         c = asarray(ch, dtype=dt, **place)
+        # x = z @ A.T with NumPy's factor A of each method (u sqrt(s) of the
+        # SVD, also for a cov that is not symmetric)
+        psd = True
         if method == "cholesky":
             a = linalg.matrix_transpose(linalg.cholesky(c))
         elif method == "eigh":
             s, u = linalg.eigh(c)
-            a = ew.multiply(expand_dims(ew.sqrt(ew.abs(s)), axis=-1), linalg.matrix_transpose(u))
+            psd = not np.any(asnumpy(s) < -tol)
+            a = linalg.matrix_transpose(ew.multiply(u, ew.sqrt(ew.abs(s))))
         else:
             u, s, vh = linalg.svd(c)
-            a = ew.multiply(expand_dims(ew.sqrt(s), axis=-1), vh)
+            a = linalg.matrix_transpose(ew.multiply(u, ew.sqrt(s)))
             if check_valid != "ignore":
                 # (NumPy's test: the factors rebuild cov within tol)
                 v, sv = asnumpy(vh), asnumpy(s)
-                if not np.allclose(np.dot(v.T * sv, v), ch, rtol=tol, atol=tol):
-                    if check_valid == "raise":
-                        raise ValueError("covariance is not symmetric positive-semidefinite.")
-                    warnings.warn("covariance is not symmetric positive-semidefinite.",
-                                  RuntimeWarning, stacklevel=2)
+                psd = np.allclose(np.dot(v.T * sv, v), ch, rtol=tol, atol=tol)
+        if not psd and check_valid != "ignore":
+            if check_valid == "raise":
+                raise ValueError("covariance is not symmetric positive-semidefinite.")
+            warnings.warn("covariance is not symmetric positive-semidefinite.",
+                          RuntimeWarning, stacklevel=2)
         z = self.standard_normal(tuple(shape) + (n,), dtype=dt, **place)
         return ew.add(linalg.matmul(z, a), asarray(mh, dtype=dt, **place))
 
@@ -306,26 +336,32 @@ class DerivedDistributions:
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if ph[:-1].sum() > 1.0 + 1e-12:
             raise ValueError("sum(pvals[:-1]) > 1.0")
-        _check("n", n, lambda h: h < 0, "< 0")
-        shape, place, dt = self._derived_target((n,), size, None, device, usm_type, sycl_queue)
-        left = self._on(n, place, dt)
-        if left.shape != shape:
-            left = ew.add(left, asarray(np.zeros(shape), dtype=dt, **place))
+        nh = np.asarray(asnumpy(n) if isinstance(n, usm_ndarray) else n)
+        if nh.dtype.kind not in "biu":
+            raise TypeError("n must be an integer or an array of integers")
+        if nh.size and np.any(nh < 0):
+            raise ValueError("n < 0")
+        shape, place, _ = self._derived_target((n,), size, None, device, usm_type, sycl_queue,
+                                               placed=(pvals,))
+        # the trials left, in int64 (exact up to 2**63 - 1)
+        left = asarray(np.broadcast_to(nh.astype(np.int64), shape), dtype=_dtypes.int64, **place)
         out, rest = [], 1.0
         for p in ph[:-1]:
             q = min(max(float(p) / rest, 0.0), 1.0) if rest > 0 else 0.0
-            x = astype(self.binomial(astype(left, _dtypes.int64), q, shape, **place),
-                       _dtypes.int64)
+            x = astype(self.binomial(left, q, shape, **place), _dtypes.int64)
             out.append(x)
-            left = ew.subtract(left, astype(x, dt))
+            left = ew.subtract(left, x)
             rest -= float(p)
-        out.append(astype(left, _dtypes.int64))
+        out.append(left)
         return concat([expand_dims(v, axis=-1) for v in out], axis=-1)
 
 
 def _as_counts(k, dtype):
-    """Whole-number floats as int64 counts (or `dtype`'s integers)."""
+    """Whole-number floats as int64 counts (or `dtype`'s integers), those
+    past the dtype's range its largest value (NumPy's clamp)."""
     dt = _dtypes.int64 if dtype is None else _dtypes.to_dtype(dtype)
     if dt.kind not in "iu":
         raise TypeError(f"Unsupported dtype {dt} for counts (integer types only)")
-    return astype(k, dt)
+    top = int(np.iinfo(dt).max)
+    big = ew.greater_equal(k, float(top))   # (float(2**63 - 1) is 2**63: beyond)
+    return where(big, top, astype(where(big, 0.0, k), dt))
