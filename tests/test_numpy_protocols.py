@@ -1463,3 +1463,32 @@ def test_linalg_norm_in_the_namespace():
         expected = np.linalg.norm(h, **kw)
         assert got.shape == expected.shape
         np.testing.assert_allclose(ua.asnumpy(got), expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("shape, strides_of", [
+    ((2, 3), lambda b: np.broadcast_to(b[:3], (2, 3))),
+    ((3, 3, 2), lambda b: np.broadcast_to(b[:6].reshape(2, 3).T[:, None, :], (3, 3, 2))),
+    ((3, 3, 2), lambda b: np.broadcast_to(b[:6].reshape(3, 2)[::-1][:, None, :], (3, 3, 2))),
+    ((2, 2, 3), lambda b: np.broadcast_to(b[:3], (2, 2, 3)).transpose(1, 0, 2)),
+])
+def test_ravel_order_k_of_broadcast_views(shape, strides_of):
+    """NumPy's "K" order puts a zero-stride axis where C order has it, not
+    innermost (ravel of broadcast_to([[1, 2, 3]], (2, 3)) is 1 2 3 1 2 3)."""
+    h = np.arange(12.0)
+    hv = strides_of(h)
+    x = ua.asarray(h)
+    # the same view of the device array: its strides in items
+    items = tuple(s // h.itemsize for s in hv.strides)
+    off = (hv.__array_interface__["data"][0] - h.__array_interface__["data"][0]) // h.itemsize
+    xv = ua.usm_ndarray(hv.shape, dtype=x.dtype, buffer=x, strides=items, offset=off)
+    for order in ("K", "A", "C", "F"):
+        np.testing.assert_array_equal(ua.asnumpy(np.ravel(xv, order=order)),
+                                      np.ravel(hv, order=order))
+
+
+def test_logical_reduce_dtype_needs_a_loop():
+    x = ua.asarray([[0.0, 1.0], [2.0, 0.0]])
+    with pytest.raises(TypeError):
+        np.logical_or.reduce(ua.asnumpy(x), dtype=np.float64)   # (the oracle agrees)
+    with pytest.raises(TypeError):
+        np.logical_or.reduce(x, dtype=np.float64)

@@ -435,6 +435,10 @@ def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
     dtype = kwargs.get("dtype")
     params = _params(fn)
     kw = {}
+    if dtype is not None and ufunc.__name__ in UFUNCS:
+        # (the dtype must name a loop of the ufunc, as for a call:
+        # logical_or.reduce(x, dtype=float64) has none)
+        _check_loop(what, UFUNCS[ufunc.__name__], (x, x), dtype)
     if dtype is not None:
         if "dtype" in params:
             _check_same_kind(what, (x,), dtype)

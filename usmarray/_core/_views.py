@@ -149,9 +149,30 @@ def ravel(x, order="C"):
         if (x._flags & (C_CONTIG | F_CONTIG)) == F_CONTIG:
             order = "F"
         else:
-            axes = sorted(range(x.ndim), key=lambda i: -abs(x._strides[i]))
-            return reshape(permute_dims(x, tuple(axes)), (-1,))
+            return reshape(permute_dims(x, _k_order(x._shape, x._strides)), (-1,))
     return reshape(x, (-1,), order="C" if order == "K" else order)
+
+
+def _k_order(shape, strides):
+    """NumPy's "K" order of axes, its iterator's: on the axes from the
+    innermost (the last) out, a stable insertion sort moves an axis inwards
+    past those of larger strides; one of stride 0 or length 1 is ambiguous
+    and compares with nothing (ravel of broadcast_to([[1, 2, 3]], (2, 3)) is
+    1 2 3 1 2 3). Returned outermost first."""
+    perm = list(range(len(shape)))[::-1]
+    for i0 in range(1, len(perm)):
+        ipos, a0 = i0, perm[i0]
+        for i1 in range(i0 - 1, -1, -1):
+            a1 = perm[i1]
+            if 0 in (strides[a0], strides[a1]) or 1 in (shape[a0], shape[a1]):
+                continue
+            if abs(strides[a1]) > abs(strides[a0]):
+                ipos = i1
+            else:
+                break
+        if ipos != i0:
+            perm.insert(ipos, perm.pop(i0))
+    return tuple(perm[::-1])
 
 
 def _contiguous(x, order):
