@@ -824,3 +824,19 @@ def test_cumulative_scans_stay_finite_where_the_running_values_do(variant, dt):
     m = np.tile(np.array([2, 0.5], dt), (3, 20000))
     np.testing.assert_array_equal(ua.asnumpy(ua.cumulative_prod(ua.asarray(m), axis=1)),
                                   np.cumprod(m, axis=1))
+
+
+def test_numpy_keywords_of_mean_var_std():
+    """CuPy-style generic code: xp.std(x, ddof=1), xp.mean(x, dtype=...)."""
+    h = np.arange(10.0).reshape(2, 5)
+    x = ua.asarray(h)
+    assert float(ua.var(x, ddof=1)) == pytest.approx(np.var(h, ddof=1))
+    np.testing.assert_allclose(ua.asnumpy(ua.std(x, axis=1, ddof=1)), np.std(h, axis=1, ddof=1))
+    with pytest.raises(TypeError):
+        ua.var(x, correction=1, ddof=1)
+    i = ua.asarray(np.array([1, 2, 4], np.int16))
+    m = ua.mean(i, dtype=ua.float32)
+    assert m.dtype == ua.float32 and float(m) == pytest.approx(7 / 3)
+    assert int(ua.mean(i, dtype=ua.int64)) == 2 and ua.mean(i, dtype=ua.int64).dtype == ua.int64
+    with pytest.raises(TypeError):
+        ua.mean(ua.asarray([1.5, 2.5]), dtype=ua.int64)

@@ -5,6 +5,8 @@ The reductions run on the core's skeleton (``_core/_reduce.py``); the
 scans here, one kernel family of kernels/sycl/scan.cpp.
 """
 
+import numpy as np
+
 from . import elementwise as ew
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, usm_ndarray, view
@@ -72,6 +74,15 @@ def _as_float(name, x, kinds):
     raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
 
 
+def _ddof(name, correction, ddof):
+    """`correction`, or NumPy's `ddof` in its place (not both)."""
+    if ddof is None:
+        return correction
+    if correction != 0.0:
+        raise TypeError(f"{name}: give correction or ddof, not both")
+    return ddof
+
+
 def _wide(x):
     return _dtypes.float32 if x._dtype is _dtypes.float16 else None
 
@@ -85,12 +96,20 @@ def _narrow(r, x):
 
 
 @compiled_together
-def mean(x, /, *, axis=None, keepdims=False):
+def mean(x, /, *, axis=None, keepdims=False, dtype=None):
     """Arithmetic mean over `axis` (default: all); NaN for an empty selection.
 
     Floating-point and complex inputs keep their dtype; integer and bool
-    inputs are averaged in the default floating-point type.
+    inputs are averaged in the default floating-point type. NumPy's and
+    CuPy's ``dtype=`` casts the input first and the mean to it.
     """
+    if dtype is not None and isinstance(x, usm_ndarray):
+        dt = _dtypes.to_dtype(dtype)
+        _dtypes.check_device_support(dt, x._q)
+        if not np.can_cast(x.dtype, dt, "same_kind"):   # (NumPy's: 1.5 is no int64 mean)
+            raise TypeError(f"mean: cannot cast {x.dtype} to {dt} under the rule same_kind")
+        return astype(mean(astype(x, dt, copy=False), axis=axis, keepdims=keepdims), dt,
+                      copy=False)
     x = _as_float("mean", x, "fc")
     n = _count(x, axis)
     # float16 sums in float32 to the end: a sum may overflow where the mean does not
@@ -101,13 +120,15 @@ def mean(x, /, *, axis=None, keepdims=False):
 
 
 @compiled_together
-def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
     """Variance over `axis`: sum((x - mean(x))**2) / (N - correction).
 
     Computed in two passes (mean, then squared deviations), which keeps the
     precision of NumPy's var. NaN where N - correction <= 0. Complex input
-    gives the real variance of its absolute deviations, as NumPy's.
+    gives the real variance of its absolute deviations, as NumPy's. NumPy's
+    and CuPy's ``ddof=`` is another name of `correction`.
     """
+    correction = _ddof("var", correction, ddof)
     x = _as_float("var", x, "fc")
     if isinstance(correction, bool) or not isinstance(correction, (int, float)):
         raise TypeError(f"correction must be a real number, got {type(correction).__name__}")
@@ -127,8 +148,10 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 
 @compiled_together
-def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    """Standard deviation over `axis`: sqrt(var(x, axis, correction))."""
+def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
+    """Standard deviation over `axis`: sqrt(var(x, axis, correction))
+    (``ddof=`` as for var)."""
+    correction = _ddof("std", correction, ddof)
     x = _as_float("std", x, "fc")
     xw = _widened(x)
     r = ew.sqrt(var(xw, axis=axis, correction=correction, keepdims=keepdims))
