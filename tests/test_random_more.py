@@ -181,3 +181,13 @@ def test_explicit_placement_wins():
     g = ua.random.default_rng(0)
     assert g.laplace(ua.asarray([0.0, 1.0]), usm_type="host").usm_type == "host"
     assert g.multinomial(5, ua.asarray([0.5, 0.5], usm_type="shared")).usm_type == "shared"
+
+
+def test_negative_binomial_bounds_as_numpy():
+    g, ng = ua.random.default_rng(0), np.random.default_rng(0)
+    for args in ((1, 1e-18, 10), (np.nan, 0.5)):
+        with pytest.raises(ValueError):
+            ng.negative_binomial(*args)
+        with pytest.raises(ValueError):
+            g.negative_binomial(*args)
+    assert int(g.negative_binomial(np.inf, 1.0)) == 0 == ng.negative_binomial(np.inf, 1.0)

@@ -24,6 +24,9 @@ from ..searching import where
 
 __all__ = ["DerivedDistributions"]
 
+# NumPy's largest Poisson rate (int64's maximum less ten of its square roots)
+_POISSON_LAM_MAX = float(np.iinfo(np.int64).max) - np.sqrt(float(np.iinfo(np.int64).max)) * 10
+
 
 def _host(v):
     h = np.asarray(asnumpy(v) if isinstance(v, usm_ndarray) else v)
@@ -233,12 +236,20 @@ class DerivedDistributions:
                           sycl_queue=None):
         """Failures before the `n`-th success (int64) of probability `p`
         in (0, 1]: ``Poisson(Gamma(n, (1 - p) / p))``."""
+        _check("n", n, np.isnan, "must not be NaN")
         _check("n", n, lambda h: h <= 0, "<= 0")
         _check("p", p, lambda h: ~((h > 0) & (h <= 1)), "must be in (0, 1]")
+        # (NumPy's bound: the Poisson rate a draw may reach stays below its limit)
+        nh, ph = _host(n), _host(p)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lam = (1 - ph) / ph * (nh + 10 * np.sqrt(nh))
+        if np.any(lam > _POISSON_LAM_MAX):
+            raise ValueError("n too large or p too small, see Generator.negative_binomial Notes")
         shape, place, dt = self._derived_target((n, p), size, None, device, usm_type, sycl_queue)
         nv, pv = self._on(n, place, dt), self._on(p, place, dt)
         g = self.gamma(nv, ew.divide(ew.subtract(1.0, pv), pv), shape, dtype=dt, **place)
-        return self.poisson(g, dtype=dtype)
+        # (p = 1: no failures, also for an infinite n, whose gamma draw is NaN there)
+        return self.poisson(where(ew.greater_equal(pv, 1.0), 0.0, g), dtype=dtype)
 
     # ------------------------------------------------------ multivariate
     def dirichlet(self, alpha, size=None, *, dtype=None, device=None, usm_type=None,
