@@ -176,6 +176,7 @@ class _Tracer:
         self.qi = qi
         self.args = args
         self.slots = []          # kernel scalars: (("arg", k) or ("const", value), dtype)
+        self._slot_keys = []     # the same, constants by _exact (what makes two slots)
         self.reduction = None
 
     def value_of(self, k, a):
@@ -206,14 +207,13 @@ class _Tracer:
 
     def slot(self, s, dt):
         """The kernel scalar for scalar `s` (a _Scalar or a Python scalar) as `dt`."""
-        key = (("arg", s.index) if isinstance(s, _Scalar) else ("const", s), dt)
+        arg = isinstance(s, _Scalar)
         # (constants compared by _exact: 0.0 and -0.0 are two slots)
-        exact = [(k[0], k[1] if k[0] == "arg" else _exact(k[1]), d) for k, d in self.slots]
-        probe = (key[0][0], key[0][1] if key[0][0] == "arg" else _exact(s), dt)
-        if probe not in exact:
-            self.slots.append(key)
-            return ("slot", len(self.slots) - 1)
-        return ("slot", exact.index(probe))
+        exact = (("arg", s.index) if arg else ("const", _exact(s)), dt)
+        if exact not in self._slot_keys:
+            self._slot_keys.append(exact)
+            self.slots.append((("arg", s.index) if arg else ("const", s), dt))
+        return ("slot", self._slot_keys.index(exact))
 
     def call(self, what, args, kwargs):
         if what in ew.OP:
