@@ -146,7 +146,10 @@ def sort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
     NumPy's ``-np.sort(-x)``, which keeps them last); equal elements keep
     their input order either way. A 0-d `x` gives a 0-d copy (as
     dpctl.tensor). ``kind`` (dpctl.tensor's keyword) is accepted; every
-    kind sorts stably."""
+    kind sorts stably. One exception: -0.0 and +0.0, equal values, come in
+    either order (CPU devices put -0.0 first; the sorts of GPUs may mix
+    them). ``argsort`` keeps their input order, so ``x[argsort(x)]`` is the
+    stable sort also for signed zeros."""
     _check_kind(kind)
     return _sorted("sort", x, axis, descending, False)
 
