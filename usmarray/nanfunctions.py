@@ -239,14 +239,6 @@ def nanmean(a, axis=None, dtype=None, *, keepdims=False):
     return _copy.astype(m, a.dtype, copy=False)
 
 
-def _correction(name, ddof, correction):
-    if correction is None:
-        return ddof
-    if ddof != 0:
-        raise ValueError(f"{name}: ddof and correction can't be provided simultaneously")
-    return correction
-
-
 @compiled_together
 def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None):
     """Variance along `axis` ignoring NaNs, as ``numpy.nanvar``.
@@ -272,7 +264,7 @@ def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
     usm_ndarray
         The variances (real for complex input); NaN where N - ddof <= 0.
     """
-    ddof = _correction("nanvar", ddof, correction)
+    ddof = reduction.one_of("nanvar", ddof, correction)
     if _int_dtype_of_ints(a, dtype):
         return _copy.astype(nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims), dtype)
     if isinstance(a, usm_ndarray) and a.dtype.kind == "c" and dtype is not None and \

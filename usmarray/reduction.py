@@ -74,13 +74,14 @@ def _as_float(name, x, kinds):
     raise TypeError(f"{name} is not defined for dtype {x._dtype.name}")
 
 
-def _ddof(name, correction, ddof):
-    """`correction`, or NumPy's `ddof` in its place (not both)."""
-    if ddof is None:
-        return correction
-    if correction != 0.0:
-        raise TypeError(f"{name}: give correction or ddof, not both")
-    return ddof
+def one_of(name, value, alias):
+    """`value`, or its other name's `alias` when given (not both: NumPy's
+    ValueError, as for var's ddof and correction)."""
+    if alias is None:
+        return value
+    if value != 0:
+        raise ValueError(f"{name}: ddof and correction can't be provided simultaneously")
+    return alias
 
 
 def _wide(x):
@@ -128,7 +129,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
     gives the real variance of its absolute deviations, as NumPy's. NumPy's
     and CuPy's ``ddof=`` is another name of `correction`.
     """
-    correction = _ddof("var", correction, ddof)
+    correction = one_of("var", correction, ddof)
     x = _as_float("var", x, "fc")
     if isinstance(correction, bool) or not isinstance(correction, (int, float)):
         raise TypeError(f"correction must be a real number, got {type(correction).__name__}")
@@ -151,7 +152,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
 def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
     """Standard deviation over `axis`: sqrt(var(x, axis, correction))
     (``ddof=`` as for var)."""
-    correction = _ddof("std", correction, ddof)
+    correction = one_of("std", correction, ddof)
     x = _as_float("std", x, "fc")
     xw = _widened(x)
     r = ew.sqrt(var(xw, axis=axis, correction=correction, keepdims=keepdims))

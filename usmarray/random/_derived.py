@@ -96,14 +96,19 @@ class DerivedDistributions:
         return where(ew.equal(u, 0), 0.5, u)
 
     # -------------------------------------------------------- continuous
-    def laplace(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
-                sycl_queue=None):
-        """Laplace (double exponential) floats of location `loc`, `scale` >= 0."""
+    def _loc_scale_unit(self, loc, scale, size, dtype, device, usm_type, sycl_queue):
+        """(loc, scale, open uniforms) of a location-scale draw, `scale` >= 0."""
         _check("scale", scale, _negative, "< 0")
         shape, place, dt = self._derived_target((loc, scale), size, dtype, device, usm_type,
                                                 sycl_queue)
-        loc, scale = self._on(loc, place, dt), self._on(scale, place, dt)
-        u = self._open_unit(shape, dt, place)
+        return self._on(loc, place, dt), self._on(scale, place, dt), \
+            self._open_unit(shape, dt, place)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
+                sycl_queue=None):
+        """Laplace (double exponential) floats of location `loc`, `scale` >= 0."""
+        loc, scale, u = self._loc_scale_unit(loc, scale, size, dtype, device, usm_type,
+                                             sycl_queue)
         up = ew.greater_equal(u, 0.5)
         e = ew.log(where(up, ew.subtract(2.0, ew.add(u, u)), ew.add(u, u)))
         return ew.add(loc, ew.multiply(where(up, ew.negative(e), e), scale))
@@ -111,21 +116,15 @@ class DerivedDistributions:
     def logistic(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
                  sycl_queue=None):
         """Logistic floats: ``loc + scale * log(U / (1 - U))``, `scale` >= 0."""
-        _check("scale", scale, _negative, "< 0")
-        shape, place, dt = self._derived_target((loc, scale), size, dtype, device, usm_type,
-                                                sycl_queue)
-        loc, scale = self._on(loc, place, dt), self._on(scale, place, dt)
-        u = self._open_unit(shape, dt, place)
+        loc, scale, u = self._loc_scale_unit(loc, scale, size, dtype, device, usm_type,
+                                             sycl_queue)
         return ew.add(loc, ew.multiply(scale, ew.log(ew.divide(u, ew.subtract(1.0, u)))))
 
     def gumbel(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None, usm_type=None,
                sycl_queue=None):
         """Gumbel floats: ``loc - scale * log(-log(U))``, `scale` >= 0."""
-        _check("scale", scale, _negative, "< 0")
-        shape, place, dt = self._derived_target((loc, scale), size, dtype, device, usm_type,
-                                                sycl_queue)
-        loc, scale = self._on(loc, place, dt), self._on(scale, place, dt)
-        u = self._open_unit(shape, dt, place)
+        loc, scale, u = self._loc_scale_unit(loc, scale, size, dtype, device, usm_type,
+                                             sycl_queue)
         return ew.subtract(loc, ew.multiply(scale, ew.log(ew.negative(ew.log(u)))))
 
     def _of_exponential(self, params, size, dtype, device, usm_type, sycl_queue):
