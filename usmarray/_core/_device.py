@@ -185,6 +185,15 @@ def coerced_kind(arrays, default="device"):
     return kind
 
 
+def follow_data(arrays, device=None, sycl_queue=None, usm_type=None):
+    """(queue info, USM type) of a new result computed from `arrays`: their
+    queue and coerced type, unless the keywords place it (the default
+    queue and "device" memory without arrays)."""
+    qi = common_queue(*arrays) if arrays and device is None and sycl_queue is None \
+        else resolve_queue(device, sycl_queue)
+    return qi, usm_type or coerced_kind(arrays)
+
+
 class Device:
     """An array API device: a SYCL queue that arrays are bound to.
 

@@ -15,7 +15,7 @@ from .. import elementwise as ew, linalg
 from .._core import _dtypes
 from .._core._array import usm_ndarray
 from .._core._copy import asnumpy, astype
-from .._core._device import coerced_kind, common_queue, resolve_queue
+from .._core._device import follow_data
 from .._core._layout import normalize_shape
 from ..creation import asarray
 from ..manipulation import concat, expand_dims
@@ -71,10 +71,7 @@ class DerivedDistributions:
                 raise ValueError(f"size {shape} is not compatible with the parameters' shape {b}")
         else:
             shape = b
-        if arrays and device is None and sycl_queue is None:
-            sycl_queue = common_queue(*arrays).queue
-        qi = resolve_queue(device, sycl_queue)
-        kind = usm_type or (coerced_kind(arrays) if arrays else "device")
+        qi, kind = follow_data(arrays, device, sycl_queue, usm_type)
         dt = qi.float if dtype is None else _dtypes.to_dtype(dtype)
         if dt.kind != "f" or dt.itemsize < 4:
             raise TypeError(f"Unsupported dtype {dt} (float32 and float64 only)")

@@ -17,7 +17,7 @@ import numpy as np
 from .._core import _dtypes
 from .._core._array import empty_array, usm_ndarray
 from .._core._copy import asnumpy
-from .._core._device import coerced_kind, common_queue, resolve_queue
+from .._core._device import follow_data
 from .._core._layout import normalize_shape
 from .._core._views import permute_dims
 from ..creation import asarray, full
@@ -77,13 +77,8 @@ def _target(what, size, dtype, out, place, allowed=_FLOAT_NAMES, default=None, s
     device, usm_type, sycl_queue, *given = place
     # (the result follows array parameters: their queue and coerced USM type,
     # unless placed by the keywords)
-    arrays = [a for a in (given[0] if given else ()) if isinstance(a, usm_ndarray)]
-    if arrays and device is None and sycl_queue is None:
-        qi = common_queue(*arrays)
-    else:
-        qi = resolve_queue(device, sycl_queue)
-    if usm_type is None:
-        usm_type = coerced_kind(arrays) if arrays else "device"
+    qi, usm_type = follow_data([a for a in (given[0] if given else ()) if isinstance(a, usm_ndarray)],
+                               device, sycl_queue, usm_type)
     dt = _dtype(dtype, default or qi.float, allowed, what)
     _dtypes.check_device_support(dt, qi)
     shp = (shape or ()) if size is None else normalize_shape(size)
