@@ -30,6 +30,19 @@ CONTINUOUS = {
     "standard_t": (lambda g, n: g.standard_t(4.0, n), stats.t(4).cdf),
     "f": (lambda g, n: g.f(3.0, 7.0, n), stats.f(3, 7).cdf),
     "triangular": (lambda g, n: g.triangular(0.0, 1.0, 3.0, n), stats.triang(1 / 3, 0, 3).cdf),
+    "wald": (lambda g, n: g.wald(2.0, 3.0, n), stats.invgauss(2 / 3, scale=3).cdf),
+    "wald_skewed": (lambda g, n: g.wald(5.0, 0.01, n), stats.invgauss(500, scale=0.01).cdf),
+    # (both of NumPy's branches: df > 1, and df <= 1 through a Poisson count)
+    "noncentral_chisquare": (lambda g, n: g.noncentral_chisquare(3.0, 2.0, n),
+                             stats.ncx2(3, 2).cdf),
+    "noncentral_chisquare_df_below_1": (lambda g, n: g.noncentral_chisquare(0.5, 4.0, n),
+                                        stats.ncx2(0.5, 4).cdf),
+    "noncentral_chisquare_central": (lambda g, n: g.noncentral_chisquare(2.5, 0.0, n),
+                                     stats.chi2(2.5).cdf),
+    "noncentral_f": (lambda g, n: g.noncentral_f(3.0, 7.0, 1.5, n), stats.ncf(3, 7, 1.5).cdf),
+    "vonmises": (lambda g, n: g.vonmises(0.0, 2.0, n), stats.vonmises(2.0).cdf),
+    "vonmises_flat": (lambda g, n: g.vonmises(0.0, 1e-6, n), stats.uniform(-np.pi, 2 * np.pi).cdf),
+    "vonmises_concentrated": (lambda g, n: g.vonmises(0.0, 500.0, n), stats.vonmises(500.0).cdf),
 }
 
 
@@ -49,6 +62,12 @@ def test_float32_draws():
     assert x.dtype == ua.float32 and _ks(x, stats.laplace().cdf) > 1e-3
     x = g.standard_cauchy(N, dtype=ua.float32)
     assert x.dtype == ua.float32 and _ks(x, stats.cauchy().cdf) > 1e-3
+    # (von Mises in float: NumPy's form of the rejection lost the angles'
+    # digits at large kappa, p 4e-31 at 1e5)
+    for kappa in (0.01, 3.0, 1e5):
+        x = g.vonmises(0.0, kappa, N, dtype=ua.float32)
+        assert x.dtype == ua.float32
+        assert _ks(ua.asnumpy(x).astype(np.float64), stats.vonmises(kappa).cdf) > 1e-3
     with pytest.raises(TypeError):
         g.laplace(size=3, dtype=ua.int32)
 
@@ -67,6 +86,94 @@ def test_discrete_moments():
     observed = np.array([(x == v).sum() for v in k] + [(x >= 12).sum()])
     expected = np.append(stats.geom(0.3).pmf(k), stats.geom(0.3).sf(11)) * N
     assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+def _chi2_pvalue(x, pmf, sf, lo, hi):
+    """Chi-square p-value of the counts x against pmf on [lo, hi] and the
+    tail sf(hi) beyond."""
+    k = np.arange(lo, hi + 1)
+    observed = np.array([(x == v).sum() for v in k] + [(x > hi).sum()])
+    expected = np.append(pmf(k), sf(hi)) * x.size
+    keep = expected > 5
+    observed = np.append(observed[keep], observed[~keep].sum())
+    expected = np.append(expected[keep], expected[~keep].sum())
+    if expected[-1] == 0:
+        observed, expected = observed[:-1], expected[:-1]
+    return stats.chisquare(observed, expected * observed.sum() / expected.sum()).pvalue
+
+
+@pytest.mark.parametrize("name, draw, dist, lo, hi", [
+    ("zipf", lambda g, n: g.zipf(2.5, n), stats.zipf(2.5), 1, 40),
+    ("zipf_near_1", lambda g, n: g.zipf(1.3, n), stats.zipf(1.3), 1, 60),
+    ("logseries", lambda g, n: g.logseries(0.7, n), stats.logser(0.7), 1, 20),
+    ("logseries_near_1", lambda g, n: g.logseries(0.99, n), stats.logser(0.99), 1, 60),
+    # (NumPy's two algorithms, and each of their reflections: the sample
+    # within 10 of either end drawn one by one; HRUA on the smaller kind and
+    # the smaller of the sample and its complement)
+    ("hypergeometric_small_sample", lambda g, n: g.hypergeometric(30, 70, 7, n),
+     stats.hypergeom(100, 30, 7), 0, 7),
+    ("hypergeometric_sample_near_total", lambda g, n: g.hypergeometric(30, 70, 95, n),
+     stats.hypergeom(100, 30, 95), 25, 30),
+    ("hypergeometric_hrua", lambda g, n: g.hypergeometric(100, 200, 50, n),
+     stats.hypergeom(300, 100, 50), 0, 50),
+    ("hypergeometric_hrua_more_good", lambda g, n: g.hypergeometric(700, 300, 400, n),
+     stats.hypergeom(1000, 700, 400), 200, 400),
+    ("hypergeometric_hrua_big_sample", lambda g, n: g.hypergeometric(60, 40, 80, n),
+     stats.hypergeom(100, 60, 80), 30, 60),
+    ("hypergeometric_huge", lambda g, n: g.hypergeometric(10**8, 3 * 10**8, 10**6, n),
+     stats.hypergeom(4 * 10**8, 10**8, 10**6), 248000, 252000),
+])
+def test_rejection_counts_against_scipy(name, draw, dist, lo, hi):
+    """Zipf, logarithmic series and hypergeometric counts (NumPy's
+    rejection algorithms, on one sub-stream per element) against SciPy's
+    pmf; the same seed gives the same counts."""
+    x = draw(ua.random.default_rng(2024), N)
+    assert x.dtype == ua.int64 and x.shape == (N,)
+    h = ua.asnumpy(x)
+    if "huge" in name:   # (a binned test: the counts spread over thousands of values)
+        edges = np.linspace(lo, hi, 21)
+        observed = np.histogram(h, edges)[0]
+        expected = np.diff(dist.cdf(edges - 1)) * N
+        assert observed.sum() > 0.99 * N
+        p = stats.chisquare(observed, expected * observed.sum() / expected.sum()).pvalue
+    else:
+        assert h.min() >= max(lo, dist.support()[0])
+        p = _chi2_pvalue(h, dist.pmf, dist.sf, lo, hi)
+    assert p > 1e-3
+    np.testing.assert_array_equal(h, ua.asnumpy(draw(ua.random.default_rng(2024), N)))
+
+
+def test_rejection_distribution_edges():
+    g = ua.random.default_rng(11)
+    # von Mises angles stay in [-pi, pi] about any mode, as NumPy's
+    for mu, kappa in ((10.0, 2.0), (-7.0, 1e7), (3.0, 1e-9), (np.pi, 50.0)):
+        x = ua.asnumpy(g.vonmises(mu, kappa, 2000))
+        ref = np.random.default_rng(0).vonmises(mu, kappa, 2000)
+        assert np.all(np.abs(x) <= np.pi) and np.all(np.abs(ref) <= np.pi)
+        if kappa > 1:   # the circular mean: NumPy's within sampling error
+            assert abs(np.angle(np.exp(1j * x).mean() / np.exp(1j * ref).mean())) < 0.2
+    assert np.isnan(ua.asnumpy(g.vonmises(0.0, np.nan, 2))).all()
+    x = ua.asnumpy(g.vonmises(ua.asarray([0.0, 2.0]), 200.0, (3000, 2)))
+    np.testing.assert_allclose(x.mean(axis=0), [0.0, 2.0], atol=0.01)
+    assert g.vonmises(0.0, 1.0, 10, dtype=ua.float32).dtype == ua.float32
+    assert np.all(ua.asnumpy(g.logseries(0.0, 5)) == 1)
+    assert np.all(ua.asnumpy(g.zipf(2000.0, 5)) == 1)
+    # hypergeometric: no bad ones, no good ones, the whole population
+    np.testing.assert_array_equal(ua.asnumpy(g.hypergeometric(5, 0, 3, 4)), [3] * 4)
+    np.testing.assert_array_equal(ua.asnumpy(g.hypergeometric(0, 5, 3, 4)), [0] * 4)
+    np.testing.assert_array_equal(ua.asnumpy(g.hypergeometric(40, 60, 100, 4)), [40] * 4)
+    np.testing.assert_array_equal(ua.asnumpy(g.hypergeometric(0, 0, 0, 3)), [0] * 3)
+    # array parameters broadcast; floats truncate as NumPy's
+    x = ua.asnumpy(g.hypergeometric(ua.asarray([10, 500]), [20, 500], 12, (1000, 2)))
+    assert x.shape == (1000, 2) and x[:, 0].max() <= 10 and x[:, 1].max() <= 12
+    np.testing.assert_allclose(x.mean(axis=0), [4.0, 6.0], atol=0.3)
+    assert int(g.hypergeometric(2.9, 0, 2.5)) == 2
+    # the mean of the Wald draws and of the noncentral ones with NaN noncentrality
+    np.testing.assert_allclose(ua.asnumpy(g.wald(3.0, 1e6, N)).mean(), 3.0, rtol=1e-2)
+    assert np.isnan(ua.asnumpy(g.noncentral_chisquare(2.0, np.nan, 3))).all()
+    y = g.noncentral_chisquare(ua.asarray([0.5, 3.0], usm_type="host"), [1.0, 0.0], (4000, 2))
+    assert y.usm_type == "host"
+    np.testing.assert_allclose(ua.asnumpy(y).mean(axis=0), [1.5, 3.0], rtol=0.08)
 
 
 def test_multivariate():
@@ -103,6 +210,15 @@ def test_multivariate():
     lambda g: g.multinomial(5, [-0.1, 1.1]), lambda g: g.multivariate_normal([0.0], [[1.0, 0]]),
     lambda g: g.multivariate_normal([0.0, 1.0], np.eye(3)),
     lambda g: g.laplace(np.zeros(3), 1.0, size=(2,)),
+    lambda g: g.wald(0.0, 1.0), lambda g: g.wald(1.0, 0.0), lambda g: g.vonmises(0.0, -1.0),
+    lambda g: g.zipf(1.0), lambda g: g.zipf(np.nan), lambda g: g.zipf([2.0, 0.5]),
+    lambda g: g.logseries(1.0), lambda g: g.logseries(-0.1), lambda g: g.logseries(np.nan),
+    lambda g: g.noncentral_chisquare(0, 1), lambda g: g.noncentral_chisquare(1, -1),
+    lambda g: g.noncentral_f(0, 1, 1), lambda g: g.noncentral_f(1, 0, 1),
+    lambda g: g.noncentral_f(1, 1, -1), lambda g: g.hypergeometric(10**9, 1, 1),
+    lambda g: g.hypergeometric(-1, 5, 1), lambda g: g.hypergeometric(5, -1, 1),
+    lambda g: g.hypergeometric(5, 5, -1), lambda g: g.hypergeometric(5, 5, 11),
+    lambda g: g.hypergeometric([5, 1], 5, [3, 7]), lambda g: g.hypergeometric(np.nan, 1, 1),
 ])
 def test_parameter_errors_as_numpy(call):
     with pytest.raises(ValueError):

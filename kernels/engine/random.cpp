@@ -30,8 +30,8 @@ Allocation *param_array(sycl::queue &q, nb::handle h, const ArrayRef &out, int t
   return p.alloc;
 }
 
-// kernels/sycl/random_dist.cpp D_BINOMIAL
-constexpr int kDistBinomial = 11;
+// kernels/sycl/random_dist.cpp D_BINOMIAL, D_HYPERGEOMETRIC
+constexpr int kDistBinomial = 11, kDistHypergeometric = 15;
 
 } // namespace
 
@@ -57,10 +57,13 @@ Event random_fill(std::uintptr_t qref, KernelCache &kc, const std::string &kerne
   check_operand(q, out, out, "the output");
   if (!out.is_c_contiguous()) throw nb::value_error("random_fill: the output must be contiguous");
   const int ptc = kernel == "rng_dist" ? ctc : (out.tc == TC_F4 || out.tc == TC_F8 ? out.tc : TC_U8);
-  // (binomial's first parameter, the trials, is an int64: exact past 2^53)
-  const int ptc_a = kernel == "rng_dist" && dist == kDistBinomial ? TC_I8 : ptc;
+  // (binomial's first parameter, the trials, is an int64: exact past 2^53;
+  // both of hypergeometric's, the kinds' sizes and the sample)
+  const bool counts = kernel == "rng_dist" && (dist == kDistBinomial || dist == kDistHypergeometric);
+  const int ptc_a = counts ? TC_I8 : ptc;
+  const int ptc_b = kernel == "rng_dist" && dist == kDistHypergeometric ? TC_I8 : ptc;
   Allocation *apa = param_array(q, pa_h, out, ptc_a, pa, "the first parameter array");
-  Allocation *apb = param_array(q, pb_h, out, ptc, pb, "the second parameter array");
+  Allocation *apb = param_array(q, pb_h, out, ptc_b, pb, "the second parameter array");
   const int64_t n = out.size();
   if (n == 0) return Event{};
   const std::string T = kTypeName[out.tc];

@@ -1,8 +1,9 @@
 // Random distributions that call math functions (usmarray.random): normal
 // and lognormal (Box-Muller, one word per element), exponential
-// (inversion), and the rejection samplers gamma, beta, poisson and
-// binomial, which draw from one sub-stream per element (philox.hpp:
-// Stream), so each element's value depends only on its position.
+// (inversion), and the rejection samplers gamma, beta, poisson, binomial,
+// von Mises, Zipf, logarithmic series and hypergeometric, which draw from
+// one sub-stream per element (philox.hpp: Stream), so each element's value
+// depends only on its position.
 //
 // None of these match NumPy's stream (NumPy draws normals and exponentials
 // by ziggurat, a variable number of draws per value). C is the compute type
@@ -15,7 +16,7 @@ namespace usmk::rng {
 
 enum : int {
   D_NORMAL = 5, D_EXPONENTIAL = 6, D_LOGNORMAL = 7, D_GAMMA = 8, D_BETA = 9, D_POISSON = 10,
-  D_BINOMIAL = 11
+  D_BINOMIAL = 11, D_VONMISES = 12, D_ZIPF = 13, D_LOGSERIES = 14, D_HYPERGEOMETRIC = 15
 };
 
 // [0, 1) and (0, 1] in C from a word: 53 bits in double; in float the top
@@ -280,6 +281,135 @@ template <typename C> std::int64_t binomial(Draws<C> &d, std::int64_t n, C p) {
   return count_of(binomial_low(d, nf, p), n);
 }
 
+// NumPy's random_vonmises: Best and Fisher's rejection, a uniform angle
+// below kappa 1e-8 and a wrapped normal above 1e6; results in [-pi, pi].
+// Written in the differences from 1 its quantities approach as kappa
+// grows (s - 1, 1 - z, 1 - w, from half-angle forms): NumPy's form of them
+// in float lost the angle's digits (draws at kappa 300 failed a KS test at
+// 4e5 draws, at 1e5 at 2e4); this one passes from 1e-4 to 1e6 in float and
+// double.
+template <typename C> C vonmises(Draws<C> &d, C mu, C kappa) {
+  constexpr C pi = C(3.14159265358979323846);
+  if (sycl::isnan(kappa)) return kappa;
+  if (kappa < C(1e-8)) return pi * (C(2) * d.uniform() - C(1));
+  C res;
+  if (kappa > C(1e6)) {
+    res = mu + sycl::sqrt(C(1) / kappa) * d.normal();
+  } else {
+    C sm1;  // s - 1, s = (1 + rho^2) / (2 rho)
+    if (kappa < C(1e-5)) {
+      sm1 = C(1) / kappa + kappa - C(1);
+    } else {
+      const C q = sycl::sqrt(C(1) + C(4) * kappa * kappa), r = C(1) + q;
+      const C sq = sycl::sqrt(C(2) * r), rho = C(2) * kappa / (r + sq);
+      // 1 - rho, from r - 2 kappa = 1 + 1 / (q + 2 kappa) where rho nears 1
+      const C om = rho < C(0.5) ? C(1) - rho : (C(1) + C(1) / (q + C(2) * kappa) + sq) / (r + sq);
+      sm1 = om * om / (C(2) * rho);
+    }
+    C omw;  // 1 - w
+    for (;;) {
+      const C h = pi * d.uniform() / C(2), sh = sycl::sin(h), ch = sycl::cos(h);
+      const C omz = C(2) * sh * sh, opz = C(2) * ch * ch;  // 1 - z, 1 + z (z = cos(2 h))
+      omw = sm1 * omz / (sm1 + opz);  // w = (1 + s z) / (s + z)
+      const C y = kappa * (sm1 + omw), v = d.uniform();  // kappa (s - w)
+      if (y * (C(2) - y) - v >= C(0) || sycl::log(y / v) + C(1) - y >= C(0)) break;
+    }
+    // acos(w) = 2 asin(sqrt((1 - w) / 2))
+    res = C(2) * sycl::asin(sycl::fmin(sycl::sqrt(omw / C(2)), C(1)));
+    if (d.uniform() < C(0.5)) res = -res;
+    res += mu;
+  }
+  const C m = sycl::fmod(sycl::fabs(res) + pi, C(2) * pi) - pi;
+  return res < C(0) ? -m : m;
+}
+
+// NumPy's random_zipf: rejection from a continuous Pareto envelope, a > 1
+// (the host refuses others). Draws at 2^63 or more are rejected.
+template <typename C> std::int64_t zipf(Draws<C> &d, C a) {
+  if (!(a < C(1025))) return 1;
+  constexpr C kTop = C(9223372036854775808.0);  // 2^63
+  const C am1 = a - C(1), b = sycl::pow(C(2), am1), umin = sycl::pow(kTop, -am1);
+  for (;;) {
+    const C u01 = d.uniform();
+    const C u = u01 * umin + (C(1) - u01), v = d.uniform();
+    const C x = sycl::floor(sycl::pow(u, C(-1) / am1));
+    if (!(x < kTop) || x < C(1)) continue;
+    const C t = sycl::pow(C(1) + C(1) / x, am1);
+    if (v * x * (t - C(1)) / (b - C(1)) <= t / b) return static_cast<std::int64_t>(x);
+  }
+}
+
+// NumPy's random_logseries (Kemp's second method), 0 <= p < 1.
+template <typename C> std::int64_t logseries(Draws<C> &d, C p) {
+  const C r = sycl::log1p(-p);
+  constexpr C kTop = C(9223372036854775808.0);
+  for (;;) {
+    const C v = d.uniform();
+    if (v >= p) return 1;
+    const C q = -sycl::expm1(r * d.uniform());
+    if (v <= q * q) {
+      const C k = sycl::floor(C(1) + sycl::log(v) / sycl::log(q));
+      if (k < C(1) || v == C(0)) continue;
+      return k < kTop ? static_cast<std::int64_t>(k) : INT64_MAX;
+    }
+    return v >= q ? 1 : 2;
+  }
+}
+
+// log(k!) (k a whole number)
+template <typename C> inline C log_factorial(C k) { return sycl::lgamma(k + C(1)); }
+
+// Hypergeometric counts: good items among `sample` drawn without
+// replacement from good + bad (each below 10^9). NumPy's choice of
+// algorithm: the draws one at a time for samples within 10 of either end
+// (exact integers: Lemire's bounded draws), else Stadlober's
+// ratio-of-uniforms rejection (HRUA) on the smaller of the two kinds and
+// of the sample and its complement.
+template <typename C>
+std::int64_t hypergeometric(Draws<C> &d, std::int64_t good, std::int64_t bad, std::int64_t sample) {
+  const std::int64_t total = good + bad;
+  if (sample < 10 || sample > total - 10) {
+    const bool flip = sample > total / 2;
+    std::int64_t left = flip ? total - sample : sample, total_left = total, good_left = good;
+    while (left > 0 && good_left > 0 && total_left > good_left) {
+      if (static_cast<std::int64_t>(bounded64(d.s, static_cast<u64>(total_left))) < good_left)
+        --good_left;
+      --total_left;
+      --left;
+    }
+    if (total_left == good_left) good_left -= left;  // (only good ones left)
+    return flip ? good_left : good - good_left;
+  }
+  const std::int64_t m_s = sample < total - sample ? sample : total - sample;
+  const std::int64_t lo = good < bad ? good : bad, hi = good < bad ? bad : good;
+  const C s = static_cast<C>(m_s), l = static_cast<C>(lo), h = static_cast<C>(hi),
+          t = static_cast<C>(total);
+  const C p = l / t, q = h / t, mu = s * p, a = mu + C(0.5);
+  const C var = (t - s) * s * p * q / (t - C(1));
+  const C c = sycl::sqrt(var + C(0.5));
+  const C hh = C(1.7155277699214135) * c + C(0.8989161620588988);
+  const C m = sycl::floor((s + C(1)) * (l + C(1)) / (t + C(2)));
+  const C g = log_factorial(m) + log_factorial(l - m) + log_factorial(s - m) +
+              log_factorial(h - s + m);
+  const C b = sycl::fmin(sycl::fmin(s, l) + C(1), sycl::floor(a + C(16) * c));
+  C k;
+  for (;;) {
+    const C u = d.uniform(), v = d.uniform();
+    const C x = a + hh * (v - C(0.5)) / u;
+    if (!(x >= C(0)) || x >= b) continue;
+    k = sycl::floor(x);
+    const C tt = g - (log_factorial(k) + log_factorial(l - k) + log_factorial(s - k) +
+                      log_factorial(h - s + k));
+    if (u * (C(4) - u) - C(3) <= tt) break;
+    if (u * (u - tt) >= C(1)) continue;
+    if (C(2) * sycl::log(u) <= tt) break;
+  }
+  std::int64_t K = static_cast<std::int64_t>(k);
+  if (good > bad) K = m_s - K;
+  if (m_s < sample) K = good - K;
+  return K;
+}
+
 // The element of word k of w (an array of whole pairs) for the
 // distributions reading one word each (normal and lognormal: pairs).
 template <int D, typename C> inline C of_words(const u64 *w, int k, C pa, C pb) {
@@ -406,7 +536,15 @@ void rng_dist(USM_RNG_ARGS) {
       if constexpr (D == D_GAMMA) out[i] = static_cast<T>(pb_ * standard_gamma(d, pa_));
       else if constexpr (D == D_BETA) out[i] = static_cast<T>(beta(d, pa_, pb_));
       else if constexpr (D == D_POISSON) out[i] = static_cast<T>(poisson(d, pa_));
-      else out[i] = static_cast<T>(binomial(d, param<std::int64_t>(pa, i, a), pb_));
+      else if constexpr (D == D_VONMISES) out[i] = static_cast<T>(vonmises(d, pa_, pb_));
+      else if constexpr (D == D_ZIPF) out[i] = static_cast<T>(zipf(d, pa_));
+      else if constexpr (D == D_LOGSERIES) out[i] = static_cast<T>(logseries(d, pa_));
+      else if constexpr (D == D_HYPERGEOMETRIC) {
+        // (a: good | bad << 32, b: the sample)
+        const std::int64_t gb = param<std::int64_t>(pa, i, a);
+        out[i] = static_cast<T>(hypergeometric(d, gb & 0xffffffff, gb >> 32,
+                                               param<std::int64_t>(pb, i, b)));
+      } else out[i] = static_cast<T>(binomial(d, param<std::int64_t>(pa, i, a), pb_));
     });
   }
 }

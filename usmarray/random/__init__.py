@@ -5,9 +5,10 @@ counter-based Philox4x64-10 stream (docs/random.md).
 ``Generator(Philox(seed)).random(n)`` bit for bit (float64 and float32), as
 do ``uniform``, the raw stream and ``bytes``; every value depends only on
 the key, the counter and its position, so any device, in any chunking,
-draws the same bits. CuPy's module-level functions (``rand``, ``randn``,
+draws the same bits. CuPy's ``RandomState`` (NumPy's legacy method names)
+wraps a Generator; CuPy's module-level functions (``rand``, ``randn``,
 ``randint``, ``random_sample``, ``normal``, ``uniform``, ``choice``...) and
-``seed`` are thin wrappers of a module-wide generator.
+``seed`` are the methods of a module-wide RandomState.
 Seeds may be anything ``numpy.random.SeedSequence`` takes, or one.
 """
 

@@ -215,6 +215,63 @@ class DerivedDistributions:
                                                     ew.multiply(ew.subtract(right, mode), base))))
         return where(ew.less_equal(u, ew.divide(lb, base)), lo, hi)
 
+    def wald(self, mean, scale, size=None, *, dtype=None, device=None, usm_type=None,
+             sycl_queue=None):
+        """Wald (inverse Gaussian) floats of `mean` > 0 and `scale` > 0
+        (Michael, Schucany and Haas's transform of a normal and a uniform,
+        as NumPy's, in a form without its cancellation)."""
+        _check("mean", mean, lambda h: h <= 0, "<= 0")
+        _check("scale", scale, lambda h: h <= 0, "<= 0")
+        shape, place, dt = self._derived_target((mean, scale), size, dtype, device, usm_type,
+                                                sycl_queue)
+        mu, sc = self._on(mean, place, dt), self._on(scale, place, dt)
+        n = self.standard_normal(shape, dtype=dt, **place)
+        y = ew.multiply(mu, ew.multiply(n, n))
+        # the smaller root mu + mu/(2 sc) (y - sqrt(4 sc y + y^2)) is
+        # mu t / (1 + sqrt(1 + t))^2 with t = 4 sc / y (mu itself at y = 0)
+        t = ew.divide(ew.multiply(4.0, sc), y)
+        d = ew.add(1.0, ew.sqrt(ew.add(1.0, t)))
+        x = where(ew.isinf(t), mu, ew.divide(ew.multiply(mu, t), ew.multiply(d, d)))
+        u = self.random(shape, dtype=dt, **place)
+        return where(ew.less_equal(u, ew.divide(mu, ew.add(mu, x))), x,
+                     ew.divide(ew.multiply(mu, mu), x))
+
+    def noncentral_chisquare(self, df, nonc, size=None, *, dtype=None, device=None,
+                             usm_type=None, sycl_queue=None):
+        """Noncentral chi-square floats of `df` > 0 degrees of freedom and
+        noncentrality `nonc` >= 0, by NumPy's formulas: a chi-square of
+        df - 1 plus a squared normal of mean sqrt(nonc) for df > 1, a
+        chi-square of df + 2 Poisson(nonc / 2) otherwise."""
+        _check("df", df, lambda h: h <= 0, "<= 0")
+        _check("nonc", nonc, _negative, "< 0")
+        shape, place, dt = self._derived_target((df, nonc), size, dtype, device, usm_type,
+                                                sycl_queue)
+        dfv, nc = self._on(df, place, dt), self._on(nonc, place, dt)
+        nan = ew.isnan(nc)
+        nc = where(nan, 0.0, nc)
+        big = ew.greater(dfv, 1.0)
+        z = ew.add(self.standard_normal(shape, dtype=dt, **place), ew.sqrt(nc))
+        above = ew.add(self.chisquare(where(big, ew.subtract(dfv, 1.0), 1.0), shape, dtype=dt,
+                                      **place), ew.multiply(z, z))
+        i = self.poisson(where(big, 0.0, ew.multiply(nc, 0.5)), shape, **place)
+        below = self.chisquare(ew.add(dfv, ew.multiply(astype(i, dt), 2.0)), shape, dtype=dt,
+                               **place)
+        res = where(ew.logical_and(big, ew.not_equal(nc, 0.0)), above, below)
+        return where(nan, float("nan"), res)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, *, dtype=None, device=None,
+                     usm_type=None, sycl_queue=None):
+        """Noncentral F floats: ``(noncentral_chisquare(dfnum, nonc) / dfnum)
+        / (chisquare(dfden) / dfden)``, `dfnum`, `dfden` > 0, `nonc` >= 0."""
+        _check("dfnum", dfnum, lambda h: h <= 0, "<= 0")
+        _check("dfden", dfden, lambda h: h <= 0, "<= 0")
+        _check("nonc", nonc, _negative, "< 0")
+        shape, place, dt = self._derived_target((dfnum, dfden, nonc), size, dtype, device,
+                                                usm_type, sycl_queue)
+        num, den = self._on(dfnum, place, dt), self._on(dfden, place, dt)
+        t = ew.multiply(self.noncentral_chisquare(dfnum, nonc, shape, dtype=dt, **place), den)
+        return ew.divide(t, ew.multiply(self.chisquare(dfden, shape, dtype=dt, **place), num))
+
     # ----------------------------------------------------------- discrete
     def geometric(self, p, size=None, *, dtype=None, device=None, usm_type=None,
                   sycl_queue=None):

@@ -12,7 +12,8 @@ A distribution reads the stream in one of four ways (``unit``):
   ranges, exponential; normal and lognormal take the words of a call in
   pairs, Box-Muller, starting at an even word);
 * ``"element"``: one word position per element, whose sub-stream the
-  element's rejection sampler draws from (gamma, beta, poisson, binomial).
+  element's rejection sampler draws from (gamma, beta, poisson, binomial,
+  vonmises, zipf, logseries, hypergeometric).
 
 So every element's value depends only on the key, the counter and its
 position (kernels/sycl/philox.hpp).
@@ -58,7 +59,13 @@ DISTS = {
     "beta": Dist(9, "rng_dist", "element", _FLOATS, ()),
     "poisson": Dist(10, "rng_dist", "element", ("i4", "i8"), ()),
     "binomial": Dist(11, "rng_dist", "element", ("i4", "i8"), ()),
+    "vonmises": Dist(12, "rng_dist", "element", _FLOATS, ()),
+    "zipf": Dist(13, "rng_dist", "element", ("i8",), ()),
+    "logseries": Dist(14, "rng_dist", "element", ("i8",), ()),
+    "hypergeometric": Dist(15, "rng_dist", "element", ("i8",), ()),
 }
+# (their parameters are int64, not the compute type: exact counts)
+_INT_PARAMS = {"binomial": (True, False), "hypergeometric": (True, True)}
 _BY_ID = {d.id: name for name, d in DISTS.items()}
 
 
@@ -125,8 +132,8 @@ def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
     bit generator `bg` (which advances past the draws). a, b: scalar
     parameters (Python numbers, converted to the compute type; binomial's
     `a`, the trials, an int64), pa, pb: per-element parameter arrays of the
-    compute type (uint64 for the integers, int64 for binomial's trials) of
-    out's shape, or None."""
+    compute type (uint64 for the integers, int64 for binomial's trials and
+    hypergeometric's two) of out's shape, or None."""
     d = DISTS[name]
     qi = out._q
     t = TYPE_NAMES[out._tc]
@@ -140,7 +147,8 @@ def draw(bg, name, out, a=0.0, b=0.0, pa=None, pb=None):
             raise ValueError(f"{name}: a parameter array of shape {arr.shape} for a result "
                              f"of shape {out.shape}")
     # (everything that can fail before the stream advances)
-    ba, bb = bits_of(a, "i8" if name == "binomial" else ctc), bits_of(b, ctc)
+    ints = _INT_PARAMS.get(name, (False, False))
+    ba, bb = (bits_of(v, "i8" if i else ctc) for v, i in zip((a, b), ints))
     unit = d.unit
     if unit == "bits":
         unit = "halves" if out.dtype.itemsize == 4 else "words"

@@ -157,7 +157,11 @@ _CHECKS = {
     "positive": (lambda v: np.logical_not(np.less_equal(v, 0)), "{} <= 0"),
     "prob": (lambda v: (v >= 0) & (v <= 1), "p < 0, p > 1 or p is NaN"),
     "lam": (lambda v: v >= 0, "lam < 0 or lam is NaN"),
+    "gt1": (lambda v: v > 1, "{} <= 1 or {} is NaN"),
+    "unit_open": (lambda v: (v >= 0) & (v < 1), "{} < 0, {} >= 1 or {} is NaN"),
 }
+# hypergeometric's bound on each kind's size (NumPy's)
+_HYPER_MAX = 10**9
 
 
 def _check(name, kind, v):
@@ -165,7 +169,7 @@ def _check(name, kind, v):
         return
     test, msg = _CHECKS[kind]
     if not np.all(test(v)):
-        raise ValueError(msg.format(name))
+        raise ValueError(msg.format(*(name,) * msg.count("{}")))
     if kind == "lam" and np.any(v > _LAM_MAX):
         raise ValueError("lam value too large")
 
@@ -427,6 +431,61 @@ class Generator(DerivedDistributions):
                                        np.int64)
             (pb,) = self._param_arrays(fill, [_fill_order(fill, res, prob)])
             draw(self._bg, "binomial", fill, pa=pa, pb=pb)
+        return res
+
+    def vonmises(self, mu, kappa, size=None, *, dtype=None, out=None, device=None,
+                 usm_type=None, sycl_queue=None):
+        """von Mises angles in [-pi, pi] of mode `mu` and concentration
+        `kappa` >= 0 (NumPy's algorithm: Best and Fisher's rejection)."""
+        return self._continuous("vonmises", "vonmises", (mu, kappa),
+                                ((None, None), ("kappa", "nonneg")), size, dtype, out,
+                                (device, usm_type, sycl_queue))
+
+    def zipf(self, a, size=None, *, out=None, device=None, usm_type=None, sycl_queue=None):
+        """Zipf (zeta) counts >= 1 (int64) of exponent `a` > 1 (NumPy's
+        rejection algorithm)."""
+        return self._continuous("zipf", "zipf", (a,), (("a", "gt1"),), size, None, out,
+                                (device, usm_type, sycl_queue), ("int64",), _dtypes.int64)
+
+    def logseries(self, p, size=None, *, out=None, device=None, usm_type=None,
+                  sycl_queue=None):
+        """Logarithmic series counts >= 1 (int64) of `p` in [0, 1) (Kemp's
+        method, as NumPy)."""
+        return self._continuous("logseries", "logseries", (p,), (("p", "unit_open"),), size,
+                                None, out, (device, usm_type, sycl_queue), ("int64",),
+                                _dtypes.int64)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None, *, out=None, device=None,
+                       usm_type=None, sycl_queue=None):
+        """Good items (int64) among `nsample` drawn without replacement from
+        `ngood` good and `nbad` bad ones (each below 10**9; floats
+        truncated, as NumPy). NumPy's algorithms: the draws one by one for
+        samples within 10 of either end, else Stadlober's HRUA rejection."""
+        good, bad, sample = (_int_bounds(v) for v in (ngood, nbad, nsample))
+        if (good.size and max(good.flat) >= _HYPER_MAX) or (bad.size and max(bad.flat) >= _HYPER_MAX):
+            raise ValueError(f"both ngood and nbad must be less than {_HYPER_MAX}")
+        shape = _param_shape([good.shape, bad.shape, sample.shape], size)
+        total = np.broadcast_to(good + bad, shape)
+        if total.size and np.any(total < np.broadcast_to(sample, shape)):
+            raise ValueError("ngood + nbad < nsample")
+        for name, v in (("ngood", good), ("nbad", bad), ("nsample", sample)):
+            if v.size and min(v.flat) < 0:
+                raise ValueError(f"{name} < 0")
+        place = (device, usm_type, sycl_queue, (ngood, nbad, nsample))
+        packed = good + bad * (1 << 32)   # (the kernel's first parameter)
+        if all(_is_scalar(v) for v in (ngood, nbad, nsample)):
+            fill, res = _target("hypergeometric", size, None, out, place, ("int64",),
+                                _dtypes.int64)
+            if fill.size:
+                draw(self._bg, "hypergeometric", fill, int(packed), int(sample))
+            return res
+        fill, res = _target("hypergeometric", size, None, out, place, ("int64",), _dtypes.int64,
+                            shape)
+        if fill.size:
+            pa, pb = self._param_arrays(
+                fill, [_fill_order(fill, res, v).astype(np.int64) for v in (packed, sample)],
+                np.int64)
+            draw(self._bg, "hypergeometric", fill, pa=pa, pb=pb)
         return res
 
     # ----------------------------------------------------------- permutations
