@@ -245,6 +245,27 @@ def test_svd_nonfinite_input_raises(dt, variant):
         LA.svdvals(ua.asarray(a))
 
 
+@pytest.mark.parametrize("dt", [d for d in FLOATS if d.kind == "f"], ids=lambda d: d.name)
+def test_svd_of_infinities_is_nan_as_numpy(dt, variant):
+    """The SVD of a matrix with infinities (and no NaN) is NaN, as NumPy's
+    singular values (its U and Vh are partly NaN; NumPy's batched SVD of
+    such a stack did not return here: no oracle); the host gesdd gave a
+    finite U, the SYCL path an error. The other matrices of the batch are
+    factored as usual."""
+    a = _rand((3, 4, 3), dt, 5)
+    a[1, 0, 2] = np.inf
+    a[2, 3, 0] = -np.inf
+    assert np.isnan(np.linalg.svd(a[1].astype(np.float64), compute_uv=False)).all()
+    u, s, vh = LA.svd(ua.asarray(a))
+    for got in (u, s, vh):
+        g = ua.asnumpy(got)
+        assert np.isnan(g[1:]).all() and np.isfinite(g[0]).all()
+    _close(s[0], np.linalg.svd(a[0].astype(np.float64), compute_uv=False), dt, scale=10)
+    assert np.isnan(ua.asnumpy(LA.svdvals(ua.asarray(a[1])))).all()
+    assert np.isnan(ua.asnumpy(LA.pinv(ua.asarray(a[1])))).all()
+    assert int(LA.matrix_rank(ua.asarray(a[1]))) == np.linalg.matrix_rank(a[1]) == 0
+
+
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
 @pytest.mark.parametrize("shape", [(4, 4), (3, 6, 6), (2, 1, 3, 3), (0, 2, 2), (1, 1)])
 def test_eigh(dt, shape):

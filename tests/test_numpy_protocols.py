@@ -1454,6 +1454,36 @@ def test_numpy_lstsq(shape, k, dt):
             np.testing.assert_allclose(g, e, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("a, b", [
+    (np.array([[1.0, 2, 3], [2, 4, 6]]), np.array([1.0, 1])),            # rank 1
+    (np.outer([1.0, 2, 3, 4], [0.3, 0.7, 1.1]), np.arange(4.0)),
+    (np.zeros((0, 3)), np.zeros(0)), (np.zeros((3, 0)), np.arange(3.0)),
+    (np.zeros((3, 0)), np.ones((3, 2))), (np.zeros((0, 0)), np.zeros(0)),
+])
+def test_numpy_lstsq_rank_deficient_and_empty(a, b):
+    """From a fuzz: rcond=-1 (NumPy's "machine precision") inverted the
+    rounding noise of rank-deficient matrices (x of 1e15, rank 2 for 1);
+    empty matrices raised IndexError."""
+    for rcond in (None, -1):
+        expected = np.linalg.lstsq(a, b, rcond=rcond)
+        for got in (np.linalg.lstsq(ua.asarray(a), ua.asarray(b), rcond=rcond),
+                    ua.linalg.lstsq(ua.asarray(a), ua.asarray(b), rcond=rcond)):
+            assert got[2] == expected[2]
+            for g, e in zip((got[0], got[1], got[3]), (expected[0], expected[1], expected[3])):
+                assert ua.asnumpy(g).shape == e.shape
+                np.testing.assert_allclose(ua.asnumpy(g), e, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["fft2", "ifft2", "rfft2", "irfft2", "irfftn", "fftn"])
+@pytest.mark.parametrize("dt", ["int32", "bool", "uint8"])
+def test_numpy_fft_of_integers_every_transform(name, dt):
+    """np.fft.fft2 and friends take integer and bool arrays as np.fft.fft
+    does (the adapted ones refused them)."""
+    h = (np.arange(12).reshape(3, 4) % 3).astype(dt)
+    f = getattr(np.fft, name)
+    np.testing.assert_allclose(ua.asnumpy(f(ua.asarray(h))), f(h), atol=1e-9)
+
+
 def test_linalg_norm_in_the_namespace():
     """ua.linalg.norm is NumPy's (CuPy has it): generic xp.linalg.norm code."""
     h = sample((3, 4, 5), FLOAT, seed=2)

@@ -1050,6 +1050,7 @@ def _irfftn_s(default_axes):
         """np.fft.irfftn/irfft2: -1 in ``s`` is the input's length along
         that axis (NumPy's _cook_nd_args), also the last (usmarray.fft
         reads it as the default length there, 2 * (m - 1))."""
+        args = _fft_input(args)
         s = args.get("s")
         if s is not None and -1 in list(s):
             a = args["a"]
@@ -1327,9 +1328,9 @@ ADAPTED = {
     "pad": (padding.pad, _pad, None),
     "savez": (io.savez, _savez(io.savez), None),
     "savez_compressed": (io.savez_compressed, _savez(io.savez_compressed), None),
-    "fft.fft2": (fft.fftn, None, {"axes": (-2, -1)}),
-    "fft.ifft2": (fft.ifftn, None, {"axes": (-2, -1)}),
-    "fft.rfft2": (fft.rfftn, None, {"axes": (-2, -1)}),
+    "fft.fft2": (fft.fftn, _fft_input, {"axes": (-2, -1)}),
+    "fft.ifft2": (fft.ifftn, _fft_input, {"axes": (-2, -1)}),
+    "fft.rfft2": (fft.rfftn, _fft_input, {"axes": (-2, -1)}),
     "fft.irfft2": (fft.irfftn, _irfftn_s((-2, -1)), {"axes": (-2, -1)}),
     "fft.irfftn": (fft.irfftn, _irfftn_s(None), None),
     "linalg.pinv": (linalg.pinv, _pinv, None),

@@ -587,6 +587,6 @@ def _buffer_of(buffer):
 def from_suai(obj):
     """Zero-copy usm_ndarray viewing the memory an object describes by SUAI."""
     alloc, off, shape, strides, dt, qi, flags = _suai.import_suai(obj)
-    if alloc is None:
-        return empty_array(shape, dt, qi)   # nothing to view: an empty array on the named queue
+    if alloc is None:   # nothing to view: an empty array on the named queue (flags: its USM type)
+        return empty_array(shape, dt, qi, flags)
     return make(alloc, off, shape, strides, dt, qi, flags)

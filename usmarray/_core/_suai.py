@@ -176,17 +176,20 @@ def _wrap(owner, ptr, nbytes, ctx, q):
 
 def import_suai(obj):
     """(Allocation, offset, shape, strides, dtype, _QueueInfo, flags) of the
-    array an object describes by SUAI, for ``_array.from_suai``; the
-    allocation is None when the array has no elements."""
+    array an object describes by SUAI, for ``_array.from_suai``; for an
+    array with no elements the allocation is None and flags its USM type
+    (that of a non-NULL pointer, else "device")."""
     ptr, ro, shape, dt, strides, offset, syclobj = _parse(obj)
     ctx, q = _syclobj(syclobj)
     isz = dt.itemsize
     bounds = displacement_bounds(shape, strides)
     if bounds is None:
-        # nothing to view: an empty array on the named queue
+        # nothing to view: an empty array on the named queue, in the memory
+        # kind of the pointer (empty host arrays stay host arrays)
         if q is None:
             q = _queue_in(ctx, ctx.get_devices()[0])
-        return None, 0, shape, None, dt, queue_info(q), 0
+        kind = _engine.pointer_kind(ptr, ctx.addressof_ref()) if ptr else "unknown"
+        return None, 0, shape, None, dt, queue_info(q), kind if kind in KIND_CODE else "device"
     lo, hi = bounds
     if offset + lo < 0:
         raise ValueError("SUAI strides/offset reach before the data pointer")

@@ -256,7 +256,8 @@ def lstsq(a, b, rcond=None):
     """NumPy's ``linalg.lstsq``: the least-squares solution x of a @ x = b
     (a M x N, b of M rows), by the SVD. Returns ``(x, residuals, rank, s)``:
     singular values at or below ``rcond`` times the largest count as zero
-    (default: machine epsilon times max(M, N)); residuals (squared, per
+    (default: machine epsilon times max(M, N); a negative ``rcond``, as
+    NumPy's -1, is machine epsilon); residuals (squared, per
     column of b) only when rank == N < M, else empty; the rank (a Python
     int: the host reads it) and the singular values."""
     if not isinstance(a, usm_ndarray) or not isinstance(b, usm_ndarray):
@@ -273,8 +274,11 @@ def lstsq(a, b, rcond=None):
     rdt = real_dtype(dt)
     if rcond is None:
         rcond = float(np.finfo(rdt).eps) * max(m, n)
+    elif rcond < 0:
+        rcond = float(np.finfo(rdt).eps)
     u, s, vh = svd(a, full_matrices=False)
-    keep = ew.greater(s, ew.multiply(s[0], rcond))
+    # (no singular values for an empty a: x is zeros, the rank 0)
+    keep = ew.greater(s, ew.multiply(s[0], rcond)) if s.shape[0] else astype(s, _dtypes.bool)
     sinv = where(keep, ew.divide(1, where(keep, s, 1)), 0)
     b2 = b if b.ndim == 2 else reshape(b, (m, 1))
 

@@ -24,7 +24,8 @@ from .._core._device import coerce_usm_type, common_queue
 from .._core._layout import broadcast_shapes
 from ..creation import eye, ones, tril, triu, zeros
 from ..manipulation import reshape
-from ..reduction import all as rall, prod, sum as rsum
+from ..reduction import all as rall, any as rany, prod, sum as rsum
+from ..searching import where
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr", "svd", "svdvals",
            "eigh", "eigvalsh", "eig", "eigvals", "EighResult", "QRResult", "SlogdetResult",
@@ -318,15 +319,24 @@ def _gesvd(name, x, job):
     if B and k:
         _mkl.load()
         # CPU devices: the host LAPACK's gesdd (KernelCache.simd on;
-        # kernels/mkl/host.cpp says why), which reports NaN and inf in its
-        # input itself; oneMKL's SYCL gesvd returns NaNs for them, where NumPy
-        # (and gesdd) report no convergence
+        # kernels/mkl/host.cpp says why). Non-finite input as NumPy's: a NaN
+        # does not converge (LinAlgError), a matrix with infinities (and no
+        # NaN) gives NaN factors; gesdd returned a finite U for those and
+        # oneMKL's SYCL gesvd NaNs for both.
         host = qi.kc.simd
-        if not host and not bool(rall(ew.isfinite(a))):
-            _check(1, name, "the SVD did not converge")
+        inf = None
+        if not bool(rall(ew.isfinite(a))):
+            if bool(rany(ew.isnan(a))):
+                _check(1, name, "the SVD did not converge")
+            inf = rany(ew.isinf(a), axis=(1, 2), keepdims=True)   # (B, 1, 1)
+            a = where(inf, 0.0, a)
         _, info = _engine.lapack_gesvd(qi.ref, a, s, vh if vh is not None else s,
                                        u if u is not None else s, job, host)
         _check(info, name, "the SVD did not converge")
+        if inf is not None:
+            s = where(reshape(inf, (B, 1)), float("nan"), s)
+            if u is not None:
+                u, vh = where(inf, float("nan"), u), where(inf, float("nan"), vh)
     elif job == "A" and B:
         # no singular values: U and Vh are identities
         if m:
