@@ -424,3 +424,19 @@ def test_host_bins_through_numpy():
     # data stays refused
     with pytest.raises(TypeError, match="host"):
         np.histogram(x, bins=3, weights=np.ones(4))
+
+
+def test_stone_ties_break_as_numpy():
+    """Candidates whose risks tie exactly (1 and 9 bins here) pick NumPy's
+    (its p.dot(p) of the exact counts; a device sum of p * p picked 9)."""
+    a = np.array([7, 3, 2])
+    rg = (-0.5329959309782932, 10.39696552787274)
+    expected = np.histogram(a, bins="stone", range=rg)
+    got = ua.histogram(ua.asarray(a), bins="stone", range=rg)
+    np.testing.assert_array_equal(ua.asnumpy(got[0]), expected[0])
+    np.testing.assert_allclose(ua.asnumpy(got[1]), expected[1])
+    rng = np.random.default_rng(4)
+    for n in (2, 3, 5, 17, 64, 300):
+        h = np.round(rng.standard_normal(n) * 3)   # (ties in the data too)
+        np.testing.assert_allclose(ua.asnumpy(ua.histogram_bin_edges(ua.asarray(h), "stone")),
+                                   np.histogram_bin_edges(h, "stone"))

@@ -663,3 +663,59 @@ def test_unsupported_numpy_arguments():
     out = ua.empty((6,), dtype=ua.float32)
     assert np.median(x, axis=0, out=out) is out
     check(out, np.median(ua.asnumpy(x), axis=0))
+
+
+@pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmin", "nanmax", "nanargmin",
+                                  "nanargmax", "nanmean", "nanvar", "nanstd", "ptp",
+                                  "nancumsum", "nancumprod"])
+@pytest.mark.parametrize("axis", [0, -1])
+@pytest.mark.parametrize("dt", ["float32", "int32"])
+def test_axis_0_of_a_0d_array_as_numpy(name, axis, dt):
+    """NumPy's own reductions read axis 0 (or -1) of a 0-d array as its only
+    axis; ua.nansum and friends as np.nansum does (NumPy's nanmean of
+    integers is mean's, which refuses it)."""
+    h = np.array(5, dtype=dt)
+    try:
+        expected = getattr(np, name)(h, axis=axis)
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(ua, name)(ua.asarray(h), axis=axis)
+        return
+    for got in (getattr(ua, name)(ua.asarray(h), axis=axis),
+                getattr(np, name)(ua.asarray(h), axis=axis)):
+        np.testing.assert_array_equal(ua.asnumpy(got), expected)
+
+
+@pytest.mark.parametrize("adt", ["int8", "int16", "int32", "uint8", "int64"])
+@pytest.mark.parametrize("q", [np.array([32.0, 50.0], np.float32), np.array([32.0, 50.0]),
+                               np.float32(50.0), 50.0, [10.0, 90.0]], ids=repr)
+@pytest.mark.parametrize("name", ["percentile", "nanpercentile"])
+def test_percentile_of_integers_in_numpy_promotion_with_q(adt, q, name):
+    """Integers interpolate in NumPy's promotion of their type with q's
+    (int8 data, float32 q: float32), not always the default float type."""
+    h = np.array([8, 1, 5, 100, 3, 77], dtype=adt)
+    expected = getattr(np, name)(h, q)
+    got = getattr(ua, name)(ua.asarray(h), ua.asarray(q) if isinstance(q, np.ndarray) else q)
+    assert got.dtype == expected.dtype
+    np.testing.assert_allclose(ua.asnumpy(got), expected, rtol=1e-3)
+
+
+def test_stacking_casting_rule_as_numpy():
+    a, b = np.array([1.5, 2.0]), np.array([3.0, 4.0])
+    for f in ("hstack", "vstack"):
+        for kw in ({"dtype": "int32"}, {"dtype": "int32", "casting": "safe"}):
+            with pytest.raises(TypeError):
+                getattr(np, f)([a, b], **kw)
+            with pytest.raises(TypeError):
+                getattr(ua, f)([ua.asarray(a), ua.asarray(b)], **kw)
+        expected = getattr(np, f)([a, b], dtype="int32", casting="unsafe")
+        got = getattr(ua, f)([ua.asarray(a), ua.asarray(b)], dtype="int32", casting="unsafe")
+        np.testing.assert_array_equal(ua.asnumpy(got), expected)
+        assert getattr(ua, f)([ua.asarray(a)], dtype="float32").dtype == ua.float32
+        with pytest.raises(ValueError):
+            getattr(ua, f)([ua.asarray(a)], dtype="float32", casting="sometimes")
+    for pair in ((np.array(2.0), np.array([1.0, 2.0])), (np.array([1.0, 2.0]), np.array(2.0))):
+        with pytest.raises(ValueError):
+            np.correlate(*pair)
+        with pytest.raises(ValueError):
+            ua.correlate(*(ua.asarray(p) for p in pair))

@@ -142,6 +142,21 @@ def test_numpy_unique_along_an_axis_nans_and_zeros():
         np.unique(x, axis=2)
 
 
+@pytest.mark.parametrize("axis", [0, -1])
+def test_numpy_unique_along_the_axis_of_1d_is_flat(axis):
+    """NumPy reads a 1-d array's axis as axis=None: NaNs merge (equal_nan);
+    unique_along kept each NaN apart (from a fuzz)."""
+    for h in (np.array([np.nan, np.nan, 1.0, np.nan, -2.0]),
+              np.array([complex(np.nan, 0), 1j, complex(np.nan, 0)])):
+        _unique_oracle_case(h, axis, (True, True, True))
+        got = ua.unique(ua.asarray(h), axis=axis, return_counts=True)
+        expected = np.unique(h, axis=axis, return_counts=True)
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(ua.asnumpy(g), e)
+    with pytest.raises(ValueError):
+        ua.unique(ua.asarray(np.arange(3.0)), axis=1)
+
+
 def test_unique_complex():
     h = np.array([1 + 2j, 1 - 1j, 1 + 2j, -3 + 0j, 1 - 1j], "c8")
     x = ua.asarray(h)

@@ -132,6 +132,8 @@ def correlate(a, v, mode="valid"):
         Of the two inputs' result type.
     """
     m = _mode(mode)
+    if any(isinstance(x, usm_ndarray) and x.ndim == 0 for x in (a, v)):
+        raise ValueError("object of too small depth for desired array")   # (NumPy's)
     a, v, dt = _operands("correlate", a, v)
     # the convolution of a with v conjugated and reversed; NumPy centres
     # "same" on the longer input

@@ -30,7 +30,7 @@ from ._core._views import check_array, reshape
 from .binning import MAX_ROW_BINS, bin_counts, row_histogram, row_scale, sorted_counts
 from .creation import asarray
 from .elementwise import mixed_operand_error
-from .manipulation import stack
+from .manipulation import concat, stack
 from .reduction import any as _any, max as _max, mean as _mean, min as _min, std as _std, \
     sum as _sum
 from .searching import searchsorted, where
@@ -135,17 +135,22 @@ def _bin_stone(x, range):
     s = sort(x)
     upper = max(100, int(np.sqrt(n)))
     first, last = _outer_edges(x, range)   # (the range, as NumPy's inner histograms take it)
-    risks = []
+    counts = []
     for nbins in _BUILTIN_RANGE(1, upper + 1):
         edges = _linspace_edges(first, last, nbins, x.dtype)
-        p = ew.divide(astype(sorted_counts(_cast_sorted(s, edges.dtype),
-                                           asarray(edges, sycl_queue=x.sycl_queue, usm_type=x.usm_type)),
-                                           x._q.float),
-                      n)
-        risks.append(_sum(ew.multiply(p, p)))
-    pp = asnumpy(stack(risks))
+        counts.append(sorted_counts(_cast_sorted(s, edges.dtype),
+                                    asarray(edges, sycl_queue=x.sycl_queue, usm_type=x.usm_type)))
+    # the risks from the exact counts on the host, in NumPy's arithmetic
+    # (p.dot(p)): candidates whose risks tie exactly break the tie as NumPy's
+    # do (a sum of p * p on the device picked 9 bins for NumPy's 1)
+    flat = asnumpy(concat(counts))
     hh = ptp_x / np.arange(1, upper + 1)
-    nbins = int(np.argmin((2 - (n + 1) * pp) / hh)) + 1
+    jhat = []
+    for nbins, p in zip(_BUILTIN_RANGE(1, upper + 1),
+                        np.split(flat, np.cumsum(np.arange(1, upper)))):
+        p = p / n
+        jhat.append((2 - (n + 1) * p.dot(p)) / hh[nbins - 1])
+    nbins = int(np.argmin(jhat)) + 1
     if nbins == upper:
         warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning,
                       stacklevel=3)

@@ -13,7 +13,7 @@ from . import elementwise as ew, reduction, searching
 from ._core import _copy, _dtypes
 from ._core._array import usm_ndarray
 from ._core._views import check_array, reshape
-from ._core._reduce import nan_reduce
+from ._core._reduce import nan_reduce, numpy_axis
 from ._core._kernels import compiled_together
 
 __all__ = ["nanmin", "nanmax", "nanargmin", "nanargmax", "nansum", "nanprod", "nanmean", "nanvar",
@@ -49,6 +49,7 @@ def nanmin(a, axis=None, *, keepdims=False):
     usm_ndarray
         The minima; NaN for an all-NaN slice (without NumPy's warning).
     """
+    axis = numpy_axis(a, axis)
     return _nan_extreme("nanmin", a, axis, keepdims)
 
 
@@ -70,6 +71,7 @@ def nanmax(a, axis=None, *, keepdims=False):
     usm_ndarray
         The maxima; NaN for an all-NaN slice (without NumPy's warning).
     """
+    axis = numpy_axis(a, axis)
     return _nan_extreme("nanmax", a, axis, keepdims)
 
 
@@ -105,6 +107,7 @@ def nanargmin(a, axis=None, *, keepdims=False):
         Indices (the first occurrence). An all-NaN slice is a ValueError
         (the host waits for that check).
     """
+    axis = numpy_axis(a, axis)
     return _nan_arg("nanargmin", a, axis, keepdims, float("inf"))
 
 
@@ -126,6 +129,7 @@ def nanargmax(a, axis=None, *, keepdims=False):
     usm_ndarray
         Indices (the first occurrence). An all-NaN slice is a ValueError.
     """
+    axis = numpy_axis(a, axis)
     return _nan_arg("nanargmax", a, axis, keepdims, -float("inf"))
 
 
@@ -149,6 +153,7 @@ def nansum(a, axis=None, dtype=None, *, keepdims=False):
     usm_ndarray
         The sums (zero for an all-NaN or empty slice).
     """
+    axis = numpy_axis(a, axis)
     check_array(a, "nansum")
     if a.dtype.kind not in "fc":
         return reduction.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -175,6 +180,7 @@ def nanprod(a, axis=None, dtype=None, *, keepdims=False):
     usm_ndarray
         The products (one for an all-NaN or empty slice).
     """
+    axis = numpy_axis(a, axis)
     check_array(a, "nanprod")
     if a.dtype.kind not in "fc":
         return reduction.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -226,6 +232,7 @@ def nanmean(a, axis=None, dtype=None, *, keepdims=False):
     usm_ndarray
         The means; NaN for an all-NaN or empty slice.
     """
+    axis = numpy_axis(a, axis, floats_only=True)
     if _int_dtype_of_ints(a, dtype):
         return _copy.astype(nanmean(a, axis=axis, keepdims=keepdims), dtype)
     a = _nan_float("nanmean", a, dtype)
@@ -264,6 +271,7 @@ def nanvar(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
     usm_ndarray
         The variances (real for complex input); NaN where N - ddof <= 0.
     """
+    axis = numpy_axis(a, axis, floats_only=True)
     ddof = reduction.one_of("nanvar", ddof, correction)
     if _int_dtype_of_ints(a, dtype):
         return _copy.astype(nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims), dtype)
@@ -310,6 +318,7 @@ def nanstd(a, axis=None, dtype=None, ddof=0, *, keepdims=False, correction=None)
     usm_ndarray
         ``sqrt(nanvar(...))``.
     """
+    axis = numpy_axis(a, axis, floats_only=True)
     if _int_dtype_of_ints(a, dtype):
         return _copy.astype(nanstd(a, axis=axis, ddof=ddof, keepdims=keepdims,
                                    correction=correction), dtype)
@@ -332,11 +341,13 @@ def _nan_cumulative(name, scan, neutral, a, axis, dtype):
 def nancumsum(a, axis=None, dtype=None):
     """Cumulative sum along `axis` (None: of the flattened array) with NaNs
     taken as zero, as ``numpy.nancumsum``."""
+    axis = numpy_axis(a, axis)
     return _nan_cumulative("nancumsum", reduction.cumulative_sum, 0, a, axis, dtype)
 
 
 def nancumprod(a, axis=None, dtype=None):
     """Cumulative product along `axis` (None: of the flattened array) with
     NaNs taken as one, as ``numpy.nancumprod``."""
+    axis = numpy_axis(a, axis)
     return _nan_cumulative("nancumprod", reduction.cumulative_prod, 1, a, axis, dtype)
 

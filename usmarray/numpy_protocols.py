@@ -472,10 +472,10 @@ def _same(value, default):
 # NumPy functions that take axis 0 (or -1) of a 0-d array as its only axis
 # (those built on ufunc.reduce and accumulate, argmax/argmin, argsort,
 # count_nonzero, squeeze; not mean, std, var, median, sort): the same as
-# axis=None
+# axis=None. (usmarray's functions of NumPy's names only, nansum, ptp...,
+# read it so themselves: _core._reduce.numpy_axis.)
 _AXIS_OF_0D = {"numpy." + n for n in (
-    "sum prod max min amax amin any all nansum nanprod nanmax nanmin nanmean nanstd nanvar ptp "
-    "argmax argmin nanargmax nanargmin cumsum cumprod nancumsum nancumprod count_nonzero "
+    "sum prod max min amax amin any all argmax argmin cumsum cumprod count_nonzero "
     "argsort squeeze repeat").split()}
 
 
@@ -485,9 +485,6 @@ _LOOP_OF_OUT = {"numpy." + n for n in (
     "sum prod cumsum cumprod nansum nanprod nancumsum nancumprod cumulative_sum "
     "cumulative_prod").split()}
 
-
-# (of integers, NumPy's nanmean, nanstd and nanvar are mean, std and var: no axis 0)
-_MEAN_LIKE = {"numpy.nanmean", "numpy.nanstd", "numpy.nanvar"}
 
 
 class _Param:
@@ -599,8 +596,7 @@ class Function:
         if self.what in _AXIS_OF_0D and "axis" in given:
             a = given["axis"]
             x = next(iter(given.values()))
-            if isinstance(x, usm_ndarray) and x.ndim == 0 and type(a) is int and a in (0, -1) \
-                    and (x.dtype.kind in "fc" or self.what not in _MEAN_LIKE):
+            if isinstance(x, usm_ndarray) and x.ndim == 0 and type(a) is int and a in (0, -1):
                 given["axis"] = None   # NumPy's reading of axis 0 of a 0-d array here
         if self.prep is not None:
             given = self.prep(given)
@@ -869,8 +865,13 @@ def _ravel(args):
 def _unique(args):
     ar = args["ar"]
     flags = [bool(args.get(k)) for k in ("return_index", "return_inverse", "return_counts")]
-    if args.get("axis") is not None:
-        r = sets.unique_along(ar, args["axis"], *flags)
+    axis = args.get("axis")
+    if axis is not None and isinstance(ar, usm_ndarray) and ar.ndim == 1:
+        # NumPy's: along the one axis is the flat case (NaNs merged by equal_nan)
+        normalize_axis(axis, 1)
+        axis = None
+    if axis is not None:
+        r = sets.unique_along(ar, axis, *flags)
         return (r if any(flags) else r[0],)
     if not any(flags):
         return (sets.np_unique(ar) if args.get("equal_nan", True) else sets.unique_values(ar),)

@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from . import manipulation
-from ._core import _copy
+from ._core import _copy, _dtypes
 from ._core._array import usm_ndarray
 from ._core._device import coerced_kind, common_queue, resolve_queue
 from ._core._views import check_array
@@ -91,11 +91,23 @@ def _as_list(name, tup):
     return list(tup)
 
 
-def _cast_all(arrays, dtype):
-    return arrays if dtype is None else [_copy.astype(a, dtype) for a in arrays]
+def _cast_all(arrays, dtype, casting):
+    """The arrays in `dtype` (None: as they are) if NumPy's `casting` rule
+    allows it (TypeError otherwise, as NumPy's)."""
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         f"'unsafe', got {casting!r}")
+    if dtype is None:
+        return arrays
+    dt = _dtypes.to_dtype(dtype)
+    for a in arrays:
+        if not np.can_cast(a.dtype, dt, casting):
+            raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dt!r} according to "
+                            f"the rule {casting!r}")
+    return [_copy.astype(a, dt) for a in arrays]
 
 
-def vstack(tup, *, dtype=None):
+def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays row-wise (along the first axis), as ``numpy.vstack``.
 
     Parameters
@@ -104,6 +116,8 @@ def vstack(tup, *, dtype=None):
         Arrays; 1-d ones are taken as rows (1, N).
     dtype : dtype, optional
         The result type.
+    casting : {"no", "equiv", "safe", "same_kind", "unsafe"}
+        NumPy's rule for casting to `dtype`.
 
     Returns
     -------
@@ -111,10 +125,10 @@ def vstack(tup, *, dtype=None):
         The concatenation along axis 0 of the arrays made at least 2-d.
     """
     arrs = [atleast_2d(a) for a in _as_list("vstack", tup)]
-    return manipulation.concat(_cast_all(arrs, dtype), axis=0)
+    return manipulation.concat(_cast_all(arrs, dtype, casting), axis=0)
 
 
-def hstack(tup, *, dtype=None):
+def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays column-wise, as ``numpy.hstack``.
 
     Parameters
@@ -123,6 +137,8 @@ def hstack(tup, *, dtype=None):
         Arrays.
     dtype : dtype, optional
         The result type.
+    casting : {"no", "equiv", "safe", "same_kind", "unsafe"}
+        NumPy's rule for casting to `dtype`.
 
     Returns
     -------
@@ -131,7 +147,7 @@ def hstack(tup, *, dtype=None):
     """
     arrs = [atleast_1d(a) for a in _as_list("hstack", tup)]
     axis = 0 if arrs[0].ndim == 1 else 1
-    return manipulation.concat(_cast_all(arrs, dtype), axis=axis)
+    return manipulation.concat(_cast_all(arrs, dtype, casting), axis=axis)
 
 
 def dstack(tup):

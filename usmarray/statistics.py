@@ -19,7 +19,7 @@ from . import creation, elementwise as ew, linear_algebra, manipulation, reducti
 from ._core import _copy, _dtypes
 from ._core._array import usm_ndarray
 from ._core._views import check_array
-from ._core._reduce import normalize_axes
+from ._core._reduce import normalize_axes, numpy_axis
 from ._core._kernels import compiled_together
 from .indexing import take, take_along_axis
 from .stacking import atleast_2d
@@ -134,7 +134,19 @@ def _quantile(name, a, q, scale, axis, method, keepdims, skip_nan=False):
     discrete = method in _PICK or int_q
     if a.dtype.kind == "b" and not discrete:   # (NumPy: no boolean subtract)
         raise TypeError(f"{name}: method={method!r} is not defined for bool input")
-    x = a if discrete else _as_real_float(name, a)
+    if discrete:
+        x = a
+    elif a.dtype.kind in "iu" and not weak_q:
+        # NumPy: integers interpolate in their promotion with q's float type
+        # (int8 or int16 data and float32 q: float32; a Python float q: the
+        # default float type)
+        qdt = qh.dtype if qh is not None else qd.dtype
+        dt = _dtypes.to_dtype(np.result_type(a.dtype, qdt))
+        if (dt == _dtypes.float64 and not a._q.fp64) or (dt == _dtypes.float16 and not a._q.fp16):
+            dt = a._q.float
+        x = _copy.astype(a, dt)
+    else:
+        x = _as_real_float(name, a)
     x, keep_shape = _axis_last(x, axis)
     n = x.shape[-1]
     if n == 0 and skip_nan:
@@ -471,6 +483,7 @@ def ptp(a, axis=None, *, keepdims=False):
         ``max(a) - min(a)`` along `axis`.
     """
     check_array(a, "ptp")
+    axis = numpy_axis(a, axis)
     hi = reduction.max(a, axis=axis, keepdims=keepdims)   # (empty: NumPy's ValueError first)
     if a.dtype.kind == "b":
         raise TypeError("ptp: boolean subtract is not supported (as numpy.ptp)")

@@ -37,6 +37,16 @@ _PLANS = {}
 
 
 
+def numpy_axis(a, axis, floats_only=False):
+    """The axis NumPy's own reductions (nansum, ptp, ...) read: axis 0 or
+    -1 of a 0-d array is its only "axis", as None (``floats_only``: of float
+    arrays only, as NumPy's nanmean of integers is mean, which has none)."""
+    if type(axis) is int and axis in (0, -1) and isinstance(a, usm_ndarray) and a.ndim == 0 \
+            and (not floats_only or a.dtype.kind in "fc"):
+        return None
+    return axis
+
+
 def normalize_axes(axis, nd):
     """Sorted tuple of distinct non-negative axes of an int, a tuple or list of
     ints (as dpctl.tensor) or None (all)."""
