@@ -1511,3 +1511,93 @@ def test_numpy_0d_index_arrays_give_copies():
     v[...] = -7
     h[0] = -7
     np.testing.assert_array_equal(_host(x), h)
+
+
+# ------------------------------------------------------- from a fuzz against NumPy
+def test_lists_of_python_ints_out_of_range_raise_on_every_path():
+    """A list of Python ints converts to the destination's dtype itself, as
+    in NumPy: OverflowError, also through a mask and through index arrays
+    after a slice (they were wrapped there)."""
+    x = ua.zeros(4, dtype=ua.uint8)
+    with pytest.raises(OverflowError):
+        x[ua.asarray([True, False, True, False])] = [-1, 300]
+    y = ua.zeros((2, 4), dtype=ua.int8)
+    with pytest.raises(OverflowError):
+        y[:, [0, 1]] = [[-129, 200], [1, 2]]
+    assert not ua.asnumpy(x).any() and not ua.asnumpy(y).any()
+    y[:, [0, 1]] = [[-1, 100], [1, 2]]
+    np.testing.assert_array_equal(ua.asnumpy(y), [[-1, 100, 0, 0], [1, 2, 0, 0]])
+
+
+@pytest.mark.parametrize("value", [np.int64(300), np.int16(-3), np.float64(-1.5),
+                                   np.float32(7.9), np.bool_(True)], ids=repr)
+@pytest.mark.parametrize("key", [slice(None), [0, 2], "mask"], ids=str)
+def test_numpy_scalars_cast_as_numpy(value, key):
+    """NumPy scalars are typed: stored as NumPy casts them (np.int64(300)
+    into uint8 is 44), not range-checked as Python ints are."""
+    h = np.zeros(3, np.uint8)
+    k = np.array([True, False, True]) if key == "mask" else key
+    with np.errstate(all="ignore"):
+        h[k] = value
+    x = ua.zeros(3, dtype=ua.uint8)
+    x[ua.asarray(k) if key == "mask" else k] = value
+    np.testing.assert_array_equal(ua.asnumpy(x), h)
+    with pytest.raises(OverflowError):   # (a Python int still is)
+        x[:] = 300
+
+
+def test_huge_slice_steps():
+    """A step past the dimension's length gives one item; its stride stays
+    the dimension's (step * stride overflowed int64: every use raised)."""
+    h = np.arange(5.0)
+    x = ua.asarray(h)
+    for step in (2**63 - 1, 2**63, -2**63, 10**30, -(10**30)):
+        y = x[::step]
+        np.testing.assert_array_equal(ua.asnumpy(y), h[::step])
+        np.testing.assert_array_equal(ua.asnumpy(y + 1), h[::step] + 1)
+        assert float(ua.sum(y)) == h[::step].sum()
+        assert ua.shares_memory(x, y)
+        y[...] = step % 7
+        h[::step] = step % 7
+        np.testing.assert_array_equal(ua.asnumpy(x), h)
+    x[1:1:2**63] = x[0:0]
+    h2 = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(ua.asnumpy(ua.asarray(h2)[::-2**62, 1::2**63]),
+                                  h2[::-2**62, 1::2**63])
+
+
+def test_mask_read_from_the_destination():
+    """x[x[::-1]] = False: the mask is read before x changes (as NumPy's
+    direct result; the scalar path wrote while it read)."""
+    h = np.random.default_rng(0).random(50000) < 0.5
+    x = ua.asarray(h)
+    x[x[::-1]] = False
+    expected = h.copy()
+    expected[h[::-1].copy()] = False
+    np.testing.assert_array_equal(ua.asnumpy(x), expected)
+
+
+def test_ellipsis_views_and_masks_broadcast_values_as_numpy():
+    z = ua.zeros(())
+    z[...] = ua.ones((1,))       # a 0-d view takes a value that broadcasts
+    assert float(z) == 1.0
+    with pytest.raises(ValueError):
+        z[()] = ua.ones((1,))    # an element does not (NumPy's)
+    x = ua.zeros((2, 2))
+    x[0, 0, ...] = ua.ones((1, 1))
+    np.testing.assert_array_equal(ua.asnumpy(x), [[1, 0], [0, 0]])
+    y = ua.zeros(3)
+    y[ua.asarray([True, False, True]), ...] = ua.ones((1, 1))
+    np.testing.assert_array_equal(ua.asnumpy(y), [1, 0, 1])
+    with pytest.raises(TypeError):   # the bare mask keeps NumPy's 0-or-1-D rule
+        y[ua.asarray([True, False, True])] = ua.ones((1, 1))
+
+
+@pytest.mark.parametrize("key", [(slice(None), "empty"), (Ellipsis, "empty"),
+                                 ("empty", slice(None))], ids=str)
+def test_empty_mask_selects_nothing_in_advanced_keys(key):
+    h = np.arange(12.0).reshape(3, 4)
+    k = tuple(np.zeros(0, dtype=bool) if e == "empty" else e for e in key)
+    expected = h[k]
+    got = ua.asarray(h)[tuple(ua.asarray(e) if isinstance(e, np.ndarray) else e for e in k)]
+    assert got.shape == expected.shape

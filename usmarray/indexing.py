@@ -21,14 +21,14 @@ from . import elementwise as ew
 from ._core import _dtypes, _engine
 from ._core import _indexing as plans
 from ._core._array import empty_array, usm_ndarray, view
-from ._core._copy import assign, broadcast_view, cast, copy, to_queue, with_out
+from ._core._copy import assign, broadcast_view, cast, copy, host_value, to_queue, with_out
 from ._core._device import coerce_usm_type
 from ._core._exceptions import DTypeError, IndexShapeError
-from ._core._indexing import (Advanced, basic_view, flat_view, gather, index_kind, int_key_offset,
-                              item_copy, scatter, store)
+from ._core._indexing import (Advanced, basic_view, disjoint, flat_view, gather, index_kind,
+                              int_key_offset, item_copy, scatter, store)
 from ._core._layout import WRITABLE, broadcast_shapes
 from ._core._masks import flat_mask, mask_offsets, true_positions
-from ._core._scalars import as_scalar, is_scalar, scalar_array, scalar_bytes
+from ._core._scalars import as_scalar, is_scalar, numpy_scalar_into, scalar_array, scalar_bytes
 from ._core._views import expand_dims, moveaxis, permute_dims, reshape
 from ._core._kernels import compiled_together
 from .creation import asarray
@@ -97,8 +97,7 @@ def getitem(x, key):
             nb = r.ndim - (y.ndim - len(adv))
             r = moveaxis(r, tuple(range(nb)), tuple(range(dest, dest + nb)))
         return r
-    if not shape and key is not Ellipsis and not (
-            isinstance(key, tuple) and any(k is Ellipsis for k in key)):
+    if not shape and not _has_ellipsis(key):
         # integers (NumPy's, 0-d integer arrays) for every dimension: a copy
         # as above; with an Ellipsis (x[0, ...]) a 0-d view, as in NumPy
         return item_copy(x, off)
@@ -110,6 +109,13 @@ def getitem(x, key):
         # so does a boolean scalar (docs/numpy.md)
         return copy(view(x, off, shape, strides))
     return view(x, off, shape, strides)
+
+
+def _has_ellipsis(key):
+    """Whether a key holds an Ellipsis: a key of integers for every
+    dimension gives an element (a copy, refusing sequences as its value),
+    with an Ellipsis a 0-d view (NumPy's x[0, ...])."""
+    return key is Ellipsis or (isinstance(key, tuple) and any(k is Ellipsis for k in key))
 
 
 def iterate(x):
@@ -192,7 +198,7 @@ def _advanced_plan(x, key):
     basic, positions, adv = [], [], []
     dim = 0
     for t, k, n in entries:
-        if n is not None and x._shape[dim] != n:
+        if n is not None and n not in (x._shape[dim], 0):   # (an empty mask selects nothing)
             raise IndexError(f"boolean index did not match the indexed array along axis {dim}: "
                              f"the axis has length {x._shape[dim]}, the mask {n}")
         dim += t in ("adv", "slice")
@@ -223,9 +229,11 @@ def _kind_or_array(k):
     return "adv" if t == "int" else t
 
 
-def _set_masked(x, mask, value):
+def _set_masked(x, mask, value, bare=True):
     """x[mask] = value for a boolean mask over x's leading dimensions and a
-    scalar (or one-element) value: a where() into x."""
+    scalar (or one-element) value: a where() into x. `bare`: the key is the
+    mask alone, whose value NumPy limits to 0 or 1 dimensions (not that of
+    ``x[mask, ...]``, which broadcasts as any other)."""
     if mask.ndim > x.ndim or any(m not in (d, 0) for m, d in zip(mask._shape, x._shape)):
         raise IndexError(f"boolean index of shape {mask._shape} does not match the indexed "
                          f"array's shape {x._shape}")
@@ -234,12 +242,17 @@ def _set_masked(x, mask, value):
     # (an index on another queue is moved to x's, as integer index arrays
     # and the mask of x[mask] are: the index is not data the result follows)
     mask = to_queue(mask, x._q)
+    if not disjoint(mask._alloc, x._alloc):
+        # a mask read from x's memory (x[x[::-1]] = v): read before x changes
+        mask = copy(mask)
     m = view(mask, mask._off, mask._shape + (1,) * (x.ndim - mask.ndim),
              mask._strides + (0,) * (x.ndim - mask.ndim))
     m = broadcast_view(m, x._shape)
+    value = numpy_scalar_into(value, x._dtype)
     if not isinstance(value, usm_ndarray) and as_scalar(value) is None:
-        value = asarray(value, sycl_queue=x.sycl_queue, usm_type=x.usm_type)
-    if isinstance(value, usm_ndarray) and value.ndim > 1 and mask.ndim == x.ndim:
+        value = asarray(host_value(value, x._dtype), sycl_queue=x.sycl_queue,
+                        usm_type=x.usm_type)
+    if isinstance(value, usm_ndarray) and value.ndim > 1 and mask.ndim == x.ndim and bare:
         raise TypeError("boolean array indexing assignment requires a 0 or 1-dimensional "
                         f"input, input has {value.ndim} dimensions (as in NumPy)")
     if isinstance(value, usm_ndarray) and value.size != 1:
@@ -287,7 +300,7 @@ def setitem(x, key, value):
         key = key if isinstance(key, tuple) else (key,)
         mask = _only_mask(x, key)
         if mask is not None:
-            _set_masked(x, mask, value)
+            _set_masked(x, mask, value, bare=False)
             return
         y, adv, dest = _advanced_plan(x, key)
         if dest and not (isinstance(value, (bool, int, float, complex, np.generic))
@@ -296,7 +309,7 @@ def setitem(x, key, value):
         scatter(y, adv, value)
         return
     dst = view(x, off, shape, strides)
-    if not shape and (isinstance(value, (list, tuple)) or (
+    if not shape and not _has_ellipsis(key) and (isinstance(value, (list, tuple)) or (
             isinstance(value, (usm_ndarray, np.ndarray)) and value.ndim)):
         # (an element is no sequence: NumPy 2's error; (1,) does not broadcast to ())
         raise ValueError("setting an array element with a sequence: the value has shape "
@@ -316,7 +329,8 @@ def _value_for_plan(value, y, adv, dest):
         raise IndexShapeError("shape mismatch: indexing arrays could not be broadcast together "
                               f"with shapes {' '.join(map(str, shapes))}") from None
     rest = y._shape[len(adv):]
-    v = value if isinstance(value, usm_ndarray) else asarray(value, device=y._q.queue)
+    v = value if isinstance(value, usm_ndarray) else \
+        asarray(host_value(value, y._dtype), device=y._q.queue)
     # (broadcast as an assigned value: leading length-1 axes dropped, as NumPy)
     v = broadcast_view(v, rest[:dest] + b + rest[dest:])
     nb = len(b)

@@ -101,6 +101,23 @@ template <typename D, typename S> inline D float_to_int(S v) {
   }
 }
 
+// double -> half rounded once, as NumPy's: through float rounded to odd
+// (an inexact float with its last bit set), which keeps what the second
+// rounding needs (float has 13 more significand bits than half). Through a
+// float rounded to nearest, values near half a half-ulp from a tie rounded
+// twice (57 of 10^6 normal draws were 1 ulp off NumPy's astype).
+inline sycl::half half_of(double v) {
+  float f = static_cast<float>(v);
+  const double af = f < 0 ? -static_cast<double>(f) : f, av = v < 0 ? -v : v;
+  // (inexact and finite: NaN fails both af tests, infinities the second)
+  if (static_cast<double>(f) != v && af <= 3.4028234663852886e38) {
+    std::uint32_t b = __builtin_bit_cast(std::uint32_t, f);
+    if (!(b & 1u)) b = af > av ? b - 1u : b + 1u;
+    f = __builtin_bit_cast(float, b);
+  }
+  return sycl::half(f);
+}
+
 // Conversion between any two array API types with NumPy's astype semantics
 // (complex -> real drops the imaginary part, anything -> bool is "!= 0").
 template <typename D, typename S> inline D convert(const S &v) {
@@ -117,7 +134,8 @@ template <typename D, typename S> inline D convert(const S &v) {
   } else if constexpr (is_complex_v<S>) {
     return convert<D>(v.real());
   } else if constexpr (std::is_same_v<D, sycl::half>) {
-    return sycl::half(static_cast<float>(v));
+    if constexpr (std::is_same_v<S, double>) return half_of(v);
+    else return sycl::half(static_cast<float>(v));
   } else if constexpr (std::is_same_v<S, sycl::half>) {
     return convert<D>(static_cast<float>(v));
   } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<S>) {

@@ -22,7 +22,7 @@ from ._layout import (C_CONTIG, F_CONTIG, RO_LOCK, WRITABLE, broadcast_shapes, c
 from ._trace import traced
 
 __all__ = ["asnumpy", "to_numpy", "copy", "astype", "cast", "copy_into", "assign",
-           "broadcast_view", "host_view", "from_host", "to_queue", "layout_like", "check_out",
+           "broadcast_view", "host_view", "host_value", "from_host", "to_queue", "layout_like", "check_out",
            "with_out"]
 
 
@@ -190,19 +190,27 @@ def _check_complex_into_real(dst, dt):
                          f"{dst._dtype.name}")
 
 
+def host_value(value, dt):
+    """A stored value that is neither a usm_ndarray nor a SUAI object (a
+    sequence, a NumPy array) as the NumPy array ``x[...] = value`` stores
+    into dtype `dt`: a sequence of Python ints converts to `dt` itself, as in
+    NumPy (OverflowError for one out of its range, not wrapped); TypeError
+    for values that are not numbers."""
+    h = np.asarray(value)
+    if h.dtype == object or h.dtype.kind not in "biufc":
+        raise TypeError(f"cannot assign a value of type {type(value).__name__}")
+    if isinstance(value, (list, tuple)) and h.dtype.kind in "iu" and dt.kind in "iu":
+        h = np.asarray(value, dtype=dt)
+    return h
+
+
 def assign(dst, value):
     """dst[...] = value for an array-like `value` (usm_ndarray, SUAI object, NumPy array, sequence)."""
     if not isinstance(value, usm_ndarray):
         if hasattr(value, "__sycl_usm_array_interface__"):
             value = from_suai(value)
         else:
-            h = np.asarray(value)
-            if h.dtype == object or h.dtype.kind not in "biufc":
-                raise TypeError(f"cannot assign a value of type {type(value).__name__}")
-            if isinstance(value, (list, tuple)) and h.dtype.kind in "iu" and dst._dtype.kind in "iu":
-                # Python ints convert to the destination's dtype themselves,
-                # as in NumPy: OverflowError for one out of its range (not wrapped)
-                h = np.asarray(value, dtype=dst._dtype)
+            h = host_value(value, dst._dtype)
             _check_complex_into_real(dst, h.dtype)
             if h.ndim > dst.ndim and all(d == 1 for d in h.shape[:h.ndim - dst.ndim]):
                 h = h.reshape(h.shape[h.ndim - dst.ndim:])

@@ -16,12 +16,12 @@ from ._device import coerce_usm_type
 from ._exceptions import IndexShapeError
 from ._layout import C_CONTIG, F_CONTIG, WRITABLE, broadcast_shapes, merged_stride
 from ._reduce import reduce
-from ._scalars import fill, is_scalar, scalar_bytes
+from ._scalars import fill, is_scalar, numpy_scalar_into, scalar_bytes
 from ._views import moveaxis, normalize_axis, reshape
 
 __all__ = ["Advanced", "index_kind", "basic_view", "int_key_offset", "item_copy", "flat_view",
            "gather", "scatter", "scatter_values", "store", "take", "take_along_axis",
-           "put_along_axis", "one_axis", "along_axis_checks"]
+           "put_along_axis", "one_axis", "along_axis_checks", "disjoint"]
 
 
 def _take_family():
@@ -134,7 +134,9 @@ def basic_view(x, key):
             if length:
                 off += start * x._strides[dim]
             shape.append(length)
-            strides.append(x._strides[dim] * step)
+            # (a dimension of one item keeps its stride: a huge step, which
+            # only such a slice can take, would give one past int64)
+            strides.append(x._strides[dim] * step if length > 1 else x._strides[dim])
             dim += 1
         elif t == "none":
             shape.append(1)
@@ -162,7 +164,8 @@ def _slices_view(x, key):
         if length:
             off += start * strides[dim]
         shape[dim] = length
-        strides[dim] *= step
+        if length > 1:   # (as in basic_view)
+            strides[dim] *= step
     return off, tuple(shape), tuple(strides)
 
 
@@ -287,7 +290,7 @@ def scatter(x, key, value):
     """x[key] = value for the keys _take accepts: `value` (any array-like or
     scalar) broadcast to x[key]'s shape and cast to x's dtype, then scattered."""
     plan = _axis0_plan(x, key)
-    if plan is not None and not _disjoint(plan[0]._alloc, x._alloc):
+    if plan is not None and not disjoint(plan[0]._alloc, x._alloc):
         # indices read from x's memory: taken before x changes
         plan = (astype(plan[0], _dtypes.int64, copy=True),) + plan[1:]
     i, xv, out_shape, rows = plan or _gather_plan(x, key)
@@ -324,7 +327,7 @@ def _int64_indices(a, n, axis):
     return a if a._dtype is _dtypes.int64 else astype(a, _dtypes.int64)
 
 
-def _disjoint(a, b):
+def disjoint(a, b):
     """Whether allocations a and b hold no byte in common (two imports of
     one memory are two allocations: their addresses tell)."""
     return a.ptr + a.nbytes <= b.ptr or b.ptr + b.nbytes <= a.ptr
@@ -337,7 +340,7 @@ def scatter_values(value, x, shape):
     array with `value` broadcast and cast into it."""
     if (isinstance(value, usm_ndarray) and value._q is x._q and value._dtype == x._dtype
             and value._shape == shape and value._flags & C_CONTIG):
-        if _disjoint(value._alloc, x._alloc):
+        if disjoint(value._alloc, x._alloc):
             return value
     v = empty_array(shape, x._dtype, x._q, x._alloc.kind)
     store(v, value)
@@ -421,11 +424,12 @@ def _gather_plan(x, key):
 
 def store(dst, value):
     """dst[...] = value: a Python or NumPy scalar filled in (by the array
-    API's rules), anything else assigned (broadcast, cast)."""
+    API's rules; a NumPy scalar cast as NumPy's), anything else assigned
+    (broadcast, cast)."""
     if not is_scalar(value):
         assign(dst, value)
     elif dst.size:
-        fill(dst, scalar_bytes(value, dst._dtype))
+        fill(dst, scalar_bytes(numpy_scalar_into(value, dst._dtype), dst._dtype))
 
 
 def one_axis(name, x, indices, axis):
@@ -510,7 +514,7 @@ def put_along_axis(x, indices, values, /, *, axis=-1):
     if not x._flags & WRITABLE:
         raise ValueError("assignment destination is read-only")
     qi = x._q
-    if not _disjoint(i._alloc, x._alloc):
+    if not disjoint(i._alloc, x._alloc):
         i = astype(i, _dtypes.int64, copy=True)   # indices read from x's memory: taken first
     if 0 in shape:
         return

@@ -13,7 +13,7 @@ from ._exceptions import DTypeError
 from ._layout import WRITABLE
 
 __all__ = ["as_scalar", "is_scalar", "weak_scalar_dtype", "scalars_dtype", "scalar_value",
-           "scalar_bytes", "fill", "scalar_array", "int_range"]
+           "scalar_bytes", "numpy_scalar_into", "fill", "scalar_array", "int_range"]
 
 
 def is_scalar(value):
@@ -109,6 +109,19 @@ def as_scalar(s):
     if isinstance(s, _dtypes.CTYPES_SCALARS):
         return s.value
     return None
+
+
+def numpy_scalar_into(value, dt):
+    """A value stored into an array of dtype `dt` (``x[...] = value``): a
+    real or bool NumPy scalar cast as NumPy casts it (NumPy scalars are
+    typed: ``np.int64(300)`` stores 44 in uint8, where the Python int 300
+    raises OverflowError); anything else as it is (a complex one into a real
+    dtype is refused by scalar_bytes)."""
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf" and dt.kind in "biuf" \
+            and value.dtype != dt:
+        with np.errstate(all="ignore"):
+            return value.astype(dt)
+    return value
 
 
 def scalar_bytes(value, dt, strict=True):
