@@ -48,8 +48,9 @@ class Ev {
  public:
   Ev() = default;
   Ev(const sycl::event &e) : sycl_(e) {}
-  // Takes over the caller's reference to an OpenCL event.
-  static Ev adopt_native(void *cl_event);
+  // Takes over the caller's reference to an OpenCL event (`brief`: of a
+  // small launch, which waits first poll for: host_wait).
+  static Ev adopt_native(void *cl_event, bool brief = false);
   Ev(const Ev &o) : sycl_(o.sycl_), native_(o.native_) {
     if (native_) native_->refs.fetch_add(1, std::memory_order_relaxed);
   }
@@ -72,6 +73,7 @@ class Ev {
     std::swap(native_, o.native_);
   }
   bool empty() const { return !sycl_ && !native_; }
+  bool brief() const { return native_ && native_->brief; }
   // the cl_event, when launched natively
   void *native() const { return native_ ? native_->event : nullptr; }
   const sycl::event *sycl_event() const { return sycl_ ? &*sycl_ : nullptr; }
@@ -90,6 +92,7 @@ class Ev {
   struct Native {
     std::atomic<int> refs;
     void *event;
+    bool brief;
   };
   static void release(Native *n);
   std::optional<sycl::event> sycl_;

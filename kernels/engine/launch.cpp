@@ -146,6 +146,11 @@ void *native_queue(const sycl::queue &q) {
   return cq;
 }
 
+// Launches of at most this many work-items are brief (host_wait): a few
+// microseconds of work, even for the vector-block kernels (64 items each
+// at most), whose wait pays less by polling than by blocking.
+constexpr size_t kBriefItems = 1024;
+
 std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *touched, size_t n,
                                 const Launch &l) {
   thread_local std::vector<Ev> deps;
@@ -193,7 +198,7 @@ std::optional<Ev> launch_native(void *cq, sycl::queue &q, Allocation *const *tou
     cl().Flush(static_cast<cl_command_queue>(cq));
   }
   deps.clear();  // (no events held between launches: none left at exit)
-  Ev e = Ev::adopt_native(ev);
+  Ev e = Ev::adopt_native(ev, l.global[0] * l.global[1] * l.global[2] <= kBriefItems);
   record_use(q, touched, n, e);
   return e;
 }
@@ -207,9 +212,9 @@ void runtime_launched(const sycl::kernel &k, const Ev &e) {
 }
 
 // ---------------------------------------------------------------- Ev
-Ev Ev::adopt_native(void *c) {
+Ev Ev::adopt_native(void *c, bool brief) {
   Ev e;
-  e.native_ = new Native{{1}, c};
+  e.native_ = new Native{{1}, c, brief};
   return e;
 }
 

@@ -65,14 +65,23 @@ std::mutex g_wait_turn;
 // blocking / polling 20 µs / polling 250 µs: float(ua.sum(x)) of 4e6
 // float32 131 / 141 / 240, asnumpy(x + y) of 1e5 45 / 59 / 71, of 1e6
 // 259 / 272 / 404; 1e4 items, where polling wins, 20 / 17 / 19.
+//
+// A brief launch's event (a few work-items: Ev::brief) is polled for up to
+// kBriefSpin first: its kernel takes microseconds, and waking a blocked
+// thread took tens (1-item asnumpy(x + y), percentiles 50/75/90/99 in µs,
+// blocking 4.7/7.1/8.6/14-94, polling 4.7/4.8/5.9/8.5-9.7).
 namespace {
 const std::chrono::microseconds kSpinWait{[] {
   const char *v = std::getenv("USMARRAY_SPIN_WAIT_US");
   return v ? std::max(0L, std::atol(v)) : 0L;
 }()};
+const std::chrono::microseconds kBriefSpin{[] {   // (USMARRAY_BRIEF_SPIN_US; 0: off)
+  const char *v = std::getenv("USMARRAY_BRIEF_SPIN_US");
+  return v ? std::max(0L, std::atol(v)) : 20L;
+}()};
 }
 
-void host_wait(const Ev &e) { host_wait(e, kSpinWait); }
+void host_wait(const Ev &e) { host_wait(e, e.brief() ? std::max(kSpinWait, kBriefSpin) : kSpinWait); }
 
 void host_wait(const Ev &e, std::chrono::microseconds spin) {
   if (event_complete(e)) return;
