@@ -956,3 +956,41 @@ def test_meshgrid_sparse_and_views(indexing, sparse, copy):
             np.testing.assert_array_equal(ua.asnumpy(g), e)
     if not copy and not sparse:
         assert not ua.meshgrid(x, y, copy=False)[0].flags.writable   # (items repeat)
+
+
+# ------------------------------------------------------- from a fuzz against NumPy
+@pytest.mark.parametrize("fill, dt", [(np.int64(300), "int8"), (np.float64(-3.5), "uint8"),
+                                      (np.float16(65504), "int8"), (np.uint64(2**64 - 1), "int8"),
+                                      (np.float64("nan"), "int8"), (np.int16(-3), "uint16")],
+                         ids=repr)
+def test_full_casts_numpy_scalars_as_numpy(fill, dt):
+    """A NumPy scalar fill is typed: cast as NumPy's full casts it (as
+    x.fill and x[...] = store it), not range-checked as a Python int."""
+    with np.errstate(all="ignore"):
+        expected = np.full(3, fill, dtype=dt)
+        like = np.full_like(np.zeros(3, dt), fill)
+    np.testing.assert_array_equal(ua.asnumpy(ua.full(3, fill, dtype=dt)), expected)
+    np.testing.assert_array_equal(ua.asnumpy(ua.full_like(ua.zeros(3, dtype=dt), fill)), like)
+    with pytest.raises(OverflowError):   # (a Python int out of range still raises)
+        ua.full(3, 300, dtype="int8")
+
+
+@pytest.mark.parametrize("args, dt", [((1e5, 0, -1), "float16"), ((1e39, 0, -1e38), "float32"),
+                                      ((0.5, 3.0, 1.0), "float64")], ids=str)
+def test_arange_first_items_are_numpys(args, dt):
+    """An arange whose start overflows the dtype starts with inf, as NumPy's
+    (start + 0 * (inf - inf) was NaN)."""
+    if not _device_supports(dt):
+        pytest.skip(f"{dt} not supported")
+    with np.errstate(all="ignore"):
+        expected = np.arange(*args, dtype=dt)[:4]
+    np.testing.assert_array_equal(ua.asnumpy(ua.arange(*args, dtype=dt))[:4], expected)
+
+
+@pytest.mark.parametrize("k", [2**63, -2**63 - 1, 2**70, -2**70, 3, -3])
+def test_triangles_of_any_k(k):
+    h = np.arange(6.0).reshape(2, 3)
+    kn = min(max(k, -10), 10)   # (NumPy's own tri takes a C long)
+    np.testing.assert_array_equal(ua.asnumpy(ua.tril(ua.asarray(h), k=k)), np.tril(h, k=kn))
+    np.testing.assert_array_equal(ua.asnumpy(ua.triu(ua.asarray(h), k=k)), np.triu(h, k=kn))
+    np.testing.assert_array_equal(ua.asnumpy(ua.tri(2, 3, k=k)), np.tri(2, 3, k=kn))

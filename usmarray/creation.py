@@ -15,7 +15,7 @@ from ._core._copy import (asnumpy, assign, broadcast_view, copy as _copy, copy_i
 from ._core._device import coerce_usm_type, common_queue, resolve_queue
 from ._core._kernels import arange_compute_type, sequence_compute_type
 from ._core._layout import KIND_CODE, WRITABLE, contig_flags, normalize_shape
-from ._core._scalars import fill, int_range, scalar_bytes
+from ._core._scalars import fill, int_range, numpy_scalar_into, scalar_bytes
 from .elementwise import floor
 
 __all__ = ["asarray", "empty", "zeros", "ones", "full", "arange", "linspace", "eye",
@@ -94,7 +94,8 @@ def full(shape, fill_value, *, dtype=None, order="C", device=None, usm_type=None
             else _dtypes.device_dtype(_dtypes.to_dtype(typed), qi)
     dt = _dtype(dtype, qi, default if dtype is None else None)
     out = empty_array(normalize_shape(shape), dt, qi, _usm_type(usm_type), _order(order))
-    value = scalar_bytes(fill_value, dt, strict=False)
+    # (a NumPy scalar cast as NumPy casts it: np.int64(300) fills int8 with 44)
+    value = scalar_bytes(numpy_scalar_into(fill_value, dt), dt, strict=False)
     if out.size:
         fill(out, value)
     return out
@@ -165,9 +166,9 @@ def full_like(x, /, fill_value, *, dtype=None, order="K", device=None, usm_type=
     if isinstance(fill_value, usm_ndarray):
         copy_into(out, broadcast_view(to_queue(fill_value, out._q), out.shape))
     elif out.size:
-        fill(out, scalar_bytes(fill_value, out.dtype, strict=False))
+        fill(out, scalar_bytes(numpy_scalar_into(fill_value, out.dtype), out.dtype, strict=False))
     else:
-        scalar_bytes(fill_value, out.dtype, strict=False)
+        scalar_bytes(numpy_scalar_into(fill_value, out.dtype), out.dtype, strict=False)
     return out
 
 
@@ -250,8 +251,12 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type="de
         wide = np.float32 if dt.itemsize == 2 else dt.type   # (float16: its loop's float32)
         start, step = conv(first), conv(wide(second) - wide(first))
     _sequence(out, start, step, arange_compute_type)
-    if second is not None and n > 1:
-        fill(view(out, 1, (), ()), scalar_bytes(second, dt, strict=False))
+    if second is not None:
+        # (NumPy's first two items exactly: also where the difference of
+        # two infinities made start + 0 * step NaN)
+        fill(view(out, 0, (), ()), scalar_bytes(first, dt, strict=False))
+        if n > 1:
+            fill(view(out, 1, (), ()), scalar_bytes(second, dt, strict=False))
     return out
 
 
@@ -334,7 +339,9 @@ def _triangle(x, k, upper):
         raise TypeError(f"expected a usm_ndarray, got {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError("tril/triu need an array with at least 2 dimensions")
-    k = operator.index(k)
+    # (a k past every diagonal is the same as the first past them, and fits
+    # the engine's int64)
+    k = min(max(operator.index(k), -x.shape[-2] - 1), x.shape[-1] + 1)
     out = new_like(x, x._dtype, x._q, x._alloc.kind, "K")
     if out.size:
         qi = x._q

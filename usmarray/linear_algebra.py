@@ -57,6 +57,8 @@ def _warm(qi):
     for d, one in device_items(qi, _dtypes.REAL_FLOATING + _dtypes.COMPLEX +
                                (_dtypes.int32, _dtypes.int64)):
         _dot_kernel(d).prepare(one, one)
+        if d.kind == "c":   # (vecdot's, conjugating its first operand)
+            _dot_kernel(d, conj=True).prepare(one, one)
 
 
 warm_up(_warm, *_DOTS.values())
