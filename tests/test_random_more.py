@@ -143,6 +143,29 @@ def test_rejection_counts_against_scipy(name, draw, dist, lo, hi):
     np.testing.assert_array_equal(h, ua.asnumpy(draw(ua.random.default_rng(2024), N)))
 
 
+def test_multivariate_hypergeometric():
+    """Counts per colour summing to nsample; each colour's marginal is
+    hypergeometric (chi-square against SciPy's), the last colour's too."""
+    g = ua.random.default_rng(21)
+    colors = [30, 50, 20, 100]
+    x = ua.asnumpy(g.multivariate_hypergeometric(colors, 40, size=N))
+    assert x.shape == (N, 4) and x.dtype == np.int64 and np.all(x.sum(axis=1) == 40)
+    for j in (0, 3):
+        dist = stats.hypergeom(200, colors[j], 40)
+        assert _chi2_pvalue(x[:, j], dist.pmf, dist.sf, 0, 40) > 1e-3
+    assert ua.asnumpy(g.multivariate_hypergeometric([3, 5, 2], 4)).shape == (3,)
+    assert ua.asnumpy(g.multivariate_hypergeometric([], 0, size=2)).shape == (2, 0)
+    np.testing.assert_array_equal(ua.asnumpy(g.multivariate_hypergeometric([7], 3, size=2)),
+                                  [[3], [3]])
+    ng = np.random.default_rng(0)
+    for args in (([3, -1], 1), ([3, 5], 9), ([3, 5], -1), ([[3]], 1), ([3.5, 2], 1),
+                 ([3, 5], 2, None, "bad")):
+        with pytest.raises(ValueError):
+            ng.multivariate_hypergeometric(*args)
+        with pytest.raises(ValueError):
+            g.multivariate_hypergeometric(*args)
+
+
 def test_rejection_distribution_edges():
     g = ua.random.default_rng(11)
     # von Mises angles stay in [-pi, pi] about any mode, as NumPy's

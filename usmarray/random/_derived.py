@@ -7,6 +7,7 @@ primitive draws other than uniforms differ already, docs/random.md), but
 they are deterministic, the same on every device, and statistically NumPy's
 distributions (tests/test_random_more.py checks them against SciPy's)."""
 
+import operator
 import warnings
 
 import numpy as np
@@ -417,6 +418,43 @@ class DerivedDistributions:
             left = ew.subtract(left, x)
             rest -= float(p)
         out.append(left)
+        return concat([expand_dims(v, axis=-1) for v in out], axis=-1)
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals", *,
+                                    device=None, usm_type=None, sycl_queue=None):
+        """Counts (int64, size + (k,)) of each of the k colours among
+        `nsample` items drawn without replacement from `colors[j]` items of
+        colour j: one hypergeometric draw per colour (NumPy's "marginals"
+        method, also for "count"), each kind below 10**9 (hypergeometric's
+        bound)."""
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        ch = np.asarray(asnumpy(colors) if isinstance(colors, usm_ndarray) else colors)
+        bad = ("colors must be a one-dimensional sequence of nonnegative integers not "
+               "exceeding 9223372036854775807.")
+        if ch.ndim != 1 or (ch.size and ch.dtype.kind not in "iu") or (ch.size and ch.min() < 0):
+            raise ValueError(bad)
+        ch = ch.astype(np.int64)
+        total = int(ch.sum())
+        nsample = operator.index(nsample)
+        if nsample < 0:
+            raise ValueError("nsample must be nonnegative.")
+        if nsample > total:
+            raise ValueError("nsample > sum(colors)")
+        shape = () if size is None else tuple(normalize_shape(size))
+        _, place, _ = self._derived_target((), None, None, device, usm_type, sycl_queue,
+                                           placed=(colors,))
+        left = asarray(np.full(shape, nsample, dtype=np.int64), dtype=_dtypes.int64, **place)
+        out, rest = [], total
+        for c in ch[:-1]:
+            rest -= int(c)
+            x = self.hypergeometric(int(c), rest, left, shape, **place)
+            out.append(x)
+            left = ew.subtract(left, x)
+        if ch.size:
+            out.append(left)
+        if not out:
+            return asarray(np.zeros(shape + (0,), dtype=np.int64), dtype=_dtypes.int64, **place)
         return concat([expand_dims(v, axis=-1) for v in out], axis=-1)
 
 

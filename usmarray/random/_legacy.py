@@ -28,7 +28,8 @@ _METHODS = ("uniform", "normal", "standard_normal", "lognormal", "exponential",
             "weibull", "pareto", "power", "rayleigh", "standard_cauchy", "chisquare",
             "standard_t", "f", "triangular", "geometric", "negative_binomial", "dirichlet",
             "multivariate_normal", "multinomial", "vonmises", "wald", "zipf", "logseries",
-            "hypergeometric", "noncentral_chisquare", "noncentral_f")
+            "hypergeometric", "noncentral_chisquare", "noncentral_f",
+            "multivariate_hypergeometric")
 
 
 class RandomState:
