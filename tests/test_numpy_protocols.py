@@ -202,9 +202,11 @@ def test_ufunc_dtype_keyword():
     # float -> int cast truncated them
     f = ua.asarray([1.7, -2.6, 3.5])
     for call in (lambda: np.sin(f, dtype="int64"), lambda: np.sin(f, dtype=bool),
-                 lambda: np.add(f, 1, dtype="int8"), lambda: np.add.reduce(f, dtype="int32")):
+                 lambda: np.add(f, 1, dtype="int8")):
         with pytest.raises(TypeError, match="same_kind"):
             call()
+    # (a reduction's input is cast as its dtype says, as NumPy's: truncated)
+    assert int(np.add.reduce(f, dtype="int32")) == np.add.reduce(ua.asnumpy(f), dtype="int32")
 
 
 @pytest.mark.parametrize("kwargs", [dict(where=True), dict(casting="same_kind"), dict(subok=True),
@@ -1522,3 +1524,54 @@ def test_logical_reduce_dtype_needs_a_loop():
         np.logical_or.reduce(ua.asnumpy(x), dtype=np.float64)   # (the oracle agrees)
     with pytest.raises(TypeError):
         np.logical_or.reduce(x, dtype=np.float64)
+
+
+# ------------------------------------------------------- from a fuzz of ufunc keywords
+def test_ufunc_dtype_keyword_as_numpy():
+    """dtype= names the output's type: a Python scalar of a higher kind is
+    NumPy's TypeError (it was ignored: a float64 result for dtype=int8); the
+    call's own output type is accepted (np.equal(..., dtype=bool)); ldexp's
+    dtype is the mantissas'."""
+    x = ua.asarray(np.array([2], np.int8))
+    for call in (lambda m: np.add(m(np.array([2], np.int8)), 2.7, dtype=np.int8),
+                 lambda m: np.add(m(np.array([1.5])), 1j, dtype=np.float64),
+                 lambda m: np.ldexp(m(np.array([3], np.int16)), m(np.array([3], np.int16)),
+                                    dtype=np.int8),
+                 lambda m: np.less(m(np.array([2], np.int8)), 1, dtype=np.float64)):
+        with pytest.raises(TypeError):
+            call(np.asarray)
+        with pytest.raises(TypeError):
+            call(ua.asarray)
+    for call in (lambda m: np.equal(m(np.array([2], np.int8)), m(np.array([2], np.int8)),
+                                    dtype=np.bool_),
+                 lambda m: np.isnan(m(np.array([1.5, np.nan])), dtype=np.bool_),
+                 lambda m: np.absolute(m(np.array([3 + 4j])), dtype=np.float64),
+                 lambda m: np.ldexp(m(np.array([1.5], np.float16)), m(np.array([3], np.int16)),
+                                    dtype=np.float64),
+                 lambda m: np.add(m(np.array([2], np.int8)), 3, dtype=np.int16),
+                 lambda m: np.add(m(np.array([2], np.int8)), m(np.array([2], np.int8)),
+                                  where=np.True_),
+                 lambda m: np.add.reduce(m(np.array([1, 2], np.int32)), dtype=np.uint64)):
+        expected, got = call(np.asarray), call(ua.asarray)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(ua.asnumpy(got), expected)
+    with pytest.raises(TypeError):   # (the imaginary parts are not dropped silently)
+        np.add.reduce(ua.asarray(np.array([1 + 1j])), dtype=np.int64)
+    assert x.dtype == ua.int8
+
+
+@pytest.mark.parametrize("dt", ["uint8", "int8", "uint16", "int16", "int32", "uint32", "int64",
+                                "uint64"])
+def test_lcm_wraps_as_numpy(dt):
+    """lcm is |a| / gcd * |b| modulo the type, as NumPy's: a product past
+    the type wraps (negative in a signed type); uint16 operands overflowed
+    C's int."""
+    info = np.iinfo(dt)
+    rng = np.random.default_rng(3)
+    a = rng.integers(max(info.min, -10**6) if info.min else 0, min(info.max, 10**6), 500,
+                     dtype=dt, endpoint=True)
+    b = rng.integers(max(info.min, -10**6) if info.min else 0, min(info.max, 10**6), 500,
+                     dtype=dt, endpoint=True)
+    a[:3] = [info.max, info.max - 1, info.min]
+    b[:3] = [2, info.max, 2]
+    np.testing.assert_array_equal(ua.asnumpy(np.lcm(ua.asarray(a), ua.asarray(b))), np.lcm(a, b))

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import SUPPORTED_DTYPES, sample
+from conftest import SUPPORTED_DTYPES, device_supports, sample
 
 # whole vectors (16 lanes), partial last vectors, partial last work-items
 # (32 vectors each), and a long array
@@ -123,3 +123,27 @@ def test_searchsorted_sorter_out_of_range_is_a_value_error():
         for dt in ("int8", "int64"):
             with pytest.raises(ValueError):
                 ua.searchsorted(x1, ua.asarray([2.5]), sorter=ua.asarray(bad, dtype=dt))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float16"])
+def test_searchsorted_places_python_numbers_exactly(dt):
+    """A Python number is placed as NumPy places it, by its exact value: it
+    was rounded to the array's type first (2**24 + 1 went before
+    2**24 + 2's equals in float32, where NumPy puts it after 2**24)."""
+    if not device_supports(dt):
+        pytest.skip(f"{dt} not supported")
+    rng = np.random.default_rng(0)
+    h = np.sort(np.concatenate([rng.standard_normal(300), [2.0**11, 2.0**11 + 2]]).astype(dt))
+    x = ua.asarray(h)
+    values = rng.standard_normal(100).tolist() + h[:40].astype(float).tolist() + \
+        [2**11 + 1, 2**11 + 1.0, 1e39, -1e39, 0.1, 1 / 3]
+    if dt == "float32":
+        values += [2**24 + 1, 0.10000000075]
+        h2 = np.array([2**24, 2**24 + 2], dt)
+        for side in ("left", "right"):
+            assert int(ua.searchsorted(ua.asarray(h2), 2**24 + 1, side=side)) == 1
+    for v in values:
+        for side in ("left", "right"):
+            expected = np.searchsorted(h, v, side=side)
+            assert int(ua.searchsorted(x, v, side=side)) == expected, (v, side)
+            assert int(np.searchsorted(x, v, side=side)) == expected

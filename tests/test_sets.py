@@ -256,3 +256,15 @@ def test_isin_views_zeros_and_types(variant):
     i = rng.integers(0, 255, 3000).astype(np.uint8)
     j = rng.integers(0, 10, 500).astype(np.int16)     # promoted to int16
     np.testing.assert_array_equal(ua.asnumpy(ua.isin(ua.asarray(i), ua.asarray(j))), np.isin(i, j))
+
+
+def test_numpy_unique_index_of_merged_complex_nans():
+    """The merged NaN's index points at the NaN returned (the first in sorted
+    order, as NumPy's), not the first NaN of x (from a fuzz)."""
+    h = np.array([complex(np.nan, 0), complex(1, np.nan), 2 + 0j, complex(np.nan, 5)])
+    got = np.unique(ua.asarray(h), return_index=True, return_inverse=True, return_counts=True)
+    expected = np.unique(h, return_index=True, return_inverse=True, return_counts=True)
+    for g, e in zip(got, expected):
+        np.testing.assert_array_equal(ua.asnumpy(g), e)
+    v, i = (ua.asnumpy(a) for a in got[:2])
+    np.testing.assert_array_equal(h[i], v)

@@ -227,3 +227,19 @@ def test_ufunc_methods_on_usmarray_functions():
     assert not hasattr(ua.negative, "outer")   # (binary functions only)
     with pytest.raises(TypeError):
         ua.add.reduce([1, 2])
+
+
+# ------------------------------------------------------- from a fuzz against NumPy
+@pytest.mark.parametrize("h, idx", [(np.array([15, -3, 2, 5], np.int16), [0, 2]),
+                                    (np.array([15, -3, 2, 5], np.int16), [1, 2]),
+                                    (np.array([-15, 3, 2, -5], np.int16), [0, 3])], ids=str)
+def test_power_reduceat_of_negative_integer_exponents(h, idx):
+    """An integer raised to a negative power raises ValueError, as NumPy's
+    (it gave 0); negative bases and first elements are fine."""
+    try:
+        expected = np.power.reduceat(h, idx)
+    except ValueError:
+        with pytest.raises(ValueError):
+            np.power.reduceat(ua.asarray(h), idx)
+        return
+    np.testing.assert_array_equal(ua.asnumpy(np.power.reduceat(ua.asarray(h), idx)), expected)

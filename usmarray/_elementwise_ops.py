@@ -176,7 +176,8 @@ OPS = [
     ("float_power", 2, "double", "usmk::pow_(a, b)",
      "x1 ** x2 in float64 (complex128 for complex inputs)"),
     ("gcd", 2, "int", "usmk::gcd_(a, b)", "greatest common divisor (non-negative)"),
-    ("lcm", 2, "int", "usmk::lcm_(a, b)", "least common multiple (non-negative)"),
+    ("lcm", 2, "int", "usmk::lcm_(a, b)",
+     "least common multiple: |a| / gcd * |b|, wrapping past the type as NumPy's"),
 ]
 
 # Operations that reject all-bool inputs (as NumPy does) instead of computing in

@@ -50,7 +50,7 @@ from ._core._layout import broadcast_shapes
 from ._core._views import normalize_axis, ravel
 from ._core._copy import check_out, copy_into
 from ._dask import register_if_loaded as register_with_dask
-from ._core._scalars import as_scalar as _as_scalar
+from ._core._scalars import as_scalar as _as_scalar, weak_scalar_dtype
 from .elementwise import OP, mixed_operand_error
 
 __all__ = ["UFUNCS", "FUNCTIONS", "REDUCE", "ACCUMULATE", "Function", "mixed_operand_error",
@@ -210,15 +210,40 @@ def _deliver(what, result, out, broadcast=False):
     return out
 
 
+# (the kind of a Python scalar, as a dtype that casts as it does)
+_SCALAR_KINDS = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64),
+                 complex: np.dtype(np.complex128)}
+
+
 def _check_same_kind(what, inputs, dtype):
-    """np.dtype(dtype), or TypeError when an array input does not cast to it
-    within its kind."""
+    """np.dtype(dtype), or TypeError when an input does not cast to it
+    within its kind (an array, a NumPy scalar of its dtype, a Python scalar
+    of its kind: np.add(int8_x, 2.7, dtype=int8) is NumPy's error too)."""
     dt = np.dtype(dtype)
     for a in inputs:
-        if isinstance(a, usm_ndarray) and not np.can_cast(a.dtype, dt, "same_kind"):
-            raise TypeError(f"{what}: cannot cast the input from {a.dtype} to {dt} with casting "
+        src = a.dtype if isinstance(a, (usm_ndarray, np.generic)) else _SCALAR_KINDS.get(type(a))
+        if src is not None and not np.can_cast(src, dt, "same_kind"):
+            raise TypeError(f"{what}: cannot cast the input from {src} to {dt} with casting "
                             "rule 'same_kind'")
     return dt
+
+
+def _natural_dtype(fn, inputs):
+    """The output dtype `fn` gives `inputs` without ``dtype=`` (None where
+    the table does not say: functions without a table entry)."""
+    op = getattr(fn, "_op", None)
+    arr = next((v for v in inputs if isinstance(v, usm_ndarray)), None)
+    if op is None or arr is None:
+        return None
+    qi = arr._q
+    adt = _dtypes.result_type(*[v for v in inputs if isinstance(v, usm_ndarray)])
+    dts = tuple(v._dtype if isinstance(v, usm_ndarray) else
+                _dtypes.to_dtype(v.dtype) if isinstance(v, np.generic) else
+                weak_scalar_dtype(v, adt, qi) for v in inputs)
+    try:
+        return op.resolve(dts, qi)[1]
+    except TypeError:
+        return None
 
 
 def _cast_inputs(what, inputs, dtype):
@@ -244,7 +269,7 @@ def _check_loop(what, fn, inputs, dtype):
         out_dt = op.resolve((dt,) * op.nin, qi)[1]
     except TypeError:
         out_dt = None
-    if out_dt != dt:
+    if out_dt is None or out_dt != dt:   # (np.dtype(None) is float64: None first)
         raise TypeError(f"{what}: no loop matching the specified signature and casting was "
                         f"found (dtype={dt.name})")
 
@@ -351,6 +376,8 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     for k, default in _UFUNC_DEFAULTS.items():
         if k in kwargs:
             v = kwargs.pop(k)
+            if isinstance(default, bool) and isinstance(v, np.bool_):
+                v = bool(v)   # (where=np.True_ is where=True)
             if not (v is default or (type(v) is type(default) and v == default)):
                 hint = (": compute everywhere and select with ua.where(mask, result, other)"
                         if k == "where" else "")
@@ -396,10 +423,22 @@ def _ufunc_call(what, ufunc, inputs, out, kwargs):
     if dtype is not None and getattr(getattr(fn, "_op", None), "truthy", False) \
             and np.dtype(dtype) == np.bool_:
         dtype = None   # (NumPy's logical_and(ints, ints, dtype=bool): their truth values)
+    natural = _natural_dtype(fn, inputs) if dtype is not None and "dtype" not in params else None
+    if natural is not None and natural == np.dtype(dtype):   # (np.dtype(None) is float64)
+        # (NumPy's dtype= names the output's type: the call's own, as
+        # np.equal(a, b, dtype=bool), np.absolute(c128, dtype=float64))
+        _check_same_kind(what, [v for v in inputs if not isinstance(v, usm_ndarray)], dtype)
+        dtype = None
     if dtype is not None:
         if "dtype" in params:
             _check_same_kind(what, inputs, dtype)
             kw["dtype"] = dtype
+        elif fn is special.ldexp:
+            # (the mantissas' type: the exponents stay integers)
+            if np.dtype(dtype).kind != "f":
+                raise TypeError(f"{what}: no loop matching the specified signature and casting "
+                                f"was found (dtype={np.dtype(dtype).name})")
+            inputs = _cast_inputs(what, inputs[:1], dtype) + tuple(inputs[1:])
         else:
             inputs = _cast_inputs(what, inputs, dtype)
             _check_loop(what, fn, inputs, dtype)
@@ -440,11 +479,18 @@ def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
         # logical_or.reduce(x, dtype=float64) has none)
         _check_loop(what, UFUNCS[ufunc.__name__], (x, x), dtype)
     if dtype is not None:
+        # (NumPy casts a reduction's input as it must: add.reduce(int32_x,
+        # dtype=uint64); complex into real only is refused, as stores are)
+        dt = np.dtype(dtype)
+        if x.dtype.kind == "c" and dt.kind != "c":
+            raise TypeError(f"{what}: cannot cast the complex input to {dt} (the imaginary "
+                            "parts would be dropped)")
         if "dtype" in params:
-            _check_same_kind(what, (x,), dtype)
             kw["dtype"] = dtype
+            if not np.can_cast(x.dtype, dt, "same_kind"):
+                x = _copy.astype(x, dt)
         else:
-            x, = _cast_inputs(what, (x,), dtype)
+            x = _copy.astype(x, dt, copy=False)
     if table is ACCUMULATE:
         if axis is None:
             raise TypeError(f"{what}: axis=None is not supported (as in NumPy)")
@@ -885,8 +931,9 @@ def _unique(args):
 def _one_nan(values, r, args):
     """(values, indices, inverse, counts) of np.unique: with equal_nan (NumPy's
     default) the NaNs, each unique for the array API and sorted last, are one
-    value, counted together, first seen where the first of them was, and the
-    inverse of each points to it (the host learns how many values are NaN)."""
+    value (the first in sorted order, as NumPy's), counted together, its index
+    where that value is (for complex NaNs not always the first NaN in x), and
+    the inverse of each points to it (the host learns how many values are NaN)."""
     parts = (values, r.indices, r.inverse_indices, r.counts)
     if not args.get("equal_nan", True) or values.dtype.kind not in "fc":
         return parts
@@ -894,8 +941,7 @@ def _one_nan(values, r, args):
     if values.shape[0] - k < 2:
         return parts
     one = (1,)
-    indices = manipulation.concat([r.indices[:k], manipulation.reshape(
-        reduction.min(r.indices[k:]), one)])
+    indices = r.indices[:k + 1]
     counts = manipulation.concat([r.counts[:k], manipulation.reshape(
         reduction.sum(r.counts[k:]), one)])
     return values[:k + 1], indices, elementwise.minimum(r.inverse_indices, k), counts

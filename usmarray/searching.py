@@ -1,6 +1,10 @@
 """Searching functions: where, argmax, argmin, count_nonzero, nonzero,
 searchsorted; NumPy's argwhere and flatnonzero."""
 
+from fractions import Fraction
+
+import numpy as np
+
 from . import elementwise as ew
 from ._core import _dtypes, _engine, _kernels
 from ._core._array import empty_array, empty_c, usm_ndarray, view
@@ -177,6 +181,22 @@ def nonzero(x, /):
     return tuple(reversed(out))
 
 
+def _exact_side(s, dt, side):
+    """The side that places a Python number `s` as NumPy does, comparing
+    it exactly, once it is rounded to the floating `dt`: rounded up, it
+    goes before the rounded value's equals ("left"), rounded down after
+    them ("right"); NumPy compares in float64, and rounding 2**24 + 1 to
+    float32 put it before 2**24 + 2 where NumPy puts it after 2**24."""
+    if dt.kind != "f" or type(s) not in (int, float) or s != s:
+        return side
+    with np.errstate(all="ignore"):
+        r = float(dt.type(s))
+    if r in (float("inf"), float("-inf")):
+        return "left" if r > 0 else "right"
+    exact, wanted = Fraction(r), Fraction(s)
+    return side if exact == wanted else "left" if exact > wanted else "right"
+
+
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """Indices where the elements of `x2` would be inserted into the sorted
     1-D `x1` to keep it sorted (side 'left': before equal elements, 'right':
@@ -206,6 +226,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
                 return asarray(0 if s < lo else x1.size, dtype=_dtypes.int64,
                                sycl_queue=x1.sycl_queue, usm_type=x1.usm_type)
         dt = weak_scalar_dtype(s, x1._dtype, qi)
+        side = _exact_side(s, dt, side)
         x2 = asarray(s, dtype=dt, sycl_queue=x1.sycl_queue, usm_type=x1.usm_type)
     if sorter is not None:
         if not isinstance(sorter, usm_ndarray) or sorter._dtype.kind not in "iu":

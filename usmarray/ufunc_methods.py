@@ -22,7 +22,8 @@ import numpy as np
 from . import elementwise as ew, manipulation, reduction
 from ._core import _dtypes, _engine
 from ._core._array import empty_array, usm_ndarray
-from ._core._copy import astype
+from ._core._copy import asnumpy, astype
+from ._core._indexing import take
 from ._core._device import coerced_kind
 from ._core._views import moveaxis, normalize_axis
 from ._core._layout import C_CONTIG, WRITABLE, broadcast_shapes
@@ -309,6 +310,8 @@ def ufunc_reduceat(name, a, indices, axis=0, dtype=None, what=None):
         raise TypeError(f"{what}: no loop of the operation computes in {acc} (dtype={acc})")
     rest = a.shape[:ax] + a.shape[ax + 1:]
     x = astype(moveaxis(a, ax, 0), li2, order="C", copy=True)
+    if op.name == "pow" and li2.kind == "i" and m and x.size:
+        _check_exponents(what, x, idx, n)
     inner = int(np.prod(rest, dtype=np.int64))
     res = empty_array((m,) + rest, lo_t, qi, coerced_kind([v for v in (a, indices) if isinstance(v, usm_ndarray)]))
     if m * inner:
@@ -316,6 +319,22 @@ def ufunc_reduceat(name, a, indices, axis=0, dtype=None, what=None):
                            [x, idx, res, np.int64(m).tobytes(), np.int64(n).tobytes(),
                             np.int64(inner).tobytes()], [m * inner], [1])
     return moveaxis(res if work is acc else astype(res, acc), 0, ax)
+
+
+def _check_exponents(what, x, idx, n):
+    """ValueError, as NumPy's (and ``**``), when an integer power.reduceat
+    raises an integer to a negative power: an element after the first of a
+    slice (x along its first axis; idx the slices' starts)."""
+    h = asnumpy(idx)
+    ends = np.append(h[1:], n)
+    used = np.zeros(n, dtype=bool)
+    for start, end in zip(h, ends):
+        if end > start + 1:
+            used[start + 1:end] = True
+    if used.any():
+        sel = asarray(np.flatnonzero(used), sycl_queue=x.sycl_queue)
+        if int(reduction.min(take(x, sel, axis=0))) < 0:
+            raise ValueError(f"{what}: integers to negative integer powers are not allowed")
 
 
 def scatter_add(a, slices, value):

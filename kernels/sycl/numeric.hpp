@@ -163,10 +163,10 @@ template <typename T> inline T fmin_(T a, T b) {
   }
 }
 
-// gcd/lcm of integers, non-negative as NumPy's (in the unsigned type, so
-// that |INT_MIN| wraps as NumPy's does instead of overflowing); lcm is
-// |a / gcd * b| computed as NumPy's C does, in the type the operands promote
-// to (int for 8- and 16-bit ones, wrapping), then cast back; 0 when gcd is 0.
+// gcd/lcm of integers as NumPy's (in the unsigned type, so that |INT_MIN|
+// wraps as NumPy's does instead of overflowing): gcd non-negative; lcm is
+// |a| / gcd * |b| modulo 2^bits of the type (a product past the type wraps,
+// negative in a signed type, as NumPy's), 0 when gcd is 0.
 template <typename T> inline std::make_unsigned_t<T> uabs_(T a) {
   using U = std::make_unsigned_t<T>;
   if constexpr (std::is_signed_v<T>) return a < 0 ? static_cast<U>(U(0) - U(a)) : U(a);
@@ -182,13 +182,13 @@ template <typename T> inline T gcd_(T a, T b) {
   return static_cast<T>(x);
 }
 template <typename T> inline T lcm_(T a, T b) {
-  using W = decltype(+a);   // (C's integer promotion)
-  using UW = std::make_unsigned_t<W>;
-  const T g = gcd_(a, b);
+  using U = std::make_unsigned_t<T>;
+  // (the product in unsigned int at least: uint8/uint16 operands would
+  // promote to int, whose overflow is undefined)
+  using P = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+  const U x = uabs_(a), y = uabs_(b), g = static_cast<U>(gcd_(a, b));
   if (g == 0) return T(0);
-  const W p = static_cast<W>(static_cast<UW>(static_cast<W>(a / g)) *
-                             static_cast<UW>(static_cast<W>(b)));
-  return static_cast<T>(uabs_(p));
+  return static_cast<T>(static_cast<U>(P(x / g) * P(y)));
 }
 
 template <typename T> inline T left_shift_(T a, T b) {
