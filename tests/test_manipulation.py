@@ -276,3 +276,69 @@ def test_diff_with_scalar_edges():
         got, want = ua.diff(x, **kw), np.diff(h, **kw)
         assert got.dtype == want.dtype
         np.testing.assert_allclose(ua.asnumpy(got), want)
+
+
+# ------------------------------------------------------- from a fuzz against NumPy
+_RAVEL_VIEWS = {
+    "step": (lambda x: x[::2], lambda h: h[::2]),
+    "reversed": (lambda x: x[::-1], lambda h: h[::-1]),
+    "reversed2d": (lambda x: ua.reshape(x, (2, 3))[::-1, ::-1], lambda h: h.reshape(2, 3)[::-1, ::-1]),
+    "transposed": (lambda x: ua.reshape(x, (2, 3)).T, lambda h: h.reshape(2, 3).T),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RAVEL_VIEWS))
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel_is_contiguous_as_numpy(name, order):
+    """ravel returns a contiguous array, a copy unless x's memory is that
+    already (a strided view folded into one stride was returned: writes
+    changed x)."""
+    make_ua, make_np = _RAVEL_VIEWS[name]
+    h = np.arange(6.0)
+    x = make_ua(ua.asarray(h))
+    hv = make_np(h)
+    expected = np.ravel(hv, order=order)
+    r = ua.ravel(x, order=order)
+    np.testing.assert_array_equal(ua.asnumpy(r), expected)
+    assert r.flags.c_contiguous
+    assert ua.shares_memory(r, x) == np.shares_memory(expected, hv)   # (a view where NumPy's is)
+    np.testing.assert_array_equal(ua.asnumpy(x.ravel(order)), expected)
+    y = ua.arange(4.0)
+    y.ravel()[0] = 7   # (a contiguous array: still a view)
+    assert float(y[0]) == 7
+
+
+def test_views_of_read_only_arrays_stay_read_only():
+    a = ua.arange(6.0)
+    a.flags.writable = False
+    for v in (ua.flip(a), a[1:], ua.reshape(a, (2, 3)), ua.reshape(a, (2, 3)).T,
+              ua.broadcast_to(ua.arange(3.0), (2, 3))):
+        assert not v.flags.writable
+        with pytest.raises(ValueError):
+            v.flags.writable = True
+    a.flags.writable = True   # (the array itself may be made writable again, as NumPy's)
+    a[0] = 5
+    assert float(a[0]) == 5
+
+
+def test_dimension_limit_and_argument_checks():
+    with pytest.raises(ValueError):
+        ua.expand_dims(ua.arange(3.0), axis=tuple(range(1, 101)))
+    z = ua.zeros((1,) * 64)
+    with pytest.raises(ValueError):
+        ua.stack([z, z])
+    with pytest.raises(ValueError):
+        z[None]
+    with pytest.raises(ValueError):
+        ua.arange(3).transpose(())
+    assert ua.asarray(5).transpose(()).shape == ()
+    with pytest.raises(TypeError):
+        ua.reshape(ua.arange(6), (True, 6))
+    with pytest.raises(ValueError):
+        ua.reshape(ua.arange(6), (2, 3), copy="x")
+    with pytest.raises(np.exceptions.AxisError):
+        ua.squeeze(ua.asarray(1.0), axis=(0, 0))
+    assert ua.squeeze(ua.asarray(1.0), axis=0).shape == ()
+    np.testing.assert_array_equal(
+        ua.asnumpy(ua.repeat(ua.asarray([1.0, 2.0]), ua.asarray([1, 2], dtype=ua.uint64))),
+        [1.0, 2.0, 2.0])

@@ -13,7 +13,8 @@ from ._core._device import coerce_usm_type, coerced_kind, common_queue
 from ._core._exceptions import AxisError
 from ._core._dtypes import result_type
 from ._core._indexing import take
-from ._core._layout import broadcast_shapes as _broadcast_shapes, c_strides, normalize_shape
+from ._core._layout import (broadcast_shapes as _broadcast_shapes, c_strides, check_shape,
+                            normalize_shape)
 from ._core._views import (as_tuple, broadcast_to, check_array as _check, expand_dims, flip,
                            matrix_transpose, moveaxis, normalize_axis as _normalize_axis,
                            permute_dims, reshape, squeeze, swapaxes, unstack)
@@ -92,7 +93,9 @@ def stack(arrays, /, *, axis=0):
         if a._shape != shape:
             raise ValueError(f"all arrays must have the same shape: {shape} and {a.shape}")
     a0 = _normalize_axis(axis, len(shape) + 1)
-    out = empty_array(shape[:a0] + (len(arrays),) + shape[a0:], dt, qi, usm)
+    out_shape = shape[:a0] + (len(arrays),) + shape[a0:]
+    check_shape(out_shape)   # (at most 64 dimensions)
+    out = empty_array(out_shape, dt, qi, usm)
     for i, a in enumerate(arrays):
         st = out._strides[:a0] + out._strides[a0 + 1:]
         copy_into(view(out, out._off + i * out._strides[a0], shape, st), a)
@@ -168,7 +171,9 @@ def repeat(x, repeats, /, *, axis=None):
                 raise ValueError(f"repeats has {r.size} counts for an axis of length {n}")
             if (r < 0).any():
                 raise ValueError("repeats must not be negative")
-            idx = np.repeat(np.arange(n, dtype=np.int64), r)
+            if r.dtype == np.uint64 and (r > np.iinfo(np.int64).max).any():
+                raise ValueError("repeats too large")
+            idx = np.repeat(np.arange(n, dtype=np.int64), r.astype(np.int64))   # (NumPy's: int64 counts)
             return take(x, asarray(idx, sycl_queue=x.sycl_queue, usm_type=kind), axis=a0)
     repeats = operator.index(repeats)
     if repeats < 0:

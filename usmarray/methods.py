@@ -186,8 +186,8 @@ def transpose(self, *axes):
     """``x.transpose()`` reverses the axes; ``x.transpose(1, 0, 2)`` or
     ``x.transpose((1, 0, 2))`` permutes them (a view)."""
     axes = _shape_args(axes, "transpose") if axes else None
-    if not axes:
-        axes = tuple(range(self.ndim))[::-1]
+    if axes is None or (not axes and self.ndim == 0):
+        axes = tuple(range(self.ndim))[::-1]   # (an empty tuple of axes only fits 0-d: below)
     return manipulation.permute_dims(self, tuple(axes))
 
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _dtypes, _engine, _suai
 from ._device import Device, queue_info, resolve_queue
-from ._layout import (C_CONTIG, F_CONTIG, KIND_CODE, RO_LOCK, WRITABLE, c_strides,
+from ._layout import (C_CONTIG, F_CONTIG, KIND_CODE, MAX_NDIM, RO_LOCK, WRITABLE, c_strides,
                       check_strides, contig_flags, displacement_bounds, f_strides,
                       normalize_shape)
 
@@ -107,14 +107,22 @@ def c_view(x, shape):
     """A view of the C-contiguous `x` as the C-contiguous `shape` (of x's size)."""
     _, strides, flags = _c_layout(shape)
     return make(x._alloc, x._off, shape, strides, x._dtype, x._q,
-                (flags & (C_CONTIG | F_CONTIG)) | (x._flags & (WRITABLE | RO_LOCK)), x._ns)
+                (flags & (C_CONTIG | F_CONTIG)) | _view_rights(x._flags), x._ns)
 
 
 def view(x, off, shape, strides, dt=None):
-    """A view of `x`'s memory with another geometry (flags recomputed)."""
+    """A view of `x`'s memory with another geometry (flags recomputed). A
+    view of a read-only array stays read-only (its writable flag cannot be
+    set, as NumPy's views of a read-only base)."""
     dt = x._dtype if dt is None else dt
+    if len(shape) > MAX_NDIM:
+        raise ValueError(f"arrays have at most {MAX_NDIM} dimensions, found {len(shape)}")
     return make(x._alloc, off, shape, strides, dt, x._q,
-                contig_flags(shape, strides) | (x._flags & (WRITABLE | RO_LOCK)), x._ns)
+                contig_flags(shape, strides) | _view_rights(x._flags), x._ns)
+
+
+def _view_rights(flags):
+    return (flags & (WRITABLE | RO_LOCK)) | (0 if flags & WRITABLE else RO_LOCK)
 
 
 class Flags:
@@ -142,7 +150,9 @@ class Flags:
         a = self._arr
         if value:
             if a._flags & RO_LOCK:
-                raise ValueError("cannot make this array writable: its memory was shared read-only")
+                raise ValueError("cannot make this array writable: it is a view of a read-only "
+                                 "array, a broadcast (its items alias each other) or memory "
+                                 "shared read-only")
             a._flags |= WRITABLE
         else:
             a._flags &= ~WRITABLE
@@ -433,7 +443,7 @@ class usm_ndarray:
     def T(self):
         nd = len(self._shape)
         if nd < 2:
-            return self
+            return self   # (dpctl.tensor's: x itself)
         if nd > 2:
             raise ValueError("x.T needs a 2-D array; use x.mT for stacks of matrices or "
                              "permute_dims for other axes")

@@ -53,7 +53,8 @@ def broadcast_view(x, shape):
         else:
             raise ValueError(f"cannot broadcast an array of shape {x._shape} to {shape}")
     strides = tuple(strides)
-    flags = contig_flags(shape, strides) | (x._flags & RO_LOCK)
+    # (read-only for good, as NumPy's broadcast_to: its items alias each other)
+    flags = contig_flags(shape, strides) | RO_LOCK
     return make(x._alloc, x._off, shape, strides, x._dtype, x._q, flags, x._ns)
 
 

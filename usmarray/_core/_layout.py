@@ -6,7 +6,7 @@ import operator
 
 __all__ = ["C_CONTIG", "F_CONTIG", "WRITABLE", "RO_LOCK", "KIND_CODE", "c_strides", "f_strides",
            "contig_flags", "displacement_bounds", "normalize_shape", "check_shape",
-           "merged_stride", "broadcast_shapes"]
+           "merged_stride", "broadcast_shapes", "MAX_NDIM"]
 
 # flag bits
 C_CONTIG = 1
@@ -114,10 +114,13 @@ def normalize_shape(shape):
     return shp
 
 
+MAX_NDIM = 64   # (NumPy's)
+
+
 def check_shape(shp):
     """ValueError for a tuple of ints that is no array shape (see normalize_shape)."""
-    if len(shp) > 64:
-        raise ValueError("arrays have at most 64 dimensions")
+    if len(shp) > MAX_NDIM:
+        raise ValueError(f"arrays have at most {MAX_NDIM} dimensions")
     n = 1
     for s in shp:
         if s < 0:

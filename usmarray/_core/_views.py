@@ -7,6 +7,8 @@ reach them; ``usmarray.manipulation`` exports them."""
 
 import operator
 
+import numpy as np
+
 from ._array import c_view, empty_array, usm_ndarray, view
 from ._copy import broadcast_view, copy_into
 from ._exceptions import AxisError
@@ -77,6 +79,8 @@ def _new_shape(x, shape):
     """`shape` (an int or a sequence, one -1 allowed) checked against x's size."""
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
+    if any(isinstance(s, (bool, np.bool_)) for s in shape):
+        raise TypeError(f"shape must be a sequence of ints, got {tuple(shape)!r} (bools)")
     try:
         shape = [operator.index(s) for s in shape]
     except TypeError:
@@ -119,6 +123,8 @@ def reshape(x, /, shape, *, order="C", copy=None):
     (``copy=False`` raises ValueError when a copy would be needed). `order`
     "C", "F" or NumPy's "A" (F for an F- and not C-contiguous x, else C)."""
     check_array(x)
+    if copy not in (None, True, False):
+        raise ValueError(f"copy must be True, False or None, got {copy!r}")
     if order == "A":
         order = "F" if (x._flags & (C_CONTIG | F_CONTIG)) == F_CONTIG else "C"
     if order not in ("C", "F"):
@@ -141,16 +147,20 @@ def reshape(x, /, shape, *, order="C", copy=None):
 
 
 def ravel(x, order="C"):
-    """`x` as 1-d, a view where the layout allows: read in `order`, "C",
-    "F", "A" (as reshape) or NumPy's "K", the axes in the order of their
-    strides' sizes (each still read in its own direction, as NumPy's)."""
+    """`x` as 1-d and contiguous, a view where x's memory is that already
+    (a copy otherwise, as NumPy's): read in `order`, "C", "F", "A" (as
+    reshape) or NumPy's "K", the axes in the order of their strides' sizes
+    (each still read in its own direction, as NumPy's)."""
     check_array(x)
     if order == "K" and not x._flags & C_CONTIG:
         if (x._flags & (C_CONTIG | F_CONTIG)) == F_CONTIG:
             order = "F"
         else:
-            return reshape(permute_dims(x, _k_order(x._shape, x._strides)), (-1,))
-    return reshape(x, (-1,), order="C" if order == "K" else order)
+            x, order = permute_dims(x, _k_order(x._shape, x._strides)), "C"
+    r = reshape(x, (-1,), order="C" if order == "K" else order)
+    # (contiguous, as NumPy's: a strided 1-D view, x[::2] or x[::-1, ::-1]
+    # folded into one stride, is copied; reshape(-1) keeps such views)
+    return r if r._flags & C_CONTIG else reshape(r, (-1,), copy=True)
 
 
 def _k_order(shape, strides):
@@ -233,7 +243,7 @@ def squeeze(x, /, axis=None):
     nd = x.ndim
     if axis is None:
         axes = {i for i in range(nd) if x._shape[i] == 1}
-    elif nd == 0 and all(a in (0, -1) for a in as_tuple(axis)):
+    elif nd == 0 and type(axis) is int and axis in (0, -1):
         # (NumPy's and dpctl.tensor's: axis 0 of a 0-d array squeezes nothing)
         return view(x, x._off, (), ())
     else:
