@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import usmarray as ua
-from conftest import check, sample
+from conftest import check, device_supports, sample
 
 
 def test_dtype_is_numpy_dtype():
@@ -564,3 +564,13 @@ def test_searchsorted_mixed_dtypes_and_layouts():
         check(ua.searchsorted(x1, x2, side=side), np.searchsorted(s, v.T, side=side))
     check(ua.searchsorted(ua.asarray(s[::-1])[::-1], ua.asarray(v.astype(np.float32))),
           np.searchsorted(s, v.astype(np.float32)))
+
+
+def test_float16_logsumexp_and_reduce_hypot_do_not_overflow():
+    """The scaled sums are kept in float32 (70000 exps of 0 overflowed float16)."""
+    if not device_supports(ua.float16):
+        pytest.skip("no float16")
+    r = ua.logsumexp(ua.zeros(70000, dtype="float16"))
+    assert r.dtype == ua.float16 and abs(float(r) - np.log(70000)) < 0.01
+    r = ua.reduce_hypot(ua.ones(70000, dtype="float16"))
+    assert r.dtype == ua.float16 and abs(float(r) - np.sqrt(70000)) < 0.5

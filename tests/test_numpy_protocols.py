@@ -1575,3 +1575,31 @@ def test_lcm_wraps_as_numpy(dt):
     a[:3] = [info.max, info.max - 1, info.min]
     b[:3] = [2, info.max, 2]
     np.testing.assert_array_equal(ua.asnumpy(np.lcm(ua.asarray(a), ua.asarray(b))), np.lcm(a, b))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, e, a, f: np.sum(m(a), axis=1, out=e(1, "uint8")),
+    lambda m, e, a, f: np.sum(m(f), axis=1, out=e(1, "int16")),
+    lambda m, e, a, f: np.mean(m(f), axis=1, out=e(1, "int16")),
+    lambda m, e, a, f: np.var(m(f), axis=1, out=e(1, "int16")),
+    lambda m, e, a, f: np.prod(m(a), axis=1, out=e(1, "uint8")),
+    lambda m, e, a, f: np.cumsum(m(a), axis=1, out=e((1, 3), "uint8")),
+    lambda m, e, a, f: np.max(m(a), axis=1, out=e(1, "uint8")),
+    lambda m, e, a, f: np.add.reduce(m(a), axis=1, out=e(1, "uint8")),
+    lambda m, e, a, f: np.maximum.reduce(m(a), axis=1, out=e(1, "uint8")),
+    lambda m, e, a, f: np.multiply.accumulate(m(a), axis=1, out=e((1, 3), "uint8")),
+])
+def test_reductions_cast_into_out_as_numpy(call):
+    """NumPy's reductions cast into out= as they must (a ufunc reduction
+    runs its loop in out's type, the input cast): a DTypeError before."""
+    a = np.array([[100, 100, -3]], np.int8)
+    f = np.array([[1.5, 2.25]], np.float32)
+    expected = call(np.asarray, lambda s, d: np.empty(s, d), a, f)
+    got = call(ua.asarray, lambda s, d: ua.empty(s, dtype=d), a, f)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(ua.asnumpy(got), expected)
+
+
+def test_reduction_out_refuses_complex_into_real():
+    with pytest.raises(TypeError):   # (DTypeError: the imaginary parts are not dropped)
+        np.sum(ua.asarray(np.array([[1 + 1j, 2]])), axis=1, out=ua.empty(1))

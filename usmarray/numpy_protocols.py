@@ -196,8 +196,9 @@ def _params(fn):
     return p
 
 
-def _deliver(what, result, out, broadcast=False):
-    """`result` copied into `out` (dpctl.tensor's out rules), or `result`;
+def _deliver(what, result, out, broadcast=False, casting="same_kind"):
+    """`result` copied into `out` (dpctl.tensor's out rules, cast as
+    `casting` allows; a complex result never into a real out), or `result`;
     `broadcast`: a ufunc's result may broadcast to `out`'s shape (NumPy's rule)."""
     if out is None:
         return result
@@ -205,7 +206,10 @@ def _deliver(what, result, out, broadcast=False):
     if broadcast and isinstance(out, usm_ndarray) and out._shape != shape and \
             broadcast_shapes(shape, out._shape) == out._shape:
         shape = out._shape
-    check_out(what, out, shape, result._dtype, result._q)
+    if casting == "unsafe" and result._dtype.kind == "c" and getattr(out, "dtype", None) is not \
+            None and out.dtype.kind != "c":
+        casting = "same_kind"
+    check_out(what, out, shape, result._dtype, result._q, casting)
     copy_into(out, result)
     return out
 
@@ -502,9 +506,16 @@ def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
         if x.ndim == 0 and type(axis) is int and axis in (0, -1):
             axis = None   # (NumPy reduces a 0-d array along "axis 0" to itself)
     kw["axis"] = axis
-    if out is not None and "out" in params:
+    if isinstance(out, usm_ndarray) and dtype is None and out.dtype != x.dtype and \
+            "dtype" in params and not (x.dtype.kind == "c" and out.dtype.kind != "c"):
+        # (NumPy's loop in out's type, the input cast as it must:
+        # np.add.reduce(int8_x, out=uint8_y) adds in uint8)
+        if not np.can_cast(x.dtype, out.dtype, "same_kind"):
+            x = _copy.astype(x, out.dtype)
+        kw["dtype"] = out.dtype
+    if out is not None and "out" in params and (out.dtype == x.dtype or "dtype" in kw):
         return fn(x, out=out, **kw)
-    return _deliver(what, fn(x, **kw), out)
+    return _deliver(what, fn(x, **kw), out, casting="unsafe")
 
 
 # ================================================================= functions
@@ -530,6 +541,11 @@ _AXIS_OF_0D = {"numpy." + n for n in (
 _LOOP_OF_OUT = {"numpy." + n for n in (
     "sum prod cumsum cumprod nansum nanprod nancumsum nancumprod cumulative_sum "
     "cumulative_prod").split()}
+# NumPy's reductions, whose result is cast into out= as it must (not within
+# its kind only, as a ufunc's): np.max(int8_x, out=uint8_y)
+_OUT_CAST = _LOOP_OF_OUT | {"numpy." + n for n in (
+    "mean var std max min amax amin nanmax nanmin nanmean nanvar nanstd ptp median "
+    "nanmedian all any").split()}
 
 
 
@@ -696,16 +712,25 @@ class Function:
         if out is not None and not isinstance(out, usm_ndarray):
             raise TypeError(f"{self.what}: out must be a usm_ndarray, got {type(out).__name__}")
         o = out if out is not None else kw.get("out")
+        casting = "same_kind"
+        if isinstance(o, usm_ndarray) and self.what in _OUT_CAST:
+            # NumPy's reductions cast into out as they must (np.mean(f32, out=int16))
+            casting = "unsafe"
+            if "out" in kw:
+                out = kw.pop("out")
         if (isinstance(o, usm_ndarray) and self.what in _LOOP_OF_OUT and "dtype" not in kw
                 and pos and isinstance(pos[0], usm_ndarray) and o.dtype != pos[0].dtype
-                and np.can_cast(pos[0].dtype, o.dtype, "same_kind")):
-            # (NumPy's ufunc reductions run their loop in out's type:
-            # np.prod(float16, out=float64) multiplies in float64)
+                and not (pos[0].dtype.kind == "c" and o.dtype.kind != "c")):
+            # (NumPy's ufunc reductions run their loop in out's type, the
+            # input cast as it must: np.prod(float16, out=float64) multiplies
+            # in float64, np.sum(int8, out=uint8) adds in uint8)
+            if not np.can_cast(pos[0].dtype, o.dtype, "same_kind"):
+                pos[0] = _copy.astype(pos[0], o.dtype)
             kw["dtype"] = o.dtype
         r = self.target(*pos, **kw)
         if dtype is not None and isinstance(r, usm_ndarray) and r.dtype != np.dtype(dtype):
             r = _copy.astype(r, np.dtype(dtype))   # (np.mean(ints, dtype=int64): an int64 result)
-        return _deliver(self.what, r, out)
+        return _deliver(self.what, r, out, casting=casting)
 
 
 # ---- adapters (argument rules NumPy and the array API spell differently)
