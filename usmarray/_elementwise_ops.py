@@ -177,7 +177,7 @@ OPS = [
      "x1 ** x2 in float64 (complex128 for complex inputs)"),
     ("gcd", 2, "int", "usmk::gcd_(a, b)", "greatest common divisor (non-negative)"),
     ("lcm", 2, "int", "usmk::lcm_(a, b)",
-     "least common multiple: |a| / gcd * |b|, wrapping past the type as NumPy's"),
+     "least common multiple: abs(a) / gcd * abs(b), wrapping past the type as NumPy's"),
 ]
 
 # Operations that reject all-bool inputs (as NumPy does) instead of computing in
