@@ -165,10 +165,10 @@ def full_like(x, /, fill_value, *, dtype=None, order="K", device=None, usm_type=
     out = _like(x, dtype, device, usm_type, sycl_queue, order)
     if isinstance(fill_value, usm_ndarray):
         copy_into(out, broadcast_view(to_queue(fill_value, out._q), out.shape))
-    elif out.size:
-        fill(out, scalar_bytes(numpy_scalar_into(fill_value, out.dtype), out.dtype, strict=False))
-    else:
-        scalar_bytes(numpy_scalar_into(fill_value, out.dtype), out.dtype, strict=False)
+        return out
+    value = scalar_bytes(numpy_scalar_into(fill_value, out.dtype), out.dtype, strict=False)
+    if out.size:   # (checked for an empty result too)
+        fill(out, value)
     return out
 
 

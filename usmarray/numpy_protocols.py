@@ -206,12 +206,30 @@ def _deliver(what, result, out, broadcast=False, casting="same_kind"):
     if broadcast and isinstance(out, usm_ndarray) and out._shape != shape and \
             broadcast_shapes(shape, out._shape) == out._shape:
         shape = out._shape
-    if casting == "unsafe" and result._dtype.kind == "c" and getattr(out, "dtype", None) is not \
-            None and out.dtype.kind != "c":
+    if casting == "unsafe" and isinstance(out, usm_ndarray) and _drops_imag(result._dtype,
+                                                                            out.dtype):
         casting = "same_kind"
     check_out(what, out, shape, result._dtype, result._q, casting)
     copy_into(out, result)
     return out
+
+
+def _drops_imag(src, dst):
+    """Whether a cast from `src` to `dst` drops imaginary parts (refused
+    where NumPy casts with a ComplexWarning: losing them silently is a bug)."""
+    return src.kind == "c" and dst.kind != "c"
+
+
+def _loop_in_out_type(x, out_dt):
+    """(x, dtype=) that run a ufunc reduction's loop in out's type, as
+    NumPy's: x cast first where that cast is not within its kind
+    (np.sum(int8_x, out=uint8_y) adds in uint8); (x, None) where out's type
+    is x's or would drop imaginary parts."""
+    if out_dt == x.dtype or _drops_imag(x.dtype, out_dt):
+        return x, None
+    if not np.can_cast(x.dtype, out_dt, "same_kind"):
+        x = _copy.astype(x, out_dt)
+    return x, out_dt
 
 
 # (the kind of a Python scalar, as a dtype that casts as it does)
@@ -486,7 +504,7 @@ def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
         # (NumPy casts a reduction's input as it must: add.reduce(int32_x,
         # dtype=uint64); complex into real only is refused, as stores are)
         dt = np.dtype(dtype)
-        if x.dtype.kind == "c" and dt.kind != "c":
+        if _drops_imag(x.dtype, dt):
             raise TypeError(f"{what}: cannot cast the complex input to {dt} (the imaginary "
                             "parts would be dropped)")
         if "dtype" in params:
@@ -506,13 +524,10 @@ def _ufunc_reduce(what, ufunc, inputs, out, kwargs, table, allowed):
         if x.ndim == 0 and type(axis) is int and axis in (0, -1):
             axis = None   # (NumPy reduces a 0-d array along "axis 0" to itself)
     kw["axis"] = axis
-    if isinstance(out, usm_ndarray) and dtype is None and out.dtype != x.dtype and \
-            "dtype" in params and not (x.dtype.kind == "c" and out.dtype.kind != "c"):
-        # (NumPy's loop in out's type, the input cast as it must:
-        # np.add.reduce(int8_x, out=uint8_y) adds in uint8)
-        if not np.can_cast(x.dtype, out.dtype, "same_kind"):
-            x = _copy.astype(x, out.dtype)
-        kw["dtype"] = out.dtype
+    if isinstance(out, usm_ndarray) and dtype is None and "dtype" in params:
+        x, loop = _loop_in_out_type(x, out.dtype)
+        if loop is not None:
+            kw["dtype"] = loop
     if out is not None and "out" in params and (out.dtype == x.dtype or "dtype" in kw):
         return fn(x, out=out, **kw)
     return _deliver(what, fn(x, **kw), out, casting="unsafe")
@@ -719,14 +734,11 @@ class Function:
             if "out" in kw:
                 out = kw.pop("out")
         if (isinstance(o, usm_ndarray) and self.what in _LOOP_OF_OUT and "dtype" not in kw
-                and pos and isinstance(pos[0], usm_ndarray) and o.dtype != pos[0].dtype
-                and not (pos[0].dtype.kind == "c" and o.dtype.kind != "c")):
-            # (NumPy's ufunc reductions run their loop in out's type, the
-            # input cast as it must: np.prod(float16, out=float64) multiplies
-            # in float64, np.sum(int8, out=uint8) adds in uint8)
-            if not np.can_cast(pos[0].dtype, o.dtype, "same_kind"):
-                pos[0] = _copy.astype(pos[0], o.dtype)
-            kw["dtype"] = o.dtype
+                and pos and isinstance(pos[0], usm_ndarray)):
+            # (np.prod(float16, out=float64) multiplies in float64)
+            pos[0], loop = _loop_in_out_type(pos[0], o.dtype)
+            if loop is not None:
+                kw["dtype"] = loop
         r = self.target(*pos, **kw)
         if dtype is not None and isinstance(r, usm_ndarray) and r.dtype != np.dtype(dtype):
             r = _copy.astype(r, np.dtype(dtype))   # (np.mean(ints, dtype=int64): an int64 result)

@@ -325,12 +325,15 @@ def _check_exponents(what, x, idx, n):
     """ValueError, as NumPy's (and ``**``), when an integer power.reduceat
     raises an integer to a negative power: an element after the first of a
     slice (x along its first axis; idx the slices' starts)."""
-    h = asnumpy(idx)
-    ends = np.append(h[1:], n)
-    used = np.zeros(n, dtype=bool)
-    for start, end in zip(h, ends):
-        if end > start + 1:
-            used[start + 1:end] = True
+    starts = asnumpy(idx)
+    ends = np.append(starts[1:], n)
+    # (the slices' exponent ranges [start + 1, end) marked by a cumulative
+    # sum of +1 at each beginning and -1 at each end)
+    real = ends > starts + 1
+    edges = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(edges, starts[real] + 1, 1)
+    np.add.at(edges, ends[real], -1)
+    used = np.cumsum(edges[:n]) > 0
     if used.any():
         sel = asarray(np.flatnonzero(used), sycl_queue=x.sycl_queue)
         if int(reduction.min(take(x, sel, axis=0))) < 0:

@@ -22,7 +22,7 @@ from ._copy import asnumpy, copy as copy_array, from_host, host_accessible, host
 from ._device import _queue_for_device, queue_info, resolve_queue
 from ._layout import (KIND_CODE, RO_LOCK, WRITABLE, c_strides, check_strides, contig_flags,
                       displacement_bounds)
-from ._suai import _queue_in
+from ._suai import _queue_in, usm_kind_or_device
 
 __all__ = ["DLDeviceType", "from_dlpack", "CopyRequiredError", "dldevice_to_sycl_device",
            "sycl_device_to_dldevice"]
@@ -251,10 +251,7 @@ def _oneapi_plan(info):
     ctx, ctxref, devs, devrefs, root = target
     bounds = displacement_bounds(shape, strides)
     if bounds is None:
-        # (empty: the USM kind of a non-NULL pointer, so that empty host
-        # arrays stay host arrays)
-        kind = _engine.pointer_kind(info["base"], ctxref) if info["base"] else "unknown"
-        return (dt, shape, strides, 0, None, None, kind if kind in KIND_CODE else "device", None,
+        return (dt, shape, strides, 0, None, None, usm_kind_or_device(info["base"], ctxref), None,
                 queue_info(_queue_for_device(root)))
     ptr = info["data"]
     # BufferError: the DLPack contract's error for data that cannot be imported

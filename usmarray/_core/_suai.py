@@ -174,6 +174,14 @@ def _wrap(owner, ptr, nbytes, ctx, q):
     return alloc, qi
 
 
+def usm_kind_or_device(ptr, ctxref):
+    """The USM type of the allocation at `ptr` in a context, "device" for
+    NULL or memory the context does not know (the type of an empty import,
+    which has no memory to wrap: empty host arrays stay host arrays)."""
+    kind = _engine.pointer_kind(ptr, ctxref) if ptr else "unknown"
+    return kind if kind in KIND_CODE else "device"
+
+
 def import_suai(obj):
     """(Allocation, offset, shape, strides, dtype, _QueueInfo, flags) of the
     array an object describes by SUAI, for ``_array.from_suai``; for an
@@ -184,12 +192,10 @@ def import_suai(obj):
     isz = dt.itemsize
     bounds = displacement_bounds(shape, strides)
     if bounds is None:
-        # nothing to view: an empty array on the named queue, in the memory
-        # kind of the pointer (empty host arrays stay host arrays)
+        # nothing to view: an empty array on the named queue
         if q is None:
             q = _queue_in(ctx, ctx.get_devices()[0])
-        kind = _engine.pointer_kind(ptr, ctx.addressof_ref()) if ptr else "unknown"
-        return None, 0, shape, None, dt, queue_info(q), kind if kind in KIND_CODE else "device"
+        return None, 0, shape, None, dt, queue_info(q), usm_kind_or_device(ptr, ctx.addressof_ref())
     lo, hi = bounds
     if offset + lo < 0:
         raise ValueError("SUAI strides/offset reach before the data pointer")
